@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "doc/load.hpp"
+
+#include <string>
+
+#include <doctest/doctest.h>
+
+using namespace kpw;
+
+TEST_CASE("json: objects keep member order and scalar types")
+{
+    auto r = doc::parse_json(R"({"b": 1, "a": [true, null, "x", 1.5, -7, 12345678901234567890]})");
+    REQUIRE(r.ok());
+    const doc::value& v = *r;
+    REQUIRE(v.is_mapping());
+    CHECK(v.members()[0].first == "b");
+    CHECK(v.find("b")->as_int() == 1);
+    const auto& a = v.find("a")->items();
+    REQUIRE(a.size() == 6);
+    CHECK(a[0].as_bool());
+    CHECK(a[1].is_null());
+    CHECK(a[2].text() == "x");
+    CHECK(a[3].kind() == doc::type::number);
+    CHECK(a[4].as_int() == -7);
+    CHECK(a[5].kind() == doc::type::number); // beyond int64 stays a number with its text
+    CHECK(a[5].text() == "12345678901234567890");
+}
+
+TEST_CASE("json: round trip through to_json uses Go escaping")
+{
+    auto r = doc::parse_json(R"({"m":"<a&b>","n":[1,2]})");
+    REQUIRE(r.ok());
+    CHECK(doc::to_json(*r) == R"({"m":"\u003ca\u0026b\u003e","n":[1,2]})");
+}
+
+TEST_CASE("json: malformed input is a failure with a position, never a crash")
+{
+    auto r = doc::parse_json("{\n  \"a\": ,\n}");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().where.line == 2);
+    CHECK(r.error().message.find("invalid JSON") == 0);
+
+    CHECK_FALSE(doc::parse_json("").ok());
+    CHECK_FALSE(doc::parse_json("{} trailing").ok());
+    CHECK_FALSE(doc::parse_json("{\"a\":\"\xff\"}").ok());
+    CHECK_FALSE(doc::parse_json(std::string("{\"a\":\"\0\"}", 9)).ok());
+}
+
+TEST_CASE("json: nesting is bounded without recursion")
+{
+    std::string deep(100000, '[');
+    auto r = doc::parse_json(deep);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.find("deeper than 512") != std::string::npos);
+
+    std::string ok_depth = std::string(500, '[') + std::string(500, ']');
+    CHECK(doc::parse_json(ok_depth).ok());
+}

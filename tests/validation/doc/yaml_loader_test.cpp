@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "doc/load.hpp"
+
+#include <chrono>
+#include <string>
+
+#include <doctest/doctest.h>
+
+using namespace kpw;
+
+namespace {
+doc::value load_one(const std::string& text)
+{
+    auto r = doc::load_yaml(text);
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+    REQUIRE(r->size() == 1);
+    return (*r)[0].root;
+}
+} // namespace
+
+TEST_CASE("yaml: positions of keys and values in nested maps and sequences are 1-based")
+{
+    const doc::value v = load_one("spec:\n"
+                                  "  placement:\n"
+                                  "    clusterAffinities:\n"
+                                  "      - affinityName: a\n"
+                                  "        clusterNames: [x, y]\n");
+    const doc::value* term = &v.find_path({"spec", "placement", "clusterAffinities"})->items()[0];
+    const doc::value* name = term->find("affinityName");
+    CHECK(name->pos() == position{4, 23});
+    CHECK(name->key_pos() == position{4, 9});
+    CHECK(term->find("clusterNames")->key_pos() == position{5, 9});
+    CHECK(term->find("clusterNames")->items()[1].pos() == position{5, 27});
+    CHECK(v.find("spec")->key_pos() == position{1, 1});
+}
+
+TEST_CASE("yaml: scalars resolve like kubectl (YAML 1.1 plain scalars, quoted strings stay strings)")
+{
+    const doc::value v = load_one("a: 3\nb: '3'\nc: yes\nd: ~\ne: 1.5\nf: abc\ng: \"true\"\nh: 0x10\ni: -4\n");
+    CHECK(v.find("a")->is_int());
+    CHECK(v.find("b")->is_string());
+    CHECK(v.find("c")->is_bool());
+    CHECK(v.find("d")->is_null());
+    CHECK(v.find("e")->kind() == doc::type::number);
+    CHECK(v.find("f")->text() == "abc");
+    CHECK(v.find("g")->is_string());
+    CHECK(v.find("h")->as_int() == 16);
+    CHECK(v.find("i")->as_int() == -4);
+}
+
+TEST_CASE("yaml: multi-document streams keep indices and skip empty documents")
+{
+    auto r = doc::load_yaml("a: 1\n---\n---\nb: 2\n");
+    REQUIRE(r.ok());
+    REQUIRE(r->size() == 2);
+    CHECK((*r)[0].index == 0);
+    CHECK((*r)[1].index == 2);
+    CHECK((*r)[1].root.find("b")->as_int() == 2);
+    CHECK(doc::load_yaml("").ok());
+    CHECK(doc::load_yaml("").value().empty());
+}
+
+TEST_CASE("yaml: JSON text loads with positions")
+{
+    const doc::value v = load_one("{\n  \"kind\": \"X\",\n\t\"n\": [1, 2]\n}\n");
+    CHECK(v.find("kind")->text() == "X");
+    CHECK(v.find("n")->key_pos().line == 3);
+}
+
+TEST_CASE("yaml: anchors, aliases and merge keys expand")
+{
+    const doc::value v = load_one("base: &b {x: 1, z: 2}\nuse:\n  <<: *b\n  z: 3\nref: *b\n");
+    CHECK(v.find("use")->find("x")->as_int() == 1);
+    CHECK(v.find("use")->find("z")->as_int() == 3);
+    CHECK(v.find("ref")->find("z")->as_int() == 2);
+}
+
+TEST_CASE("yaml: duplicate keys are rejected at the second key")
+{
+    auto r = doc::load_yaml("a: 1\nb:\n  c: 1\n  c: 2\n");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message == "duplicate key \"c\" in mapping");
+    CHECK(r.error().where == position{4, 3});
+}
+
+TEST_CASE("yaml: malformed and hostile input fails fast with a position")
+{
+    SUBCASE("syntax error")
+    {
+        auto r = doc::load_yaml("a: [1, 2\nb: 3\n");
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().where.known());
+    }
+    SUBCASE("invalid UTF-8")
+    {
+        auto r = doc::load_yaml("a: 1\nb: \xc3\x28\n");
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find("UTF-8") != std::string::npos);
+        CHECK(r.error().where == position{2, 4});
+    }
+    SUBCASE("binary with NUL bytes")
+    {
+        auto r = doc::load_yaml(std::string("\x7f" "ELF\0\0\0", 7));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find("NUL") != std::string::npos);
+    }
+    SUBCASE("deep nesting")
+    {
+        std::string deep;
+        for (int i = 0; i < 100000; ++i)
+            deep += "[";
+        auto r = doc::load_yaml(deep);
+        REQUIRE_FALSE(r.ok());
+    }
+    SUBCASE("tab indentation")
+    {
+        auto r = doc::load_yaml("a:\n\tb: 1\n");
+        CHECK_FALSE(r.ok());
+    }
+    SUBCASE("billion laughs is refused in milliseconds")
+    {
+        std::string bomb = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n";
+        for (char c = 'b'; c <= 'j'; ++c) {
+            const char prev = static_cast<char>(c - 1);
+            bomb += std::string(1, c) + ": &" + c + " [";
+            for (int i = 0; i < 9; ++i)
+                bomb += std::string(i ? "," : "") + "*" + prev;
+            bomb += "]\n";
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = doc::load_yaml(bomb);
+        const auto elapsed = std::chrono::steady_clock::now() - t0;
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find("alias bomb") != std::string::npos);
+        CHECK(elapsed < std::chrono::seconds(1));
+    }
+}

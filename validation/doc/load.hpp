@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// Loading text into doc::value trees: JSON for admission bodies, YAML (JSON too) with positions for lint.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "base/result.hpp"
+#include "doc/value.hpp"
+
+namespace kpw::doc {
+
+struct load_limits {
+    int max_depth = 512;
+    // Upper bound on nodes built, aliases counted as the copies they expand to; 0 derives it from the
+    // input size, so a "billion laughs" file fails in milliseconds instead of being expanded.
+    std::size_t max_nodes = 0;
+};
+
+struct document {
+    int index = 0;       // 0-based position in the stream
+    position start;      // where the document's root starts
+    value root;
+};
+
+// Strict JSON (RFC 8259): UTF-8 validated, depth bounded, iterative (no recursion on nesting).
+// Failures carry the line:column of the offending byte.
+result<value> parse_json(std::string_view text, const load_limits& limits = {});
+
+// YAML 1.1 as kubectl reads it (sigs.k8s.io/yaml): multi-document, duplicate keys rejected, anchors
+// and merge keys expanded under the node budget, every node positioned. JSON input works too.
+// Empty documents are dropped; indices still count them.
+result<std::vector<document>> load_yaml(std::string_view text, const load_limits& limits = {});
+
+// Whether `text` is valid UTF-8 without NUL bytes; on failure `where` is the offending byte.
+bool is_clean_utf8(std::string_view text, std::size_t& where);
+
+// 1-based line:column of a byte offset.
+position position_of(std::string_view text, std::size_t offset);
+
+} // namespace kpw::doc

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "doc/value.hpp"
+
+#include <cstdio>
+
+namespace kpw::doc {
+
+std::string_view type_name(type t)
+{
+    switch (t) {
+    case type::null: return "null";
+    case type::boolean: return "boolean";
+    case type::integer: return "integer";
+    case type::number: return "number";
+    case type::string: return "string";
+    case type::sequence: return "array";
+    case type::mapping: return "object";
+    }
+    return "null";
+}
+
+value value::null_value(position at)
+{
+    value v;
+    v.pos_ = at;
+    return v;
+}
+
+value value::boolean(bool b, position at)
+{
+    value v;
+    v.type_ = type::boolean;
+    v.bool_ = b;
+    v.pos_ = at;
+    return v;
+}
+
+value value::integer(std::int64_t i, position at)
+{
+    value v;
+    v.type_ = type::integer;
+    v.int_ = i;
+    v.text_ = std::to_string(i);
+    v.pos_ = at;
+    return v;
+}
+
+value value::number(double d, std::string text, position at)
+{
+    value v;
+    v.type_ = type::number;
+    v.double_ = d;
+    v.text_ = std::move(text);
+    v.pos_ = at;
+    return v;
+}
+
+value value::string(std::string s, position at)
+{
+    value v;
+    v.type_ = type::string;
+    v.text_ = std::move(s);
+    v.pos_ = at;
+    return v;
+}
+
+value value::sequence(position at)
+{
+    value v;
+    v.type_ = type::sequence;
+    v.pos_ = at;
+    return v;
+}
+
+value value::mapping(position at)
+{
+    value v;
+    v.type_ = type::mapping;
+    v.pos_ = at;
+    return v;
+}
+
+const value* value::find(std::string_view key) const
+{
+    if (type_ != type::mapping)
+        return nullptr;
+    for (const auto& m : members_)
+        if (m.first == key)
+            return &m.second;
+    return nullptr;
+}
+
+value* value::find(std::string_view key)
+{
+    return const_cast<value*>(static_cast<const value*>(this)->find(key));
+}
+
+const value* value::find_path(std::initializer_list<std::string_view> keys) const
+{
+    const value* v = this;
+    for (auto k : keys) {
+        v = v->find(k);
+        if (!v)
+            return nullptr;
+    }
+    return v;
+}
+
+std::string_view value::string_at(std::string_view key) const
+{
+    const value* v = find(key);
+    return v && v->is_string() ? std::string_view(v->text_) : std::string_view();
+}
+
+value& value::push_back(value v)
+{
+    items_.push_back(std::move(v));
+    return items_.back();
+}
+
+value& value::add(std::string key, value v)
+{
+    members_.emplace_back(std::move(key), std::move(v));
+    return members_.back().second;
+}
+
+value& value::set(std::string key, value v)
+{
+    if (value* existing = find(key)) {
+        const position kp = existing->key_pos_;
+        *existing = std::move(v);
+        if (!existing->key_pos_.known())
+            existing->key_pos_ = kp;
+        return *existing;
+    }
+    return add(std::move(key), std::move(v));
+}
+
+bool value::erase(std::string_view key)
+{
+    for (auto it = members_.begin(); it != members_.end(); ++it) {
+        if (it->first == key) {
+            members_.erase(it);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool operator==(const value& a, const value& b)
+{
+    if (a.type_ != b.type_)
+        return false;
+    switch (a.type_) {
+    case type::null: return true;
+    case type::boolean: return a.bool_ == b.bool_;
+    case type::integer: return a.int_ == b.int_;
+    case type::number: return a.text_ == b.text_;
+    case type::string: return a.text_ == b.text_;
+    case type::sequence: return a.items_ == b.items_;
+    case type::mapping: return a.members_ == b.members_;
+    }
+    return false;
+}
+
+void append_json_string(std::string& out, std::string_view s)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    out.push_back('"');
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        case '\n': out.append("\\n"); break;
+        case '\r': out.append("\\r"); break;
+        case '\t': out.append("\\t"); break;
+        case '<': out.append("\\u003c"); break;
+        case '>': out.append("\\u003e"); break;
+        case '&': out.append("\\u0026"); break;
+        default:
+            if (c < 0x20) {
+                out.append("\\u00");
+                out.push_back(hex[c >> 4]);
+                out.push_back(hex[c & 0xf]);
+            } else {
+                out.push_back(static_cast<char>(c));
+            }
+        }
+    }
+    out.push_back('"');
+}
+
+void append_json(std::string& out, const value& v)
+{
+    switch (v.kind()) {
+    case type::null: out.append("null"); return;
+    case type::boolean: out.append(v.as_bool() ? "true" : "false"); return;
+    case type::integer:
+    case type::number: out.append(v.text()); return;
+    case type::string: append_json_string(out, v.text()); return;
+    case type::sequence: {
+        out.push_back('[');
+        bool first = true;
+        for (const auto& item : v.items()) {
+            if (!first)
+                out.push_back(',');
+            first = false;
+            append_json(out, item);
+        }
+        out.push_back(']');
+        return;
+    }
+    case type::mapping: {
+        out.push_back('{');
+        bool first = true;
+        for (const auto& [k, item] : v.members()) {
+            if (!first)
+                out.push_back(',');
+            first = false;
+            append_json_string(out, k);
+            out.push_back(':');
+            append_json(out, item);
+        }
+        out.push_back('}');
+        return;
+    }
+    }
+}
+
+std::string to_json(const value& v)
+{
+    std::string out;
+    append_json(out, v);
+    return out;
+}
+
+} // namespace kpw::doc

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: Apache-2.0
+// YAML text -> doc::value documents through yaml-cpp's event parser (yaml-cpp stays in this file).
+// Events rather than YAML::Node: they give a mark for every key and value, let us reject duplicate
+// keys, and let us bound alias expansion before a copy is made.
+#include "doc/load.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/parser.h>
+
+namespace kpw::doc {
+namespace {
+
+position to_position(const YAML::Mark& m)
+{
+    if (m.line < 0 || m.column < 0)
+        return {};
+    return {m.line + 1, m.column + 1}; // yaml-cpp marks are 0-based
+}
+
+struct load_error {
+    std::string message;
+    position where;
+};
+
+bool one_of(std::string_view s, std::initializer_list<std::string_view> options)
+{
+    for (auto o : options)
+        if (s == o)
+            return true;
+    return false;
+}
+
+std::optional<std::int64_t> parse_int(std::string_view text)
+{
+    std::string s;
+    for (char c : text)
+        if (c != '_')
+            s.push_back(c);
+    if (s.empty())
+        return std::nullopt;
+    std::size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    if (i == s.size())
+        return std::nullopt;
+    int base = 10;
+    if (s.compare(i, 2, "0x") == 0)
+        base = 16;
+    else if (s.compare(i, 2, "0o") == 0 || (s.size() > i + 1 && s[i] == '0'))
+        base = 8;
+    const std::size_t digits = base == 10 ? i : (s[i + 1] == 'x' || s[i + 1] == 'o') ? i + 2 : i + 1;
+    if (digits >= s.size())
+        return base == 8 && digits == s.size() && s[s.size() - 1] == '0' ? std::optional<std::int64_t>(0) : std::nullopt;
+    for (std::size_t k = digits; k < s.size(); ++k) {
+        const char c = s[k];
+        const bool ok = base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) : (c >= '0' && c < '0' + base);
+        if (!ok)
+            return std::nullopt;
+    }
+    errno = 0;
+    const long long v = std::strtoll(s.c_str() + digits, nullptr, base);
+    if (errno == ERANGE)
+        return std::nullopt;
+    return s[0] == '-' ? -v : v;
+}
+
+bool looks_like_float(std::string_view s)
+{
+    std::size_t i = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+    bool digits = false, dot = false, exp = false;
+    for (; i < s.size(); ++i) {
+        const char c = s[i];
+        if ((c >= '0' && c <= '9') || c == '_') {
+            digits = digits || c != '_';
+        } else if (c == '.' && !dot && !exp) {
+            dot = true;
+        } else if ((c == 'e' || c == 'E') && digits && !exp) {
+            exp = true;
+            if (i + 1 < s.size() && (s[i + 1] == '-' || s[i + 1] == '+'))
+                ++i;
+            if (i + 1 >= s.size())
+                return false;
+        } else {
+            return false;
+        }
+    }
+    return digits;
+}
+
+// Plain-scalar resolution as go-yaml v2 (YAML 1.1) does it, which is what kubectl applies.
+value resolve_plain(const std::string& s, position at)
+{
+    if (one_of(s, {"", "~", "null", "Null", "NULL"}))
+        return value::null_value(at);
+    if (one_of(s, {"true", "True", "TRUE", "yes", "Yes", "YES", "y", "Y", "on", "On", "ON"}))
+        return value::boolean(true, at);
+    if (one_of(s, {"false", "False", "FALSE", "no", "No", "NO", "n", "N", "off", "Off", "OFF"}))
+        return value::boolean(false, at);
+    const char c0 = s[0];
+    if ((c0 >= '0' && c0 <= '9') || c0 == '-' || c0 == '+' || c0 == '.') {
+        if (auto i = parse_int(s))
+            return value::integer(*i, at);
+        if (looks_like_float(s)) {
+            std::string clean;
+            for (char c : s)
+                if (c != '_')
+                    clean.push_back(c);
+            return value::number(std::strtod(clean.c_str(), nullptr), s, at);
+        }
+        if (one_of(s, {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN"}))
+            return value::number(s.find('-') != std::string::npos ? -HUGE_VAL : HUGE_VAL, s, at);
+    }
+    return value::string(s, at);
+}
+
+std::size_t count_nodes(const value& v)
+{
+    std::size_t n = 1;
+    for (const auto& item : v.items())
+        n += count_nodes(item);
+    for (const auto& [k, item] : v.members())
+        n += count_nodes(item);
+    return n;
+}
+
+class tree_builder final : public YAML::EventHandler {
+public:
+    tree_builder(const load_limits& limits, std::size_t max_nodes) : limits_(limits), max_nodes_(max_nodes) {}
+
+    void OnDocumentStart(const YAML::Mark& mark) override
+    {
+        start_ = to_position(mark);
+        anchors_.clear();
+        has_root_ = false;
+    }
+    void OnDocumentEnd() override {}
+
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override
+    {
+        emit(value::null_value(to_position(mark)), anchor, mark);
+    }
+
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override
+    {
+        auto it = anchors_.find(anchor);
+        if (it == anchors_.end())
+            throw load_error{"unknown alias", to_position(mark)};
+        spend(it->second.second, mark);
+        value copy = it->second.first;
+        copy.set_pos(to_position(mark));
+        emit(std::move(copy), 0, mark);
+    }
+
+    void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  const std::string& text) override
+    {
+        const position at = to_position(mark);
+        // "?" = plain (resolve like YAML 1.1), "!" = quoted, or an explicit tag such as !!str.
+        const bool as_string = tag == "!" || tag == "tag:yaml.org,2002:str";
+        emit(as_string ? value::string(text, at) : resolve_plain(text, at), anchor, mark);
+    }
+
+    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value) override
+    {
+        open(value::sequence(to_position(mark)), anchor, mark);
+    }
+    void OnSequenceEnd() override { close(); }
+
+    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value) override
+    {
+        open(value::mapping(to_position(mark)), anchor, mark);
+    }
+    void OnMapEnd() override { close(); }
+
+    bool has_root() const { return has_root_; }
+    value take_root() { return std::move(root_); }
+    position start() const { return start_; }
+
+private:
+    struct frame {
+        value node;
+        YAML::anchor_t anchor = 0;
+        bool expecting_key = true;
+        std::string key;
+        position key_pos;
+        std::vector<std::string> merged; // keys that came from a merge key: explicit keys override them
+    };
+
+    void spend(std::size_t nodes, const YAML::Mark& mark)
+    {
+        built_ += nodes;
+        if (built_ > max_nodes_)
+            throw load_error{"document expands to more than " + std::to_string(max_nodes_) +
+                                 " nodes (alias bomb?); refusing to expand it",
+                             to_position(mark)};
+    }
+
+    void open(value v, YAML::anchor_t anchor, const YAML::Mark& mark)
+    {
+        if (!stack_.empty() && stack_.back().node.is_mapping() && stack_.back().expecting_key)
+            throw load_error{"mapping keys must be scalars", to_position(mark)};
+        if (static_cast<int>(stack_.size()) >= limits_.max_depth)
+            throw load_error{"document nested deeper than " + std::to_string(limits_.max_depth) + " levels",
+                             to_position(mark)};
+        spend(1, mark);
+        stack_.push_back({std::move(v), anchor, true, {}, {}, {}});
+    }
+
+    void close()
+    {
+        frame done = std::move(stack_.back());
+        stack_.pop_back();
+        if (done.anchor)
+            anchors_[done.anchor] = {done.node, count_nodes(done.node)};
+        attach(std::move(done.node));
+    }
+
+    void emit(value v, YAML::anchor_t anchor, const YAML::Mark& mark)
+    {
+        spend(1, mark);
+        if (anchor)
+            anchors_[anchor] = {v, count_nodes(v)};
+        if (!stack_.empty() && stack_.back().node.is_mapping() && stack_.back().expecting_key) {
+            take_key(v, mark);
+            return;
+        }
+        attach(std::move(v));
+    }
+
+    void take_key(const value& k, const YAML::Mark& mark)
+    {
+        frame& top = stack_.back();
+        if (k.is_sequence() || k.is_mapping())
+            throw load_error{"mapping keys must be scalars", to_position(mark)};
+        top.key = k.is_null() ? "null" : k.is_bool() ? (k.as_bool() ? "true" : "false") : k.text();
+        top.key_pos = to_position(mark);
+        if (top.key != "<<" && top.node.find(top.key)) {
+            auto m = std::find(top.merged.begin(), top.merged.end(), top.key);
+            if (m == top.merged.end())
+                throw load_error{"duplicate key \"" + top.key + "\" in mapping", top.key_pos};
+            top.merged.erase(m);
+            top.node.erase(top.key);
+        }
+        top.expecting_key = false;
+    }
+
+    void attach(value v)
+    {
+        if (stack_.empty()) {
+            root_ = std::move(v);
+            has_root_ = true;
+            return;
+        }
+        frame& top = stack_.back();
+        if (!top.node.is_mapping()) {
+            top.node.push_back(std::move(v));
+            return;
+        }
+        top.expecting_key = true;
+        if (top.key == "<<") {
+            merge(top, std::move(v));
+            return;
+        }
+        v.set_key_pos(top.key_pos);
+        top.node.add(std::move(top.key), std::move(v));
+    }
+
+    // YAML merge keys: members of the merged mapping(s) that the mapping does not define itself.
+    void merge(frame& top, value source)
+    {
+        if (source.is_sequence()) {
+            for (auto& item : source.items())
+                merge(top, std::move(item));
+            return;
+        }
+        if (!source.is_mapping())
+            throw load_error{"a merge key (<<) needs a mapping or a list of mappings", top.key_pos};
+        for (auto& [k, item] : source.members()) {
+            if (!top.node.find(k)) {
+                top.merged.push_back(k);
+                top.node.add(k, std::move(item));
+            }
+        }
+    }
+
+    const load_limits& limits_;
+    std::size_t max_nodes_;
+    std::size_t built_ = 0;
+    std::vector<frame> stack_;
+    std::map<YAML::anchor_t, std::pair<value, std::size_t>> anchors_;
+    value root_;
+    bool has_root_ = false;
+    position start_;
+};
+
+} // namespace
+
+result<std::vector<document>> load_yaml(std::string_view text, const load_limits& limits)
+{
+    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
+        text.remove_prefix(3); // a UTF-8 byte order mark is allowed and ignored
+    std::size_t bad = 0;
+    if (!is_clean_utf8(text, bad))
+        return failure{text[bad] == '\0' ? "NUL byte: this is not a YAML or JSON text file"
+                                         : "invalid UTF-8 (YAML and JSON must be UTF-8)",
+                       position_of(text, bad)};
+
+    const std::size_t max_nodes = limits.max_nodes ? limits.max_nodes : 4 * text.size() + 1024;
+    std::vector<document> docs;
+    std::istringstream in{std::string(text)};
+    try {
+        YAML::Parser parser(in);
+        tree_builder builder(limits, max_nodes);
+        for (int index = 0; parser.HandleNextDocument(builder); ++index) {
+            if (!builder.has_root())
+                continue;
+            value root = builder.take_root();
+            if (root.is_null())
+                continue; // an empty document ("---" alone), as kubectl skips it
+            docs.push_back({index, builder.start(), std::move(root)});
+        }
+    } catch (const load_error& e) {
+        return failure{e.message, e.where};
+    } catch (const YAML::Exception& e) {
+        return failure{e.msg, to_position(e.mark)};
+    } catch (const std::exception& e) {
+        return failure{e.what(), {}};
+    }
+    return docs;
+}
+
+} // namespace kpw::doc

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// The validation module's front door: the one call `serve` and `lint` both make.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "doc/value.hpp"
+#include "field/error.hpp"
+
+namespace kpw {
+
+enum class policy_kind { propagation_policy, cluster_propagation_policy };
+
+// PropagationPolicy / ClusterPropagationPolicy of policy.karmada.io (any version); nullopt otherwise.
+std::optional<policy_kind> policy_kind_of(std::string_view api_version, std::string_view kind);
+std::string_view kind_name(policy_kind k); // "PropagationPolicy" / "ClusterPropagationPolicy"
+
+struct validation_options {
+    // Newer Karmada also admits overflowAffinities with Divided + Aggregated; off by default
+    // (the project follows the overflow proposal: Divided + Weighted + dynamicWeight only).
+    bool allow_aggregated_overflow = false;
+};
+
+enum class admission_operation { create, update };
+
+// What the validating webhook decides for one object (Karmada's validating.go, §6-§8 of the rules).
+struct admission_verdict {
+    enum class outcome { allowed, denied, undecodable };
+    outcome result = outcome::allowed;
+    std::string message;            // denied: Karmada's aggregate; undecodable: the decode error
+    field::error_list errors;       // the field errors behind a denial (empty for U1/U2/label denials)
+    field::warning_list warnings;   // never a reason to deny
+};
+
+// `object` has passed kube-apiserver decoding, CRD defaults and Karmada's mutating webhook.
+// `old_object` is required for update. `require_permanent_id` mirrors Karmada's label check.
+admission_verdict validate_admission(policy_kind kind, admission_operation op, const doc::value& object,
+                                     const doc::value* old_object, bool require_permanent_id,
+                                     const validation_options& options);
+
+// What `kubectl apply` of a manifest would meet: CRD schema + metadata checks on the document as
+// written (plus CRD defaults), then Karmada's mutating defaults and the webhook's spec rules.
+struct manifest_verdict {
+    field::error_list errors;
+    field::warning_list warnings;
+    std::string policy_namespace; // the namespace the policy was judged in ("" for a CPP)
+    doc::value defaulted;        // the object as the API server would store it (for the dry run)
+};
+
+// `default_namespace` applies to a PropagationPolicy without metadata.namespace (kubectl's "default").
+manifest_verdict validate_manifest(policy_kind kind, const doc::value& object, std::string_view default_namespace,
+                                   const validation_options& options);
+
+} // namespace kpw
