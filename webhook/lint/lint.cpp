@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "lint/lint.hpp"
+
+#include "cli/exit_codes.hpp"
+#include "doc/load.hpp"
+#include "doc/locate.hpp"
+
+namespace kpw::lint {
+namespace {
+
+finding to_finding(const doc::value& object, const field::error& e)
+{
+    return {std::string(field::wire_name(e.type)), e.field, e.body(), doc::locate(object, e.field)};
+}
+
+finding to_finding(const doc::value& object, const field::warning& w)
+{
+    return {w.id, w.field, w.message, doc::locate(object, w.field)};
+}
+
+bool is_list(const doc::value& object)
+{
+    const std::string_view kind = object.string_at("kind");
+    return object.find("items") && kind.size() >= 4 && kind.substr(kind.size() - 4) == "List";
+}
+
+void lint_object(const doc::value& object, const std::string& file, int document, const lint_options& options,
+                 report& out)
+{
+    ++out.totals.documents;
+    if (!object.is_mapping() || !object.find("kind") || !object.find("apiVersion")) {
+        const char* what = object.is_mapping() ? "document has no apiVersion or kind: not a Kubernetes object"
+                                               : "document is not a Kubernetes object (a mapping with apiVersion and kind)";
+        out.file_errors.push_back({file, object.pos(), what});
+        return;
+    }
+    const auto kind = policy_kind_of(object.string_at("apiVersion"), object.string_at("kind"));
+    if (!kind) {
+        ++out.totals.skipped;
+        return;
+    }
+    out.results.push_back(lint_policy(*kind, object, file, document, options));
+    const policy_result& r = out.results.back();
+    ++out.totals.policies;
+    out.totals.denied += r.allowed ? 0 : 1;
+    out.totals.warnings += static_cast<int>(r.warnings.size());
+}
+
+void lint_file(const input_file& in, const lint_options& options, report& out)
+{
+    auto docs = doc::load_yaml(in.text);
+    if (!docs) {
+        out.file_errors.push_back({in.name, docs.error().where, docs.error().message});
+        return;
+    }
+    for (const doc::document& d : *docs) {
+        if (!is_list(d.root)) {
+            lint_object(d.root, in.name, d.index, options, out);
+            continue;
+        }
+        const doc::value& items = *d.root.find("items");
+        if (!items.is_sequence()) {
+            out.file_errors.push_back({in.name, items.pos(), "items of a List must be a sequence"});
+            continue;
+        }
+        for (const doc::value& item : items.items())
+            lint_object(item, in.name, d.index, options, out);
+    }
+}
+
+} // namespace
+
+policy_result lint_policy(policy_kind kind, const doc::value& object, const std::string& file, int document,
+                          const lint_options& options)
+{
+    policy_result r;
+    r.file = file;
+    r.document = document;
+    r.start = object.pos();
+    r.kind = std::string(kind_name(kind));
+    if (const doc::value* metadata = object.find("metadata"))
+        r.name = std::string(metadata->string_at("name"));
+
+    manifest_verdict verdict = validate_manifest(kind, object, options.default_namespace, options.validation);
+    r.namespace_name = verdict.policy_namespace;
+    for (const auto& e : verdict.errors)
+        r.errors.push_back(to_finding(object, e));
+    for (const auto& w : verdict.warnings)
+        r.warnings.push_back(to_finding(object, w));
+    r.allowed = r.errors.empty();
+    return r;
+}
+
+report run_lint(const input_set& inputs, const lint_options& options)
+{
+    report out;
+    out.file_errors = inputs.errors;
+    for (const input_file& in : inputs.files)
+        lint_file(in, options, out);
+    return out;
+}
+
+int exit_code(const report& r)
+{
+    if (!r.file_errors.empty())
+        return cli::exit_usage;
+    if (r.totals.denied > 0 || r.totals.unschedulable > 0)
+        return cli::exit_findings;
+    return cli::exit_ok;
+}
+
+} // namespace kpw::lint
