@@ -22,11 +22,11 @@ std::size_t append_xml_char(std::string& out, std::string_view s, std::size_t i)
     std::size_t bad = 0;
     const std::string_view ch = s.substr(i, len == 0 ? 1 : len);
     // XML 1.0 Char excludes C0 controls but tab/LF/CR, and U+FFFE/U+FFFF; invalid UTF-8 is not a character at all.
-    const bool allowed = len != 0 && ch.size() == len && doc::is_clean_utf8(ch, bad) &&
-                         (lead >= 0x20 || lead == '\t' || lead == '\n' || lead == '\r') &&
+    const bool well_formed = len != 0 && ch.size() == len && doc::is_clean_utf8(ch, bad);
+    const bool allowed = well_formed && (lead >= 0x20 || lead == '\t' || lead == '\n' || lead == '\r') &&
                          ch != "\xEF\xBF\xBE" && ch != "\xEF\xBF\xBF";
     out.append(allowed ? ch : replacement);
-    return allowed ? len : 1;
+    return well_formed ? len : 1; // a bad byte is replaced alone; a whole character otherwise
 }
 
 // Escapes for element text, or (attribute = true) for a double-quoted attribute value, where
