@@ -149,8 +149,8 @@ TEST_CASE("every flag the Deployment passes is a serve flag")
         return;
     }
     const auto help = help_flags(r.out);
-    for (const auto& [name, v] : flags(container(deployment_object())))
-        CHECK_MESSAGE(help.count(name) == 1, name << " is not a serve flag");
+    for (const auto& flag : flags(container(deployment_object())))
+        CHECK_MESSAGE(help.count(flag.first) == 1, flag.first << " is not a serve flag");
 }
 
 #if __has_include("server/options.hpp")
@@ -249,9 +249,9 @@ TEST_CASE("ports agree: Service 443 -> https -> --secure-port, probes on the hea
     CHECK(at(pdb, {"spec", "minAvailable"}).as_int() < at(deployment_object(), {"spec", "replicas"}).as_int());
 
     const std::pair<const char*, const char*> probes[] = {{"readinessProbe", "/readyz"}, {"livenessProbe", "/healthz"}};
-    for (const auto& [probe, path] : probes) {
-        CHECK(at(c, {probe, "httpGet", "path"}).text() == path);
-        CHECK(at(c, {probe, "httpGet", "port"}).text() == "health");
+    for (const auto& probe : probes) {
+        CHECK(at(c, {probe.first, "httpGet", "path"}).text() == probe.second);
+        CHECK(at(c, {probe.first, "httpGet", "port"}).text() == "health");
     }
 }
 
