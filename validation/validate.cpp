@@ -136,7 +136,11 @@ admission_verdict validate_admission(policy_kind kind, admission_operation op, c
     const rules::options opts{is_pp(kind) ? std::string_view(now->metadata.ns) : std::string_view(),
                               options.allow_aggregated_overflow};
     field::error_list errors = rules::validate_propagation_spec(now->spec, opts);
-    admission_verdict v = errors.empty() ? admission_verdict{} : denied(field::aggregate(errors), std::move(errors));
+    admission_verdict v;
+    if (!errors.empty()) {
+        std::string message = field::aggregate(errors);
+        v = denied(std::move(message), std::move(errors));
+    }
     v.warnings = rules::spec_warnings(now->spec);
     return v;
 }

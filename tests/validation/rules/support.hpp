@@ -56,6 +56,36 @@ inline manifest_verdict lint_spec(std::string_view spec_tail, validation_options
     return lint(policy_yaml(spec_tail), opts);
 }
 
+// A PP object as the validating webhook receives it (JSON), `spec_json` being the spec's members
+// (a default selector is added unless they include resourceSelectors).
+inline std::string admission_json(std::string_view spec_json, std::string_view kind = "PropagationPolicy")
+{
+    const bool pp = kind == "PropagationPolicy";
+    return std::string(R"({"apiVersion":"policy.karmada.io/v1alpha1","kind":")") + std::string(kind) +
+           R"(","metadata":{"name":"p",)" + (pp ? R"("namespace":"default",)" : "") + R"("labels":{")" +
+           (pp ? "propagationpolicy" : "clusterpropagationpolicy") +
+           R"(.karmada.io/permanent-id":"1"}},"spec":{)" +
+           (spec_json.find("\"resourceSelectors\"") != std::string_view::npos
+                ? std::string(spec_json)
+                : R"("resourceSelectors":[{"apiVersion":"apps/v1","kind":"Deployment","namespace":")" +
+                      std::string(pp ? "default" : "") + R"(","name":"nginx"}])" + (spec_json.empty() ? "" : ",") +
+                      std::string(spec_json)) +
+           "}}";
+}
+
+inline doc::value parse_json(std::string_view json)
+{
+    auto v = doc::parse_json(json);
+    REQUIRE_MESSAGE(v.ok(), (v.ok() ? "" : v.error().message));
+    return *v;
+}
+
+inline admission_verdict admit_spec(std::string_view spec_json, validation_options opts = {})
+{
+    return validate_admission(policy_kind::propagation_policy, admission_operation::create,
+                              parse_json(admission_json(spec_json)), nullptr, true, opts);
+}
+
 inline std::vector<finding> findings(const field::error_list& errs)
 {
     std::vector<finding> out;
