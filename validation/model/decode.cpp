@@ -56,18 +56,10 @@ public:
     };
 
 private:
+    // encoding/json's names of JSON value kinds ("bool", "number", "string", "array", "object").
     static std::string go_value_name(const doc::value& v)
     {
-        switch (v.kind()) {
-        case doc::type::boolean: return "bool";
-        case doc::type::integer:
-        case doc::type::number: return "number";
-        case doc::type::string: return "string";
-        case doc::type::sequence: return "array";
-        case doc::type::mapping: return "object";
-        case doc::type::null: return "null";
-        }
-        return "null";
+        return v.is_bool() ? "bool" : v.is_number() ? "number" : std::string(doc::type_name(v.kind()));
     }
 
     std::string* first_error_;
@@ -109,6 +101,16 @@ bool read_int(decoder& d, const doc::value& v, Int& out, std::string_view go_typ
     return true;
 }
 
+template <class Int>
+bool read_int(decoder& d, const doc::value& v, std::optional<Int>& out, std::string_view go_type)
+{
+    Int x{};
+    if (v.is_null() || !read_int(d, v, x, go_type))
+        return v.is_null();
+    out = x;
+    return true;
+}
+
 bool read(decoder& d, const doc::value& v, std::map<std::string, std::string>& out)
 {
     if (v.is_null())
@@ -123,36 +125,27 @@ bool read(decoder& d, const doc::value& v, std::map<std::string, std::string>& o
     return true;
 }
 
-// The members of one Go struct being decoded.
+// One member of a Go struct being decoded. Go walks the JSON object in document order (so the first
+// type error is the first in the text); read_fields offers every Go field and the matching one reads.
 struct fields {
     decoder& d;
-    const doc::value& obj;
+    const doc::value::member& m;
     std::string_view go_struct;
 
     template <class T>
     void operator()(std::string_view key, T& out) const
     {
-        if (const doc::value* v = obj.find(key)) {
+        if (m.first == key) {
             decoder::scope s(d, key, go_struct);
-            read(d, *v, out);
+            read(d, m.second, out);
         }
     }
     template <class Int>
     void integer(std::string_view key, Int& out, std::string_view go_type) const
     {
-        if (const doc::value* v = obj.find(key)) {
+        if (m.first == key) {
             decoder::scope s(d, key, go_struct);
-            read_int(d, *v, out, go_type);
-        }
-    }
-    template <class Int>
-    void integer(std::string_view key, std::optional<Int>& out, std::string_view go_type) const
-    {
-        if (const doc::value* v = obj.find(key); v && !v->is_null()) {
-            decoder::scope s(d, key, go_struct);
-            Int x{};
-            if (read_int(d, *v, x, go_type))
-                out = x;
+            read_int(d, m.second, out, go_type);
         }
     }
 };
@@ -166,7 +159,6 @@ bool read(decoder& d, const doc::value& v, std::vector<T>& out)
         return true;
     if (!v.is_sequence())
         return d.mismatch(v, "[]" + go_type_of(static_cast<const T*>(nullptr)));
-    out.clear();
     out.reserve(v.items().size());
     for (const auto& item : v.items()) {
         T x{};
@@ -197,7 +189,8 @@ bool read(decoder& d, const doc::value& v, T& out)
         return true;
     if (!v.is_mapping())
         return d.mismatch(v, go_type_of(&out));
-    read_fields(fields{d, v, go_name_of(&out).second}, out);
+    for (const auto& m : v.members())
+        read_fields(fields{d, m, go_name_of(&out).second}, out);
     return true;
 }
 
@@ -390,11 +383,13 @@ policy decode(const doc::value& object, std::string* first_error)
         d.mismatch(object, "v1alpha1." + std::string(go_struct));
         return out;
     }
-    const fields f{d, object, go_struct};
-    f("kind", out.kind);
-    f("apiVersion", out.api_version);
-    f("metadata", out.metadata);
-    f("spec", out.spec);
+    for (const auto& m : object.members()) {
+        const fields f{d, m, go_struct};
+        f("kind", out.kind);
+        f("apiVersion", out.api_version);
+        f("metadata", out.metadata);
+        f("spec", out.spec);
+    }
     return out;
 }
 
