@@ -32,8 +32,10 @@ node compile(const doc::value& v)
     node n;
     n.type = std::string(v.string_at("type"));
     if (const doc::value* props = v.find("properties"); props && props->is_mapping())
-        for (const auto& [name, sub] : props->members())
-            n.properties.emplace_back(name, compile(sub));
+        for (const auto& [name, sub] : props->members()) {
+            n.property_names.push_back(name);
+            n.property_schemas.push_back(compile(sub));
+        }
     if (const doc::value* items = v.find("items"); items && items->is_mapping())
         n.items.push_back(compile(*items));
     if (const doc::value* add = v.find("additionalProperties"); add && add->is_mapping())
@@ -65,9 +67,9 @@ std::map<std::string, node, std::less<>> compile_all()
 
 const node* node::property(std::string_view name) const
 {
-    for (const auto& [key, sub] : properties)
-        if (key == name)
-            return &sub;
+    for (std::size_t i = 0; i < property_names.size(); ++i)
+        if (property_names[i] == name)
+            return &property_schemas[i];
     return nullptr;
 }
 
@@ -100,9 +102,11 @@ void apply_defaults(const node& schema, doc::value& v)
         else if (!schema.additional.empty())
             apply_defaults(schema.additional.front(), child);
     }
-    for (const auto& [key, sub] : schema.properties)
-        if (sub.default_value && !v.find(key))
-            v.add(key, *sub.default_value);
+    for (std::size_t i = 0; i < schema.property_names.size(); ++i) {
+        const node& sub = schema.property_schemas[i];
+        if (sub.default_value && !v.find(schema.property_names[i]))
+            v.add(schema.property_names[i], *sub.default_value);
+    }
 }
 
 } // namespace kpw::schema

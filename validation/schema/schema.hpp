@@ -17,7 +17,10 @@ namespace kpw::schema {
 // One OpenAPI v3 schema node, reduced to the keywords the Karmada CRDs use.
 struct node {
     std::string type; // "object", "array", "string", "integer", "boolean", "number" or "" (any)
-    std::vector<std::pair<std::string, node>> properties;
+    // Properties as parallel lists (a vector of pairs holding the still-incomplete node does not
+    // compile with clang + libstdc++): property_schemas[i] is the schema of property_names[i].
+    std::vector<std::string> property_names;
+    std::vector<node> property_schemas;
     std::vector<node> items;      // 0 or 1 element: the array's item schema
     std::vector<node> additional; // 0 or 1 element: additionalProperties schema
     std::vector<std::string> required;
@@ -25,7 +28,7 @@ struct node {
     std::optional<doc::value> default_value;
     std::optional<std::int64_t> min_length, max_length, min_items, minimum;
     // Objects declared without properties (metadata) are opaque: neither checked nor pruned.
-    bool opaque() const { return type == "object" && properties.empty() && additional.empty(); }
+    bool opaque() const { return type == "object" && property_names.empty() && additional.empty(); }
     const node* property(std::string_view name) const;
 };
 
