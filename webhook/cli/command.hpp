@@ -6,12 +6,9 @@
 
 #include <CLI/CLI.hpp>
 
-namespace kpw::cli {
+#include "cli/exit_codes.hpp"
 
-// Exit codes shared by every subcommand (lint's contract: 0 clean, 1 findings, 2 broken run).
-inline constexpr int exit_ok = 0;
-inline constexpr int exit_findings = 1;
-inline constexpr int exit_usage = 2;
+namespace kpw::cli {
 
 struct command {
     CLI::App* app = nullptr;

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# One entry point for people and CI: installs what is missing (Debian 12, apt), builds, runs or tests.
+#   ./dev.sh run    build and run the main job
+#   ./dev.sh test   build and run every test suite; ends with "N passed, N failed"
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(
+  meson ninja-build pkg-config g++ clang python3
+  libboost1.81-dev libssl-dev rapidjson-dev libyaml-cpp-dev doctest-dev libcli11-dev
+  openssl curl
+)
+
+install_deps() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "dev.sh: installing ${missing[*]}" >&2
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# build DIR [meson options...]: configure once, then compile incrementally.
+build() {
+  local dir=$1; shift
+  [ -f "$dir/build.ninja" ] || meson setup "$dir" "$@" >/dev/null
+  ninja -C "$dir" >/dev/null
+}
+
+# Counts meson's per-test results from its JSON log (CI reads neither meson's nor doctest's summary).
+count_results() {
+  python3 - "$@" <<'PY'
+import json, sys
+passed = failed = skipped = 0
+for log in sys.argv[1:]:
+    for line in open(log):
+        r = json.loads(line).get("result")
+        if r in ("OK", "EXPECTEDFAIL"): passed += 1
+        elif r == "SKIP": skipped += 1
+        else: failed += 1
+print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
+sys.exit(1 if failed or passed == 0 else 0)
+PY
+}
+
+run_suite() {
+  local dir=$1
+  meson test -C "$dir" --print-errorlogs --num-processes "$(nproc)" >"$dir/test-output.txt" 2>&1 || {
+    grep -E '^ *[0-9]+/[0-9]+ .*(FAIL|TIMEOUT|ERROR)' "$dir/test-output.txt" >&2 || true
+    tail -n 60 "$dir/test-output.txt" >&2
+  }
+}
+
+cmd=${1:-}
+case "$cmd" in
+  run)
+    install_deps
+    build build
+    echo "== lint of the shipped example policies (manifests/examples) =="
+    build/webhook/karmada-policy-webhook lint manifests/examples/*.yaml
+    ;;
+  test)
+    install_deps
+    build build
+    run_suite build
+    count_results build/meson-logs/testlog.json
+    ;;
+  *)
+    echo "usage: ./dev.sh run|test" >&2
+    exit 2
+    ;;
+esac

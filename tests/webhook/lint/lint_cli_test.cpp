@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+// `lint` end to end through the real binary: inputs, exit codes, output shapes, hostile files.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "doc/load.hpp"
+#include "support/process.hpp"
+
+namespace fs = std::filesystem;
+using kpw::test::run_process;
+
+namespace {
+
+const std::string policy_yaml = "apiVersion: policy.karmada.io/v1alpha1\n"
+                                "kind: PropagationPolicy\n"
+                                "metadata:\n"
+                                "  name: web\n"
+                                "  namespace: shop\n"
+                                "spec:\n"
+                                "  resourceSelectors:\n"
+                                "    - apiVersion: apps/v1\n"
+                                "      kind: Deployment\n"
+                                "      name: web\n";
+
+struct temp_dir {
+    fs::path path;
+    temp_dir()
+    {
+        std::string tmpl = (fs::temp_directory_path() / "kpw-lint-XXXXXX").string();
+        path = ::mkdtemp(tmpl.data());
+    }
+    ~temp_dir() { fs::remove_all(path); }
+    fs::path write(const std::string& name, const std::string& text) const
+    {
+        fs::create_directories((path / name).parent_path());
+        std::ofstream(path / name, std::ios::binary) << text;
+        return path / name;
+    }
+};
+
+kpw::test::process_result lint(std::vector<std::string> args, const std::string& stdin_text = {})
+{
+    args.insert(args.begin(), {KPW_BINARY, "lint"});
+    return run_process(args, stdin_text);
+}
+
+kpw::doc::value json_of(const std::string& out)
+{
+    auto parsed = kpw::doc::parse_json(out);
+    REQUIRE_MESSAGE(parsed.ok(), out);
+    return *parsed;
+}
+
+} // namespace
+
+TEST_CASE("empty input is not an error")
+{
+    auto r = lint({"-o", "json", "-"}, "");
+    CHECK(r.exit_code == 0);
+    const auto v = json_of(r.out);
+    CHECK(v.find_path({"summary", "documents"})->as_int() == 0);
+    CHECK(v.find("results")->items().empty());
+}
+
+TEST_CASE("documents of other kinds are skipped and counted; List items are linted one by one")
+{
+    const std::string deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n";
+    std::string list = "apiVersion: v1\nkind: List\nitems:\n";
+    for (const char* name : {"a", "b"})
+        list += std::string("  - apiVersion: policy.karmada.io/v1alpha1\n    kind: ClusterPropagationPolicy\n"
+                            "    metadata: {name: ") + name + "}\n    spec:\n      resourceSelectors:\n"
+                            "        - {apiVersion: v1, kind: ConfigMap}\n";
+    auto r = lint({"-o", "json", "-"}, deployment + "---\n" + list);
+    CHECK(r.exit_code == 0);
+    const auto v = json_of(r.out);
+    CHECK(v.find_path({"summary", "documents"})->as_int() == 3);
+    CHECK(v.find_path({"summary", "policies"})->as_int() == 2);
+    const auto& results = v.find("results")->items();
+    REQUIRE(results.size() == 2);
+    CHECK(results[0].string_at("name") == "a");
+    CHECK(results[1].string_at("kind") == "ClusterPropagationPolicy");
+    CHECK(results[1].find("line")->as_int() == 14);
+    CHECK(results[0].string_at("file") == "<stdin>");
+}
+
+TEST_CASE("json output has the contract's keys in order")
+{
+    auto r = lint({"-o", "json", "-"}, policy_yaml);
+    const auto v = json_of(r.out);
+    std::vector<std::string> summary_keys, result_keys;
+    for (const auto& [k, _] : v.find("summary")->members())
+        summary_keys.push_back(k);
+    CHECK(summary_keys == std::vector<std::string>{"documents", "policies", "denied", "warnings", "unschedulable"});
+    for (const auto& [k, _] : v.find("results")->items().at(0).members())
+        result_keys.push_back(k);
+    CHECK(result_keys == std::vector<std::string>{"file", "document", "line", "kind", "namespace", "name", "allowed",
+                                                  "errors", "warnings", "scheduling"});
+}
+
+TEST_CASE("directories are walked recursively for yaml, yml and json files in sorted order")
+{
+    temp_dir dir;
+    auto named = [](const char* name) {
+        std::string s = policy_yaml;
+        s.replace(s.find("name: web"), 9, std::string("name: ") + name);
+        return s;
+    };
+    dir.write("b.yaml", named("b"));
+    dir.write("a/z.yml", named("az"));
+    dir.write("c.json", R"({"apiVersion":"policy.karmada.io/v1alpha1","kind":"ClusterPropagationPolicy",)"
+                        R"("metadata":{"name":"c"},"spec":{"resourceSelectors":[{"apiVersion":"v1","kind":"Secret"}]}})");
+    dir.write("notes.txt", "not a manifest: [");
+    auto r = lint({"-o", "json", dir.path.string()});
+    CHECK(r.exit_code == 0);
+    const auto v = json_of(r.out);
+    const auto& results = v.find("results")->items();
+    REQUIRE(results.size() == 3);
+    CHECK(results[0].string_at("name") == "az");
+    CHECK(results[1].string_at("name") == "b");
+    CHECK(results[2].string_at("name") == "c");
+}
+
+TEST_CASE("a file that cannot be parsed is exit 2 with file:line:column")
+{
+    temp_dir dir;
+    const auto bad = dir.write("bad.yaml", "apiVersion: v1\nkind: [unclosed\n");
+    auto r = lint({bad.string()});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find(bad.string() + ":3:") != std::string::npos);
+    CHECK(r.out.find("error: ") != std::string::npos);
+
+    auto j = lint({"-o", "json", bad.string()});
+    CHECK(j.exit_code == 2);
+    CHECK(j.err.find(bad.string() + ":") == 0);
+}
+
+TEST_CASE("usage and I/O errors are exit 2")
+{
+    CHECK(lint({"-o", "yaml", "x"}).exit_code == 2);
+    CHECK(lint({"/nonexistent/policy.yaml"}).exit_code == 2);
+    CHECK(lint({"--no-such-flag"}).exit_code == 2);
+    auto help = lint({"--help"});
+    CHECK(help.exit_code == 0);
+    CHECK(help.out.find("--allow-aggregated-overflow") != std::string::npos);
+}
+
+TEST_CASE("hostile files get exit 2 with a message within a second")
+{
+    temp_dir dir;
+    std::string bomb = "a: &a [x,x,x,x,x,x,x,x,x]\n";
+    for (char c = 'b'; c <= 'j'; ++c) {
+        bomb += std::string(1, c) + ": &" + c + " [";
+        for (int i = 0; i < 9; ++i)
+            bomb += std::string(i ? "," : "") + "*" + static_cast<char>(c - 1);
+        bomb += "]\n";
+    }
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"binary.yaml", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0", 12)},
+        {"prose.yaml", "This is just a sentence, not a manifest.\n"},
+        {"tabs.yaml", "apiVersion: v1\nkind: List\nitems:\n\t- a: 1\n"},
+        {"deep.yaml", std::string(100000, '[') + std::string(100000, ']')},
+        {"bomb.yaml", bomb},
+        {"dupes.yaml", "apiVersion: v1\nkind: ConfigMap\nkind: Secret\n"},
+        {"latin1.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: caf\xe9}\n"},
+        {"scalar-root.yaml", "42\n"},
+    };
+    for (const auto& [name, text] : cases) {
+        CAPTURE(name);
+        const auto p = dir.write(name, text);
+        auto r = lint({p.string()});
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.find(p.string()) != std::string::npos);
+        CHECK(r.elapsed < std::chrono::seconds(1));
+    }
+}
+
+TEST_CASE("a symlink loop inside a directory is an error, not a hang")
+{
+    temp_dir dir;
+    fs::create_symlink(dir.path / "loop-b.yaml", dir.path / "loop-a.yaml");
+    fs::create_symlink(dir.path / "loop-a.yaml", dir.path / "loop-b.yaml");
+    fs::create_directories(dir.path / "sub");
+    fs::create_directory_symlink(dir.path, dir.path / "sub" / "up"); // a directory cycle: not followed
+    dir.write("sub/ok.yaml", policy_yaml);
+    auto r = lint({dir.path.string()});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find("loop-a.yaml") != std::string::npos);
+    CHECK(r.elapsed < std::chrono::seconds(1));
+}

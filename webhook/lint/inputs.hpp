@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+// Collects lint inputs: files, directories (recursive, sorted) and "-" for standard input.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lint/report.hpp"
+
+namespace kpw::lint {
+
+struct input_file {
+    std::string name; // as shown in reports: the path as given/walked, or "<stdin>"
+    std::string text;
+};
+
+struct input_set {
+    std::vector<input_file> files;
+    std::vector<file_error> errors; // unreadable paths; the run still lints the rest
+};
+
+// Largest file lint reads; anything bigger is an error, not a memory spike.
+inline constexpr std::size_t max_input_bytes = 64u << 20;
+
+// Directories are walked recursively for *.yaml, *.yml and *.json in sorted order; symlinked
+// directories are not followed (no loops). A named file is read whatever its extension.
+input_set collect_inputs(const std::vector<std::string>& paths);
+
+} // namespace kpw::lint

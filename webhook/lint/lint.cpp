@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "lint/lint.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <iterator>
+#include <thread>
+
+#include "cli/exit_codes.hpp"
+#include "doc/load.hpp"
+#include "doc/locate.hpp"
+
+namespace kpw::lint {
+namespace {
+
+finding to_finding(const doc::value& object, const field::error& e)
+{
+    return {std::string(field::wire_name(e.type)), e.field, e.body(), doc::locate(object, e.field)};
+}
+
+finding to_finding(const doc::value& object, const field::warning& w)
+{
+    return {w.id, w.field, w.message, doc::locate(object, w.field)};
+}
+
+bool is_list(const doc::value& object)
+{
+    const std::string_view kind = object.string_at("kind");
+    return object.find("items") && kind.size() >= 4 && kind.substr(kind.size() - 4) == "List";
+}
+
+void lint_object(const doc::value& object, const std::string& file, int document, const lint_options& options,
+                 report& out)
+{
+    ++out.totals.documents;
+    if (!object.is_mapping() || !object.find("kind") || !object.find("apiVersion")) {
+        const char* what = object.is_mapping() ? "document has no apiVersion or kind: not a Kubernetes object"
+                                               : "document is not a Kubernetes object (a mapping with apiVersion and kind)";
+        out.file_errors.push_back({file, object.pos(), what});
+        return;
+    }
+    const auto kind = policy_kind_of(object.string_at("apiVersion"), object.string_at("kind"));
+    if (!kind) {
+        ++out.totals.skipped;
+        return;
+    }
+    out.results.push_back(lint_policy(*kind, object, file, document, options));
+    const policy_result& r = out.results.back();
+    ++out.totals.policies;
+    out.totals.denied += r.allowed ? 0 : 1;
+    out.totals.warnings += static_cast<int>(r.warnings.size());
+}
+
+void lint_file(const input_file& in, const lint_options& options, report& out)
+{
+    auto docs = doc::load_yaml(in.text);
+    if (!docs) {
+        out.file_errors.push_back({in.name, docs.error().where, docs.error().message});
+        return;
+    }
+    for (const doc::document& d : *docs) {
+        if (!is_list(d.root)) {
+            lint_object(d.root, in.name, d.index, options, out);
+            continue;
+        }
+        const doc::value& items = *d.root.find("items");
+        if (!items.is_sequence()) {
+            out.file_errors.push_back({in.name, items.pos(), "items of a List must be a sequence"});
+            continue;
+        }
+        for (const doc::value& item : items.items())
+            lint_object(item, in.name, d.index, options, out);
+    }
+}
+
+void merge_into(report& out, report&& part)
+{
+    out.totals.documents += part.totals.documents;
+    out.totals.policies += part.totals.policies;
+    out.totals.denied += part.totals.denied;
+    out.totals.warnings += part.totals.warnings;
+    out.totals.unschedulable += part.totals.unschedulable;
+    out.totals.skipped += part.totals.skipped;
+    std::move(part.results.begin(), part.results.end(), std::back_inserter(out.results));
+    std::move(part.file_errors.begin(), part.file_errors.end(), std::back_inserter(out.file_errors));
+}
+
+} // namespace
+
+policy_result lint_policy(policy_kind kind, const doc::value& object, const std::string& file, int document,
+                          const lint_options& options)
+{
+    policy_result r;
+    r.file = file;
+    r.document = document;
+    r.start = object.pos();
+    r.kind = std::string(kind_name(kind));
+    if (const doc::value* metadata = object.find("metadata"))
+        r.name = std::string(metadata->string_at("name"));
+
+    manifest_verdict verdict = validate_manifest(kind, object, options.default_namespace, options.validation);
+    r.namespace_name = verdict.policy_namespace;
+    for (const auto& e : verdict.errors)
+        r.errors.push_back(to_finding(object, e));
+    for (const auto& w : verdict.warnings)
+        r.warnings.push_back(to_finding(object, w));
+    r.allowed = r.errors.empty();
+    return r;
+}
+
+report run_lint(const input_set& inputs, const lint_options& options)
+{
+    // yaml-cpp's scanner dominates lint time, so files are linted in parallel; each file gets its
+    // own partial report and the partials are merged in input order, keeping the output deterministic.
+    std::vector<report> partials(inputs.files.size());
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t i = next++; i < partials.size(); i = next++)
+            lint_file(inputs.files[i], options, partials[i]);
+    };
+    const std::size_t n_threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), partials.size());
+    std::vector<std::thread> threads;
+    for (std::size_t t = 1; t < n_threads; ++t)
+        threads.emplace_back(worker);
+    worker();
+    for (auto& t : threads)
+        t.join();
+
+    report out;
+    out.file_errors = inputs.errors;
+    for (report& part : partials)
+        merge_into(out, std::move(part));
+    return out;
+}
+
+int exit_code(const report& r)
+{
+    if (!r.file_errors.empty())
+        return cli::exit_usage;
+    if (r.totals.denied > 0 || r.totals.unschedulable > 0)
+        return cli::exit_findings;
+    return cli::exit_ok;
+}
+
+} // namespace kpw::lint

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+// lint: validates policy manifests exactly as `kubectl apply` to a Karmada control plane would judge them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lint/inputs.hpp"
+#include "lint/report.hpp"
+#include "validate.hpp"
+
+namespace kpw::lint {
+
+struct lint_options {
+    std::string default_namespace = "default"; // kubectl's namespace for a PropagationPolicy without one
+    validation_options validation;
+};
+
+// Lints every document of every input: documents of other kinds are counted as skipped, `kind: List`
+// items are linted one by one, unparsable files become file_errors.
+report run_lint(const input_set& inputs, const lint_options& options);
+
+// One policy object (already loaded) into a result; positions resolved against `object`.
+policy_result lint_policy(policy_kind kind, const doc::value& object, const std::string& file, int document,
+                          const lint_options& options);
+
+// 0: every policy allowed; 1: a denial or an unschedulable workload; 2: a file could not be read or parsed.
+int exit_code(const report& r);
+
+} // namespace kpw::lint

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+// The lint report: one model that every output format (-o text|json|...) renders.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.hpp"
+
+namespace kpw::lint {
+
+// A validation error (reason = FieldValue*) or a warning (id from the warning catalogue).
+struct finding {
+    std::string id;      // errors: the wire reason ("FieldValueInvalid"); warnings: the catalogue id
+    std::string field;   // rendered field path; may be empty
+    std::string message; // the body after "<field>: " (Karmada's text for errors)
+    position where;      // 1-based; line 0 when the finding has no place in the file
+    std::string str() const { return field.empty() ? message : field + ": " + message; }
+};
+
+struct workload_ref {
+    std::string api_version, kind, namespace_name, name;
+    std::int64_t replicas = 0;
+};
+
+// One row of a dry-run placement: how many replicas a cluster gets and from which tier.
+struct placement_row {
+    std::string cluster;
+    std::int64_t replicas = 0;
+    std::string tier;                     // the primary or overflow affinityName used (may be empty)
+    std::optional<std::int64_t> available; // estimator's available replicas, when computed
+};
+
+// The dry-run scheduling outcome for one workload claimed by a policy.
+struct scheduling_result {
+    workload_ref workload;
+    bool scheduled = false;
+    std::string affinity_name; // the chosen clusterAffinities term; empty for a plain clusterAffinity
+    std::vector<placement_row> clusters;
+    std::string message;
+    bool tie = false;
+    std::vector<std::string> attempts; // why earlier groups failed, one line each
+};
+
+struct policy_result {
+    std::string file;
+    int document = 0;
+    position start;
+    std::string kind, namespace_name, name;
+    bool allowed = true;
+    std::vector<finding> errors;
+    std::vector<finding> warnings;
+    std::vector<scheduling_result> scheduling;
+};
+
+// A file that could not be read or parsed: the run is broken (exit 2), the other files still count.
+struct file_error {
+    std::string file;
+    position where;
+    std::string message;
+    std::string str() const;
+};
+
+struct summary {
+    int documents = 0;
+    int policies = 0;
+    int denied = 0;
+    int warnings = 0;
+    int unschedulable = 0;
+    int skipped = 0; // documents of other kinds
+};
+
+struct report {
+    summary totals;
+    std::vector<policy_result> results;
+    std::vector<file_error> file_errors;
+};
+
+} // namespace kpw::lint
