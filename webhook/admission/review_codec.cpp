@@ -101,6 +101,8 @@ decoded_review decode_review(std::string_view body)
     if (!parsed) {
         const auto& f = parsed.error();
         out.error = "couldn't decode the AdmissionReview: " + f.message;
+        if (out.error.ends_with('.')) // RapidJSON's texts end in a period; a position follows
+            out.error.pop_back();
         if (f.where.known())
             out.error += " at line " + std::to_string(f.where.line) + ", column " + std::to_string(f.where.column);
         return out;
