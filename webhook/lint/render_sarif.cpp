@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "doc/value.hpp"
 #include "lint/version.h"
+#include "rules/catalogue.hpp"
 
 namespace kpw::lint {
 namespace {
@@ -19,49 +19,39 @@ using doc::value;
 
 // Rule metadata GitHub shows next to an alert. ruleIds are matched across runs: never rename one.
 struct rule_text {
-    std::string_view id, short_description, full_description, help;
+    std::string short_description, full_description, help;
 };
 
-// The wire reasons of k8s.io/apimachinery/pkg/util/validation/field (labels from its ErrorBody), plus
-// lint's own ids for unschedulable workloads and unreadable input.
-constexpr rule_text builtin_rules[] = {
-    {"FieldValueRequired", "Required value", "A field the API requires is missing or empty.",
-     "Set the field; the message names it and says what it must contain."},
-    {"FieldValueInvalid", "Invalid value", "A field has a value Karmada rejects.",
-     "Change the value as the message explains; the policy is denied until then."},
-    {"FieldValueNotSupported", "Unsupported value", "A field has a value outside its supported set.",
-     "Use one of the supported values listed in the message."},
-    {"FieldValueForbidden", "Forbidden", "A field is set where Karmada does not allow it.",
-     "Remove the field or the combination the message names."},
-    {"FieldValueDuplicate", "Duplicate value", "A value that must be unique appears more than once.",
-     "Make the repeated value unique."},
-    {"FieldValueTooLong", "Too long", "A value is longer than the API allows.", "Shorten the value."},
-    {"FieldValueTooMany", "Too many", "A list has more items than the API allows.", "Remove items."},
-    {"FieldValueTypeInvalid", "Invalid value type", "A field has the wrong type (for example a string for a number).",
-     "Give the field the type the CRD schema declares."},
-    {"InternalError", "Internal error", "The policy could not be validated.", "Report this as a bug."},
-    {"unschedulable", "Unschedulable workload",
+// lint's own ids; every reason and warning id of the validation rules comes from rules/catalogue.hpp.
+constexpr std::string_view lint_rules[][4] = {
+    {"unschedulable", "a workload selected by the policy cannot be placed",
      "The dry-run scheduler could not place a workload selected by the policy on the given clusters.",
-     "Check the cluster affinities, spread constraints and replica counts against the clusters listed."},
-    {"invalid-input", "Unreadable or unparsable input",
-     "A file is not valid YAML/JSON or a document is not a Kubernetes object; lint exits 2.",
-     "Fix the syntax at the position given."},
+     "check the cluster affinities, spread constraints and replica counts against the clusters listed"},
+    {"invalid-input", "a file is not valid YAML/JSON or not a Kubernetes object",
+     "lint could not read a document; the run exits 2 whatever the other files say.",
+     "fix the syntax at the position given"},
 };
 
-// Warnings: described by the rules' warning catalogue. Plug-in point: when validation/rules/catalogue.hpp
-// lands, return its entry here (one line); until then a warning id gets a generic description.
-std::optional<rule_text> catalogue_rule(std::string_view) { return std::nullopt; }
-
-rule_text describe(std::string_view id, bool is_warning)
+std::string sentence(std::string_view s)
 {
-    if (is_warning)
-        if (auto r = catalogue_rule(id))
-            return *r;
-    for (const auto& r : builtin_rules)
-        if (r.id == id)
-            return r;
-    return {id, id, "A policy that Karmada accepts but that is almost certainly not what was meant.",
-            "Read the message; fix the policy or accept the warning."};
+    std::string out(s);
+    if (!out.empty())
+        out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+    if (!out.empty() && out.back() != '.')
+        out += '.';
+    return out;
+}
+
+rule_text describe(std::string_view id)
+{
+    if (const rules::catalogue_entry* e = rules::find_catalogue_entry(id))
+        return {std::string(e->summary),
+                sentence(e->summary) + (e->is_error ? " Karmada denies the policy." : " A warning never denies."),
+                sentence(e->help)};
+    for (const auto& r : lint_rules)
+        if (r[0] == id)
+            return {std::string(r[1]), std::string(r[2]), sentence(r[3])};
+    return {std::string(id), "A finding of karmada-policy-webhook lint.", "Read the message."};
 }
 
 value text_object(std::string_view text)
@@ -73,7 +63,7 @@ value text_object(std::string_view text)
 
 value rule_json(std::string_view id, bool is_warning)
 {
-    const rule_text t = describe(id, is_warning);
+    const rule_text t = describe(id);
     value level = value::mapping();
     level.add("level", value::string(is_warning ? "warning" : "error"));
     value v = value::mapping();

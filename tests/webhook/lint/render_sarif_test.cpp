@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // -o sarif: the output parsed as JSON and checked against what GitHub code scanning requires.
+#include <algorithm>
 #include <set>
 #include <sstream>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "doc/load.hpp"
 #include "lint/render.hpp"
+#include "rules/catalogue.hpp"
 #include "render_test_support.hpp"
 
 using kpw::doc::value;
@@ -120,6 +122,20 @@ TEST_CASE("results sit at the offending field, or the policy start, never an inv
                                                                    kpw::test::hostile_text);
     check_rules(run);
     CHECK(run.find_path({"tool", "driver", "rules"})->items().size() == 5);
+}
+
+TEST_CASE("rule texts come from the validation rules' catalogue")
+{
+    const value root = rendered(kpw::test::sample_report());
+    const auto& rules = run_of(root).find_path({"tool", "driver", "rules"})->items();
+    for (const char* id : {"FieldValueInvalid", "overflow-cluster-repeated"}) {
+        const auto* entry = kpw::rules::find_catalogue_entry(id);
+        REQUIRE(entry);
+        const auto it = std::find_if(rules.begin(), rules.end(), [&](const value& r) { return r.string_at("id") == id; });
+        REQUIRE(it != rules.end());
+        CHECK(it->find_path({"shortDescription", "text"})->text() == entry->summary);
+        CHECK(it->find_path({"defaultConfiguration", "level"})->text() == (entry->is_error ? "error" : "warning"));
+    }
 }
 
 TEST_CASE("input without a position is a tool notification and marks the run unsuccessful")
