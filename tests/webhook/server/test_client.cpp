@@ -109,6 +109,12 @@ bool tls_client::closed_by_peer()
     return ec == net::error::eof || ec == net::ssl::error::stream_truncated || ec == net::error::connection_reset;
 }
 
+void tls_client::close()
+{
+    boost::system::error_code ignored;
+    beast::get_lowest_layer(stream_).socket().close(ignored);
+}
+
 std::string tls_client::selected_alpn()
 {
     const unsigned char* data = nullptr;

@@ -40,6 +40,8 @@ public:
     boost::system::error_code receive(response& out);
     // Whether the server closed the connection (reads EOF / close_notify).
     bool closed_by_peer();
+    // Closes the TCP connection (no close_notify), as a client does after "Connection: close".
+    void close();
 
     std::string selected_alpn();
     std::string peer_certificate_pem();
