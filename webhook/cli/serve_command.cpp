@@ -6,11 +6,9 @@
 #include <memory>
 
 #include "server/options.hpp"
+#include "version.hpp"
 #include "server/server.hpp"
 
-#ifndef KPW_VERSION
-#define KPW_VERSION "unknown"
-#endif
 
 namespace kpw::cli {
 namespace {

@@ -42,6 +42,9 @@ void lint_object(const doc::value& object, const std::string& file, int document
     const auto kind = policy_kind_of(object.string_at("apiVersion"), object.string_at("kind"));
     if (!kind) {
         ++out.totals.skipped;
+        const doc::value* metadata = object.find("metadata");
+        out.skipped.push_back({file, document, object.pos(), std::string(object.string_at("kind")),
+                               std::string(metadata ? metadata->string_at("name") : "")});
         return;
     }
     out.results.push_back(lint_policy(*kind, object, file, document, options));
@@ -82,6 +85,7 @@ void merge_into(report& out, report&& part)
     out.totals.unschedulable += part.totals.unschedulable;
     out.totals.skipped += part.totals.skipped;
     std::move(part.results.begin(), part.results.end(), std::back_inserter(out.results));
+    std::move(part.skipped.begin(), part.skipped.end(), std::back_inserter(out.skipped));
     std::move(part.file_errors.begin(), part.file_errors.end(), std::back_inserter(out.file_errors));
 }
 

@@ -18,8 +18,7 @@ void print_location(std::ostream& out, const std::string& file, position where)
 void print_scheduling(std::ostream& out, const policy_result& p, const scheduling_result& s)
 {
     print_location(out, p.file, p.start);
-    out << (s.scheduled ? "note" : "error") << ": " << p.kind << ' '
-        << (p.namespace_name.empty() ? "" : p.namespace_name + "/") << p.name << ": " << s.workload.kind << ' '
+    out << (s.scheduled ? "note" : "error") << ": " << policy_label(p) << ": " << s.workload.kind << ' '
         << s.workload.namespace_name << '/' << s.workload.name << " (" << s.workload.replicas << " replicas): ";
     if (s.scheduled)
         out << "scheduled" << (s.affinity_name.empty() ? "" : " in group " + s.affinity_name);
@@ -64,12 +63,7 @@ void render_text(const report& r, std::ostream& out)
         for (const auto& s : p.scheduling)
             print_scheduling(out, p, s);
     }
-    const summary& t = r.totals;
-    out << t.documents << " documents, " << t.policies << " policies, " << t.denied << " denied, " << t.warnings
-        << " warnings, " << t.unschedulable << " unschedulable, " << t.skipped << " skipped";
-    if (!r.file_errors.empty())
-        out << ", " << r.file_errors.size() << " unreadable";
-    out << '\n';
+    out << summary_line(r) << '\n';
 }
 
 } // namespace kpw::lint
