@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Benchmarks `lint` on a generated corpus (default 10,000 policies in 100 files): documents per second
+# and peak RSS, side by side in the same run with a baseline that only parses the same YAML
+# (PyYAML with libyaml's C loader: the floor for "read these documents at all").
+#   tests/bench/lint_bench.sh [POLICIES] [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+policies=${1:-10000}
+runs=${2:-5}
+need=()
+for p in time python3-yaml; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p"); done
+[ ${#need[@]} -eq 0 ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; }
+[ -f build/build.ninja ] || meson setup build >/dev/null
+ninja -C build >/dev/null
+bin=build/webhook/karmada-policy-webhook
+
+corpus=$(mktemp -d)
+trap 'rm -rf "$corpus"' EXIT
+/usr/bin/python3 tests/bench/gen_policies.py "$corpus" --policies "$policies"
+bytes=$(cat "$corpus"/*.yaml | wc -c)
+
+# measure NAME CMD...: best wall time of $runs runs and the peak RSS of that run.
+measure() {
+  local name=$1; shift
+  local best="" rss=""
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f '%e %M' -o "$corpus/time.txt" "$@" >/dev/null 2>&1 || true
+    read -r t m <"$corpus/time.txt"
+    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; rss=$m; fi
+  done
+  awk -v n="$name" -v t="$best" -v m="$rss" -v d="$policies" \
+    'BEGIN{printf "%-34s %8.3f s  %10.0f docs/s  %8.1f MiB peak RSS\n", n, t, (t>0?d/t:0), m/1024}'
+}
+
+echo "corpus: $policies policies, $(ls "$corpus"/*.yaml | wc -l) files, $((bytes / 1024)) KiB; best of $runs runs"
+measure "karmada-policy-webhook lint" "$bin" lint -o json "$corpus"
+measure "baseline: PyYAML CSafeLoader parse" /usr/bin/python3 -c '
+import sys, glob, yaml
+n = 0
+for f in sorted(glob.glob(sys.argv[1] + "/*.yaml")):
+    with open(f) as fh:
+        n += sum(1 for _ in yaml.load_all(fh, Loader=yaml.CSafeLoader))
+' "$corpus"
+"$bin" lint -o json "$corpus" | /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin)["summary"]; print("lint summary:", s)' || true
