@@ -170,7 +170,7 @@ bool canonical_before(const candidate& a, const candidate& b)
         return a.tier < b.tier;
     if (a.available != b.available)
         return a.available > b.available;
-    return a.cluster->name < b.cluster->name;
+    return a.name_rank < b.name_rank; // name ascending, precomputed
 }
 
 void canonical_sort(std::vector<candidate>& candidates)

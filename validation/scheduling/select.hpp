@@ -17,6 +17,7 @@ struct candidate {
     const model::cluster* cluster = nullptr;
     int tier = 0;                   // overflowOrder: 0 primary, i+1 for overflowAffinities[i]
     std::int32_t available = 0;     // availableReplicas: the estimate (+ assigned, 0 on a first schedule)
+    std::uint32_t name_rank = 0;    // the cluster's position in name order (snapshot::name_rank)
 };
 
 // Spec 3.1: tier ascending, score descending (all 0 on a first schedule), available descending, name.

@@ -48,10 +48,11 @@ int tier_of(const model::cluster& c, const term_view& term)
 }
 
 // Why a cluster of the group fails the other filters; "" when it passes.
-std::string filter_reason(const model::cluster& c, const model::placement& placement, const model::workload& w,
-                          std::span<const model::toleration> tolerations)
+std::string filter_reason(const snapshot& snap, std::size_t i, int api, const model::placement& placement,
+                          const model::workload& w, std::span<const model::toleration> tolerations)
 {
-    if (!api_enabled(c, w.api_version, w.kind))
+    const auto& c = snap.clusters()[i];
+    if (!snap.api_enabled(i, api))
         return "API " + w.api_version + "/" + w.kind + " not enabled";
     if (const model::taint* t = untolerated_taint(c, tolerations))
         return "taint " + taint_string(*t) + " not tolerated";
@@ -61,11 +62,15 @@ std::string filter_reason(const model::cluster& c, const model::placement& place
 }
 
 filtered filter_clusters(const term_view& term, const model::placement& placement, const model::workload& w,
-                         std::span<const model::cluster> clusters, std::span<const model::toleration> tolerations)
+                         const snapshot& snap, std::span<const model::toleration> tolerations)
 {
     filtered out;
     bool workload = is_workload(w);
-    for (const auto& c : clusters) {
+    auto request = prepare_request(w, snap.resources());
+    int api = snap.api_id(w.api_version, w.kind);
+    auto clusters = snap.clusters();
+    for (std::size_t i = 0; i < clusters.size(); ++i) {
+        const auto& c = clusters[i];
         int tier = tier_of(c, term);
         if (tier < 0)
             continue;
@@ -73,36 +78,33 @@ filtered filter_clusters(const term_view& term, const model::placement& placemen
             out.rejected.push_back(c.name + ": being deleted");
             continue;
         }
-        if (auto why = filter_reason(c, placement, w, tolerations); !why.empty()) {
+        if (auto why = filter_reason(snap, i, api, placement, w, tolerations); !why.empty()) {
             out.rejected.push_back(c.name + ": " + why);
             continue;
         }
-        std::int32_t available = workload ? general_estimate(c, w).replicas : unlimited_replicas;
-        out.feasible.push_back({&c, tier, available});
+        std::int32_t available = workload ? general_estimate(snap.prepared(i), request).replicas : unlimited_replicas;
+        out.feasible.push_back({&c, tier, available, snap.name_rank(i)});
     }
     return out;
 }
 
-void add_missing_names(const model::cluster_affinity& a, std::span<const model::cluster> clusters,
-                       std::vector<std::string>& out)
+void add_missing_names(const model::cluster_affinity& a, const snapshot& snap, std::vector<std::string>& out)
 {
-    for (const auto& name : a.cluster_names) {
-        bool known = std::any_of(clusters.begin(), clusters.end(), [&](const model::cluster& c) { return c.name == name; });
-        if (!known)
+    for (const auto& name : a.cluster_names)
+        if (!snap.contains(name))
             out.push_back(name + ": not in the snapshot");
-    }
 }
 
 // "no cluster passed the filters (a: not in the snapshot, b: taint x:NoSchedule not tolerated)".
-std::string fit_error(const term_view& term, std::vector<std::string> details, std::span<const model::cluster> clusters)
+std::string fit_error(const term_view& term, std::vector<std::string> details, const snapshot& snap)
 {
     if (term.primary != nullptr)
-        add_missing_names(*term.primary, clusters, details);
+        add_missing_names(*term.primary, snap, details);
     for (const auto& o : term.overflow)
-        add_missing_names(o.cluster_affinity, clusters, details);
+        add_missing_names(o.cluster_affinity, snap, details);
     std::string s = "no cluster passed the filters";
     if (details.empty())
-        return s + (clusters.empty() ? " (the snapshot is empty)" : " (no cluster matches the affinity)");
+        return s + (snap.clusters().empty() ? " (the snapshot is empty)" : " (no cluster matches the affinity)");
     constexpr std::size_t shown = 5;
     s += " (";
     for (std::size_t i = 0; i < details.size() && i < shown; ++i)
@@ -141,7 +143,7 @@ assignment assign(const attempt& a, const model::placement& placement, strategy 
 }
 
 attempt try_term(const term_view& term, const model::placement& placement, const model::workload& w,
-                 std::span<const model::cluster> clusters, const options& opts)
+                 const snapshot& clusters, const options& opts)
 {
     attempt a;
     auto tolerations = effective_tolerations(placement, opts);
@@ -249,6 +251,12 @@ std::string term_failure::str() const
 decision schedule(const model::propagation_spec& spec, const model::workload& workload,
                   std::span<const model::cluster> clusters, const options& opts)
 {
+    return schedule(spec, workload, snapshot(clusters), opts);
+}
+
+decision schedule(const model::propagation_spec& spec, const model::workload& workload, const snapshot& clusters,
+                  const options& opts)
+{
     const auto& placement = spec.placement;
     decision d;
     d.strategy = strategy_of(placement);
@@ -278,13 +286,19 @@ decision schedule(const model::propagation_spec& spec, const model::workload& wo
 std::vector<unmatched_affinity> unmatched_terms(const model::propagation_spec& spec,
                                                 std::span<const model::cluster> clusters)
 {
+    return unmatched_terms(spec, snapshot(clusters));
+}
+
+std::vector<unmatched_affinity> unmatched_terms(const model::propagation_spec& spec, const snapshot& snap)
+{
     std::vector<unmatched_affinity> out;
+    auto clusters = snap.clusters();
     auto check = [&](const model::cluster_affinity& a, const std::string& name, std::string field) {
         bool any = std::any_of(clusters.begin(), clusters.end(), [&](const model::cluster& c) { return cluster_matches(c, a); });
         if (any)
             return;
         std::vector<std::string> missing;
-        add_missing_names(a, clusters, missing);
+        add_missing_names(a, snap, missing);
         std::string what = name.empty() ? "clusterAffinity" : "affinity group " + name;
         std::string msg = what + " matches no cluster of the snapshot";
         if (!missing.empty())

@@ -10,6 +10,7 @@
 #include "model/cluster.hpp"
 #include "model/policy.hpp"
 #include "model/workload.hpp"
+#include "scheduling/snapshot.hpp"
 #include "scheduling/strategy.hpp"
 
 namespace kpw::scheduling {
@@ -51,6 +52,10 @@ struct decision {
 
 // Simulates one first-time schedule (spec 2). `spec` is the policy spec as stored (after CRD and
 // webhook defaults); `clusters` is the snapshot. Never throws; pure.
+decision schedule(const model::propagation_spec& spec, const model::workload& workload, const snapshot& clusters,
+                  const options& opts = {});
+
+// The same over clusters not prepared yet (prepares a snapshot for this one call).
 decision schedule(const model::propagation_spec& spec, const model::workload& workload,
                   std::span<const model::cluster> clusters, const options& opts = {});
 
@@ -62,6 +67,7 @@ struct unmatched_affinity {
     std::string message;
 };
 
+std::vector<unmatched_affinity> unmatched_terms(const model::propagation_spec& spec, const snapshot& clusters);
 std::vector<unmatched_affinity> unmatched_terms(const model::propagation_spec& spec,
                                                 std::span<const model::cluster> clusters);
 

@@ -18,7 +18,7 @@ model::propagation_spec onprem_cloud(model::propagation_spec spec)
     return spec;
 }
 
-std::vector<model::cluster> snapshot(std::int64_t c1, std::int64_t c2, std::int64_t c3, std::int64_t backup = 50)
+std::vector<model::cluster> members(std::int64_t c1, std::int64_t c2, std::int64_t c3, std::int64_t backup = 50)
 {
     return {cluster("cluster1", c1), cluster("cluster2", c2), cluster("cluster3", c3), cluster("backup1", backup)};
 }
@@ -27,7 +27,7 @@ std::vector<model::cluster> snapshot(std::int64_t c1, std::int64_t c2, std::int6
 
 TEST_CASE("primary fits: every replica stays on-prem")
 {
-    auto d = schedule(onprem_cloud(dynamic_weight_spec()), deployment(6), snapshot(10, 20, 20));
+    auto d = schedule(onprem_cloud(dynamic_weight_spec()), deployment(6), members(10, 20, 20));
     REQUIRE(d.scheduled);
     CHECK(d.affinity_name == "on-prem");
     CHECK(split(d) == replicas_map{{"cluster1", 6}});
@@ -37,7 +37,7 @@ TEST_CASE("primary fits: every replica stays on-prem")
 
 TEST_CASE("primary partly full: fill it, spill the rest to the cloud tier")
 {
-    auto d = schedule(onprem_cloud(dynamic_weight_spec()), deployment(10), snapshot(4, 3, 9));
+    auto d = schedule(onprem_cloud(dynamic_weight_spec()), deployment(10), members(4, 3, 9));
     REQUIRE(d.scheduled);
     CHECK(split(d) == replicas_map{{"cluster1", 4}, {"cluster2", 2}, {"cluster3", 4}});
     REQUIRE(d.clusters.size() == 3);
@@ -47,7 +47,7 @@ TEST_CASE("primary partly full: fill it, spill the rest to the cloud tier")
 
 TEST_CASE("primary full (0 available): everything overflows, the term still reports its own name")
 {
-    auto d = schedule(onprem_cloud(aggregated_spec()), deployment(5), snapshot(0, 3, 9));
+    auto d = schedule(onprem_cloud(aggregated_spec()), deployment(5), members(0, 3, 9));
     REQUIRE(d.scheduled);
     CHECK(d.affinity_name == "on-prem");
     CHECK(split(d) == replicas_map{{"cluster3", 5}});
@@ -56,7 +56,7 @@ TEST_CASE("primary full (0 available): everything overflows, the term still repo
 
 TEST_CASE("primary unavailable (tainted or missing): the overflow tier takes the replicas")
 {
-    auto cs = snapshot(10, 5, 5);
+    auto cs = members(10, 5, 5);
     cs[0].taints = {{"cluster.karmada.io/unreachable", "", "NoSchedule"}};
     auto d = schedule(onprem_cloud(dynamic_weight_spec()), deployment(4), cs);
     REQUIRE(d.scheduled);
@@ -69,14 +69,14 @@ TEST_CASE("primary unavailable (tainted or missing): the overflow tier takes the
 
 TEST_CASE("all tiers short: the term fails and the next term is tried")
 {
-    auto d = schedule(onprem_cloud(dynamic_weight_spec()), deployment(20), snapshot(4, 3, 9, 50));
+    auto d = schedule(onprem_cloud(dynamic_weight_spec()), deployment(20), members(4, 3, 9, 50));
     REQUIRE(d.scheduled);
     CHECK(d.affinity_name == "backup");
     CHECK(split(d) == replicas_map{{"backup1", 20}});
     CHECK(d.clusters[0].tier == "backup");
     REQUIRE(d.failures.size() == 1);
     CHECK(d.failures[0].str() == "on-prem: Clusters available replicas are not enough to schedule.");
-    auto none = schedule(onprem_cloud(dynamic_weight_spec()), deployment(60), snapshot(4, 3, 9, 50));
+    auto none = schedule(onprem_cloud(dynamic_weight_spec()), deployment(60), members(4, 3, 9, 50));
     CHECK_FALSE(none.scheduled);
     CHECK(none.failures.size() == 2);
 }
@@ -86,7 +86,7 @@ TEST_CASE("a cluster listed in the primary and an overflow tier belongs to the p
     auto spec = dynamic_weight_spec();
     spec.placement.cluster_affinities = {
         term("on-prem", {"cluster1", "cluster2"}, {overflow("public-cloud", {"cluster2", "cluster3"})})};
-    auto d = schedule(spec, deployment(12), snapshot(4, 4, 9));
+    auto d = schedule(spec, deployment(12), members(4, 4, 9));
     REQUIRE(d.scheduled);
     CHECK(split(d) == replicas_map{{"cluster1", 4}, {"cluster2", 4}, {"cluster3", 4}});
     for (const auto& c : d.clusters)
@@ -98,7 +98,7 @@ TEST_CASE("a cluster listed in two overflow tiers belongs to the first")
     auto spec = dynamic_weight_spec();
     spec.placement.cluster_affinities = {
         term("on-prem", {"cluster1"}, {overflow("cloud-a", {"cluster2"}), overflow("cloud-b", {"cluster2", "cluster3"})})};
-    auto d = schedule(spec, deployment(9), snapshot(2, 3, 10));
+    auto d = schedule(spec, deployment(9), members(2, 3, 10));
     REQUIRE(d.scheduled);
     CHECK(split(d) == replicas_map{{"cluster1", 2}, {"cluster2", 3}, {"cluster3", 4}});
     CHECK(d.clusters[1].tier == "cloud-a");
@@ -110,7 +110,7 @@ TEST_CASE("a non-workload ignores overflow tiers: only the primary filters it")
     auto w = deployment(0);
     w.api_version = "v1";
     w.kind = "ConfigMap";
-    auto d = schedule(onprem_cloud(dynamic_weight_spec()), w, snapshot(0, 3, 9));
+    auto d = schedule(onprem_cloud(dynamic_weight_spec()), w, members(0, 3, 9));
     REQUIRE(d.scheduled);
     CHECK(split(d) == replicas_map{{"cluster1", 0}});
 }
@@ -119,7 +119,7 @@ TEST_CASE("an empty overflow list is plain scheduling: capacity short fails the 
 {
     auto spec = dynamic_weight_spec();
     spec.placement.cluster_affinities = {term("on-prem", {"cluster1"}, {})};
-    auto d = schedule(spec, deployment(5), snapshot(4, 3, 9));
+    auto d = schedule(spec, deployment(5), members(4, 3, 9));
     CHECK_FALSE(d.scheduled);
     CHECK(d.failures[0].reason == "Clusters available replicas 4 are not enough to schedule.");
 }
@@ -130,7 +130,7 @@ TEST_CASE("unmatched_terms reports affinities that match no cluster of the snaps
     spec.placement.cluster_affinities = {
         term("dc-shanghai", {"unavailable"}),
         term("on-prem", {"cluster1"}, {overflow("public-cloud", {"cloud-x"})})};
-    auto out = unmatched_terms(spec, snapshot(1, 1, 1));
+    auto out = unmatched_terms(spec, members(1, 1, 1));
     REQUIRE(out.size() == 2);
     CHECK(out[0].affinity_name == "dc-shanghai");
     CHECK(out[0].field == "spec.placement.clusterAffinities[0]");
@@ -138,8 +138,8 @@ TEST_CASE("unmatched_terms reports affinities that match no cluster of the snaps
     CHECK(out[1].field == "spec.placement.clusterAffinities[1].overflowAffinities[0]");
     model::propagation_spec plain;
     plain.placement.cluster_affinity = names({"nope"});
-    auto single = unmatched_terms(plain, snapshot(1, 1, 1));
+    auto single = unmatched_terms(plain, members(1, 1, 1));
     REQUIRE(single.size() == 1);
     CHECK(single[0].field == "spec.placement.clusterAffinity");
-    CHECK(unmatched_terms(model::propagation_spec{}, snapshot(1, 1, 1)).empty());
+    CHECK(unmatched_terms(model::propagation_spec{}, members(1, 1, 1)).empty());
 }
