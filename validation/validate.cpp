@@ -1,8 +1,102 @@
 // SPDX-License-Identifier: Apache-2.0
-// Placeholder front door; the rules land with the validation-core work (issue 2).
+// The front door: the serve pipeline (stage 4 only) and the lint pipeline (stages 1-4), rules §1.
 #include "validate.hpp"
 
+#include <algorithm>
+
+#include "model/decode.hpp"
+#include "model/defaults.hpp"
+#include "model/encode.hpp"
+#include "rules/rules.hpp"
+#include "schema/schema.hpp"
+
 namespace kpw {
+namespace {
+
+constexpr std::string_view no_content = "there is no content to decode";
+
+bool is_pp(policy_kind k) { return k == policy_kind::propagation_policy; }
+
+admission_verdict undecodable(std::string message)
+{
+    admission_verdict v;
+    v.result = admission_verdict::outcome::undecodable;
+    v.message = std::move(message);
+    return v;
+}
+
+admission_verdict denied(std::string message, field::error_list errors = {})
+{
+    admission_verdict v;
+    v.result = admission_verdict::outcome::denied;
+    v.message = std::move(message);
+    v.errors = std::move(errors);
+    return v;
+}
+
+// Decodes an admission object; nullopt with `error` set when Go could not decode it.
+std::optional<model::policy> decode_admission(policy_kind kind, const doc::value& object, std::string& error)
+{
+    if (object.is_null()) {
+        error = no_content;
+        return std::nullopt;
+    }
+    model::policy p = model::decode(object, &error);
+    if (!error.empty())
+        return std::nullopt;
+    p.kind = kind_name(kind); // the request's kind decides which label and rules apply
+    return p;
+}
+
+// Schema "required" errors that a live Karmada masks: the mutating webhook's round trip re-emits the
+// field as "" / {} and the schema then passes (rules §4.3). Lint keeps them, as warnings, so that its
+// verdict stays the live server's.
+bool is_masked_required(const field::error& e)
+{
+    if (e.type != field::reason::required)
+        return false;
+    const std::string_view f = e.field;
+    if (f == "spec.failover.application.decisionConditions")
+        return true;
+    constexpr std::string_view prefix = "spec.resourceSelectors[";
+    if (!f.starts_with(prefix))
+        return false;
+    const auto close = f.find("].");
+    if (close == std::string_view::npos)
+        return false;
+    const std::string_view leaf = f.substr(close + 2);
+    return leaf == "apiVersion" || leaf == "kind";
+}
+
+void move_masked_to_warnings(field::error_list& errors, field::warning_list& warnings)
+{
+    for (const auto& e : errors)
+        if (is_masked_required(e))
+            warnings.push_back({"required-masked", e.field,
+                                "Required value: a live Karmada accepts the omission (its mutating webhook "
+                                "re-emits an empty value), set it explicitly"});
+    std::erase_if(errors, is_masked_required);
+}
+
+// Stage 2 (mutating webhook) and its round trip: mutating defaults, Go re-encoding (which drops
+// unknown fields and empty lists), CRD defaults again on the patched object.
+doc::value mutate(const schema::node* crd, model::policy& p, const doc::value& original, std::string_view ns)
+{
+    model::apply_mutating_defaults(p, ns);
+    doc::value stored = model::to_value(p);
+    if (const doc::value* meta = original.find("metadata"); meta && meta->is_mapping()) {
+        doc::value m = *meta; // keep everything the API server keeps in metadata
+        if (!ns.empty())
+            m.set("namespace", doc::value::string(std::string(ns)));
+        stored.set("metadata", std::move(m));
+    }
+    if (crd)
+        schema::apply_defaults(*crd, stored);
+    p = model::decode(stored);
+    return stored;
+}
+
+} // namespace
 
 std::optional<policy_kind> policy_kind_of(std::string_view api_version, std::string_view kind)
 {
@@ -17,19 +111,66 @@ std::optional<policy_kind> policy_kind_of(std::string_view api_version, std::str
 
 std::string_view kind_name(policy_kind k)
 {
-    return k == policy_kind::propagation_policy ? "PropagationPolicy" : "ClusterPropagationPolicy";
+    return is_pp(k) ? model::kind_propagation_policy : model::kind_cluster_propagation_policy;
 }
 
-admission_verdict validate_admission(policy_kind, admission_operation, const doc::value&, const doc::value*, bool,
-                                     const validation_options&)
+// karmada: pkg/webhook/{propagationpolicy,clusterpropagationpolicy}/validating.go Handle
+admission_verdict validate_admission(policy_kind kind, admission_operation op, const doc::value& object,
+                                     const doc::value* old_object, bool require_permanent_id,
+                                     const validation_options& options)
 {
-    return {};
+    std::string error;
+    const auto now = decode_admission(kind, object, error);
+    if (!now)
+        return undecodable(std::move(error));
+    if (op == admission_operation::update) {
+        const auto old = decode_admission(kind, old_object ? *old_object : doc::value(), error);
+        if (!old)
+            return undecodable(std::move(error));
+        if (auto msg = rules::validate_update(*now, *old))
+            return denied(std::move(*msg));
+    }
+    if (require_permanent_id)
+        if (auto msg = rules::validate_permanent_id(*now))
+            return denied(std::move(*msg));
+    const rules::options opts{is_pp(kind) ? std::string_view(now->metadata.ns) : std::string_view(),
+                              options.allow_aggregated_overflow};
+    field::error_list errors = rules::validate_propagation_spec(now->spec, opts);
+    admission_verdict v;
+    if (!errors.empty()) {
+        std::string message = field::aggregate(errors);
+        v = denied(std::move(message), std::move(errors));
+    }
+    v.warnings = rules::spec_warnings(now->spec);
+    return v;
 }
 
-manifest_verdict validate_manifest(policy_kind, const doc::value& object, std::string_view, const validation_options&)
+manifest_verdict validate_manifest(policy_kind kind, const doc::value& object, std::string_view default_namespace,
+                                   const validation_options& options)
 {
     manifest_verdict v;
-    v.defaulted = object;
+    const schema::node* crd = schema::crd_schema(kind_name(kind));
+    // Stage 1: structural pruning of nulls and CRD defaults on the document as written.
+    doc::value written = object;
+    if (crd)
+        schema::apply_defaults(*crd, written);
+    model::policy p = model::decode(written);
+    p.kind = kind_name(kind);
+    if (is_pp(kind))
+        v.policy_namespace = p.metadata.ns.empty() ? std::string(default_namespace) : p.metadata.ns;
+    // Stage 3 on the document as written: object metadata, then the CRD schema (apiserver order).
+    rules::validate_object_name(p.metadata, v.errors);
+    if (crd)
+        schema::check(*crd, written, field::path(), v.errors, v.warnings);
+    move_masked_to_warnings(v.errors, v.warnings);
+    // Stages 2 and 4: Karmada's mutating defaults, then its validating webhook (no permanent-id check).
+    v.defaulted = mutate(crd, p, written, v.policy_namespace);
+    p.kind = kind_name(kind);
+    const rules::options opts{v.policy_namespace, options.allow_aggregated_overflow};
+    auto spec_errors = rules::validate_propagation_spec(p.spec, opts);
+    v.errors.insert(v.errors.end(), spec_errors.begin(), spec_errors.end());
+    auto spec_warnings = rules::spec_warnings(p.spec);
+    v.warnings.insert(v.warnings.end(), spec_warnings.begin(), spec_warnings.end());
     return v;
 }
 

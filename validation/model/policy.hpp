@@ -8,7 +8,7 @@
 //  * lists are vectors: an empty list is the same as an absent one (omitempty drops it);
 //  * plain Go strings/ints are plain members: "" / 0 means unset.
 // Enumerated strings stay std::string so that unsupported values can be reported verbatim; the
-// known values are the constants below.
+// known values are the constants of model/well_known.hpp.
 
 #include <cstdint>
 #include <map>
@@ -17,121 +17,11 @@
 #include <string_view>
 #include <vector>
 
+#include "model/affinity.hpp"
+#include "model/placement.hpp"
+#include "model/well_known.hpp"
+
 namespace kpw::model {
-
-// ---- selectors ----------------------------------------------------------------------------
-
-// metav1.LabelSelectorRequirement and corev1.NodeSelectorRequirement share this shape.
-struct selector_requirement {
-    std::string key;
-    std::string op; // JSON "operator" (a C++ keyword)
-    std::vector<std::string> values;
-    friend bool operator==(const selector_requirement&, const selector_requirement&) = default;
-};
-
-// metav1.LabelSelector.
-struct label_selector {
-    std::map<std::string, std::string> match_labels; // sorted, as Go encodes maps
-    std::vector<selector_requirement> match_expressions;
-    friend bool operator==(const label_selector&, const label_selector&) = default;
-};
-
-// FieldSelector: keys provider/region/zone, operators In/NotIn (checked by the webhook).
-struct field_selector {
-    std::vector<selector_requirement> match_expressions;
-    friend bool operator==(const field_selector&, const field_selector&) = default;
-};
-
-// ClusterAffinity.
-struct cluster_affinity {
-    std::optional<model::label_selector> label_selector;
-    std::optional<model::field_selector> field_selector;
-    std::vector<std::string> cluster_names;
-    std::vector<std::string> exclude;
-    friend bool operator==(const cluster_affinity&, const cluster_affinity&) = default;
-};
-
-// OverflowClusterAffinity: a named overflow tier; the ClusterAffinity is inlined in JSON.
-struct overflow_cluster_affinity {
-    std::string affinity_name;
-    model::cluster_affinity cluster_affinity; // inline
-    friend bool operator==(const overflow_cluster_affinity&, const overflow_cluster_affinity&) = default;
-};
-
-// ClusterAffinityTerm: one scheduling group; the ClusterAffinity is inlined in JSON.
-struct cluster_affinity_term {
-    std::string affinity_name;
-    model::cluster_affinity cluster_affinity; // inline
-    std::vector<overflow_cluster_affinity> overflow_affinities;
-    friend bool operator==(const cluster_affinity_term&, const cluster_affinity_term&) = default;
-};
-
-// ---- placement ----------------------------------------------------------------------------
-
-// corev1.Toleration.
-struct toleration {
-    std::string key;
-    std::string op; // JSON "operator"
-    std::string value;
-    std::string effect;
-    std::optional<std::int64_t> toleration_seconds;
-    friend bool operator==(const toleration&, const toleration&) = default;
-};
-
-// SpreadConstraint (Go int: 64-bit).
-struct spread_constraint {
-    std::string spread_by_field;
-    std::string spread_by_label;
-    std::int64_t max_groups = 0;
-    std::int64_t min_groups = 0;
-    friend bool operator==(const spread_constraint&, const spread_constraint&) = default;
-};
-
-// StaticClusterWeight.
-struct static_cluster_weight {
-    model::cluster_affinity target_cluster;
-    std::int64_t weight = 0;
-    friend bool operator==(const static_cluster_weight&, const static_cluster_weight&) = default;
-};
-
-// ClusterPreferences.
-struct cluster_preferences {
-    std::vector<static_cluster_weight> static_weight_list;
-    std::string dynamic_weight;
-    friend bool operator==(const cluster_preferences&, const cluster_preferences&) = default;
-};
-
-// ReplicaSchedulingStrategy.
-struct replica_scheduling_strategy {
-    std::string replica_scheduling_type;
-    std::string replica_division_preference;
-    std::optional<cluster_preferences> weight_preference;
-    friend bool operator==(const replica_scheduling_strategy&, const replica_scheduling_strategy&) = default;
-};
-
-// WorkloadAffinityTerm / WorkloadAntiAffinityTerm.
-struct workload_affinity_term {
-    std::string group_by_label_key;
-    friend bool operator==(const workload_affinity_term&, const workload_affinity_term&) = default;
-};
-
-// WorkloadAffinity.
-struct workload_affinity {
-    std::optional<workload_affinity_term> affinity;
-    std::optional<workload_affinity_term> anti_affinity;
-    friend bool operator==(const workload_affinity&, const workload_affinity&) = default;
-};
-
-// Placement.
-struct placement {
-    std::optional<model::cluster_affinity> cluster_affinity;
-    std::vector<cluster_affinity_term> cluster_affinities;
-    std::vector<toleration> cluster_tolerations;
-    std::vector<spread_constraint> spread_constraints;
-    std::optional<replica_scheduling_strategy> replica_scheduling;
-    std::optional<model::workload_affinity> workload_affinity;
-    friend bool operator==(const placement&, const placement&) = default;
-};
 
 // ---- failover, suspension, priority ------------------------------------------------------
 
@@ -246,39 +136,5 @@ struct policy {
     propagation_spec spec;
     friend bool operator==(const policy&, const policy&) = default;
 };
-
-// ---- well-known values ------------------------------------------------------------------
-
-inline constexpr std::string_view kind_propagation_policy = "PropagationPolicy";
-inline constexpr std::string_view kind_cluster_propagation_policy = "ClusterPropagationPolicy";
-
-inline constexpr std::string_view replica_scheduling_duplicated = "Duplicated";
-inline constexpr std::string_view replica_scheduling_divided = "Divided";
-inline constexpr std::string_view division_preference_aggregated = "Aggregated";
-inline constexpr std::string_view division_preference_weighted = "Weighted";
-inline constexpr std::string_view dynamic_weight_available_replicas = "AvailableReplicas";
-
-inline constexpr std::string_view spread_by_field_cluster = "cluster";
-inline constexpr std::string_view spread_by_field_region = "region";
-inline constexpr std::string_view spread_by_field_zone = "zone";
-inline constexpr std::string_view spread_by_field_provider = "provider";
-
-inline constexpr std::string_view preemption_always = "Always";
-inline constexpr std::string_view preemption_never = "Never";
-inline constexpr std::string_view conflict_resolution_abort = "Abort";
-inline constexpr std::string_view conflict_resolution_overwrite = "Overwrite";
-inline constexpr std::string_view activation_preference_lazy = "Lazy";
-
-inline constexpr std::string_view purge_mode_directly = "Directly";
-inline constexpr std::string_view purge_mode_gracefully = "Gracefully";
-inline constexpr std::string_view purge_mode_never = "Never";
-
-inline constexpr std::string_view default_scheduler_name = "default-scheduler";
-
-// Labels and finalizers the mutating webhook manages (validation-rules §3.2 M7/M8, §6.1-6.2).
-inline constexpr std::string_view pp_permanent_id_label = "propagationpolicy.karmada.io/permanent-id";
-inline constexpr std::string_view cpp_permanent_id_label = "clusterpropagationpolicy.karmada.io/permanent-id";
-inline constexpr std::string_view pp_finalizer = "karmada.io/propagation-policy-controller";
-inline constexpr std::string_view cpp_finalizer = "karmada.io/cluster-propagation-policy-controller";
 
 } // namespace kpw::model

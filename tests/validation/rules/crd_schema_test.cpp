@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+// CRD schema constraints (validation-rules §4.1) and object-name checks (§4.2) in the lint pipeline.
+#include "support.hpp"
+
+#include <algorithm>
+
+#include "schema/schema.hpp"
+
+using namespace kpw;
+using testing::finding;
+
+namespace {
+
+const std::string inv = "FieldValueInvalid", req = "FieldValueRequired", ns = "FieldValueNotSupported",
+                  typ = "FieldValueTypeInvalid", tl = "FieldValueTooLong";
+
+struct schema_case {
+    const char* name;
+    const char* spec;
+    std::vector<finding> expected; // must appear, in this relative order
+};
+
+bool contains_in_order(const std::vector<finding>& got, const std::vector<finding>& want)
+{
+    auto it = got.begin();
+    for (const auto& w : want) {
+        it = std::find(it, got.end(), w);
+        if (it == got.end())
+            return false;
+        ++it;
+    }
+    return true;
+}
+
+std::string message_at(const manifest_verdict& v, std::string_view field)
+{
+    for (const auto& e : v.errors)
+        if (e.field == field)
+            return e.str();
+    return "<none>";
+}
+
+} // namespace
+
+TEST_CASE("the embedded schema is the repository's CRD schema, compiled for both kinds")
+{
+    CHECK(schema::embedded_crd_schema().find("\"PropagationPolicy\"") != std::string_view::npos);
+    REQUIRE(schema::crd_schema("PropagationPolicy") != nullptr);
+    REQUIRE(schema::crd_schema("ClusterPropagationPolicy") != nullptr);
+    CHECK(schema::crd_schema("Deployment") == nullptr);
+    const auto* spec = schema::crd_schema("PropagationPolicy")->property("spec");
+    REQUIRE(spec != nullptr);
+    CHECK(spec->required == std::vector<std::string>{"resourceSelectors"});
+}
+
+TEST_CASE("schema constraints are reported with the apiserver's reasons and paths")
+{
+    const std::string ca = "spec.placement.clusterAffinities[0]";
+    const std::string rs = "spec.placement.replicaScheduling";
+    const std::vector<schema_case> cases{
+        {"affinityName too long", "placement:\n  clusterAffinities:\n    - affinityName: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+         {{tl, ca + ".affinityName"}}},
+        {"affinityName missing", "placement:\n  clusterAffinities:\n    - clusterNames: [a]\n", {{req, ca + ".affinityName"}}},
+        {"overflow affinityName missing",
+         "placement:\n  clusterAffinities:\n    - affinityName: g\n      clusterNames: [a]\n"
+         "      overflowAffinities: [{clusterNames: [b]}]\n",
+         {{req, ca + ".overflowAffinities[0].affinityName"}}},
+        {"replicaSchedulingType enum", "placement:\n  replicaScheduling: {replicaSchedulingType: X}\n",
+         {{ns, rs + ".replicaSchedulingType"}}},
+        {"division preference and dynamicWeight enums",
+         "placement:\n  replicaScheduling:\n    replicaDivisionPreference: Even\n    weightPreference: {dynamicWeight: Max}\n",
+         {{ns, rs + ".replicaDivisionPreference"}, {ns, rs + ".weightPreference.dynamicWeight"}}},
+        {"static weights", "placement:\n  replicaScheduling:\n    weightPreference:\n      staticWeightList:\n"
+                           "        - {targetCluster: {clusterNames: [a]}, weight: 0}\n        - {}\n",
+         {{inv, rs + ".weightPreference.staticWeightList[0].weight"},
+          {req, rs + ".weightPreference.staticWeightList[1].targetCluster"},
+          {req, rs + ".weightPreference.staticWeightList[1].weight"}}},
+        {"spreadByField enum", "placement:\n  spreadConstraints: [{spreadByField: rack}]\n",
+         {{ns, "spec.placement.spreadConstraints[0].spreadByField"}}},
+        {"groupByLabelKey required", "placement:\n  workloadAffinity:\n    antiAffinity: {}\n",
+         {{req, "spec.placement.workloadAffinity.antiAffinity.groupByLabelKey"},
+          {inv, "spec.placement.workloadAffinity.antiAffinity.groupByLabelKey"}}},
+        {"selector requirements", "placement:\n  clusterAffinity:\n    labelSelector:\n      matchExpressions: [{values: [a]}]\n",
+         {{req, "spec.placement.clusterAffinity.labelSelector.matchExpressions[0].key"},
+          {req, "spec.placement.clusterAffinity.labelSelector.matchExpressions[0].operator"}}},
+        {"spec enums", "preemption: Sometimes\nconflictResolution: Merge\nactivationPreference: Eager\n",
+         {{ns, "spec.preemption"}, {ns, "spec.conflictResolution"}, {ns, "spec.activationPreference"}}},
+        {"purge modes", "propagateDeps: true\nfailover:\n  application:\n    decisionConditions: {}\n"
+                        "    purgeMode: Immediately\n  cluster:\n    purgeMode: Never\n",
+         {{ns, "spec.failover.application.purgeMode"}, {ns, "spec.failover.cluster.purgeMode"}}},
+        {"state preservation", "failover:\n  cluster:\n    statePreservation: {}\n  application:\n"
+                               "    decisionConditions: {}\n    statePreservation: {rules: [{aliasLabelName: a}]}\n",
+         {{req, "spec.failover.cluster.statePreservation.rules"}, // document order
+          {req, "spec.failover.application.statePreservation.rules[0].jsonPath"}}},
+        {"schedulePriority", "schedulePriority: {priorityClassSource: PodPriorityClass}\n",
+         {{req, "spec.schedulePriority.priorityClassName"}, {ns, "spec.schedulePriority.priorityClassSource"}}},
+        {"types", "priority: high\npropagateDeps: 'yes'\nplacement:\n  spreadConstraints: [{maxGroups: 1.5}]\n"
+                  "  clusterAffinity: {clusterNames: [1]}\n",
+         {{typ, "spec.priority"}, {typ, "spec.propagateDeps"}, {typ, "spec.placement.spreadConstraints[0].maxGroups"},
+          {typ, "spec.placement.clusterAffinity.clusterNames[0]"}}},
+    };
+    for (const auto& c : cases) {
+        const std::string name = c.name;
+        CAPTURE(name);
+        const auto v = testing::lint_spec(c.spec);
+        const auto got = testing::findings(v.errors);
+        CAPTURE(got);
+        CHECK(contains_in_order(got, c.expected));
+    }
+}
+
+TEST_CASE("a valid policy has no schema findings")
+{
+    const auto v = testing::lint_spec(
+        "priority: 10\npreemption: Always\nconflictResolution: Overwrite\nactivationPreference: Lazy\n"
+        "schedulePriority: {priorityClassSource: KubePriorityClass, priorityClassName: high}\n"
+        "placement:\n  replicaScheduling:\n    weightPreference:\n      staticWeightList:\n"
+        "        - {targetCluster: {clusterNames: [a]}, weight: 2}\n");
+    CHECK(v.errors.empty());
+    CHECK(v.warnings.empty());
+}
+
+TEST_CASE("schema messages use the apiserver's wording")
+{
+    const auto v = testing::lint_spec(
+        "priority: high\nplacement:\n  clusterAffinities:\n    - affinityName: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
+        "      clusterNames: [a]\n  replicaScheduling:\n    replicaSchedulingType: X\n    weightPreference:\n"
+        "      staticWeightList: [{targetCluster: {}, weight: 0}]\n");
+    CHECK(message_at(v, "spec.priority") ==
+          R"(spec.priority: Invalid value: "string": spec.priority in body must be of type integer: "string")");
+    CHECK(message_at(v, "spec.placement.clusterAffinities[0].affinityName") ==
+          "spec.placement.clusterAffinities[0].affinityName: Too long: may not be more than 32 bytes");
+    CHECK(message_at(v, "spec.placement.replicaScheduling.replicaSchedulingType") ==
+          R"(spec.placement.replicaScheduling.replicaSchedulingType: Unsupported value: "X": supported values: "Duplicated", "Divided")");
+    const std::string w = "spec.placement.replicaScheduling.weightPreference.staticWeightList[0].weight";
+    CHECK(message_at(v, w) == w + ": Invalid value: 0: " + w + " in body should be greater than or equal to 1");
+    const auto e = testing::lint_spec("placement:\n  clusterAffinities:\n    - affinityName: ''\n");
+    const std::string n = "spec.placement.clusterAffinities[0].affinityName";
+    CHECK(message_at(e, n) == n + ": Invalid value: \"\": " + n + " in body should be at least 1 chars long");
+}
+
+TEST_CASE("spec and resourceSelectors are required, at least one selector")
+{
+    auto v = testing::lint("apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p}\n");
+    CHECK(field::aggregate(v.errors) == "spec: Required value");
+    v = testing::lint("apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p}\nspec: {}\n");
+    CHECK(field::aggregate(v.errors) == "spec.resourceSelectors: Required value");
+    v = testing::lint(
+        "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p}\nspec: {resourceSelectors: []}\n");
+    CHECK(field::aggregate(v.errors) ==
+          "spec.resourceSelectors: Invalid value: 0: spec.resourceSelectors in body should have at least 1 items");
+}
+
+TEST_CASE("metadata.name must be a DNS-1123 subdomain")
+{
+    auto named = [](std::string_view name) {
+        return testing::lint("apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata:\n" +
+                             std::string(name) + "spec:\n  resourceSelectors: [{apiVersion: v1, kind: Secret}]\n");
+    };
+    CHECK(field::aggregate(named("  name: Bad_Name\n").errors) ==
+          "metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case "
+          "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
+          "'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+    CHECK(field::aggregate(named("  labels: {a: b}\n").errors) ==
+          "metadata.name: Required value: name or generateName is required");
+    CHECK(named("  generateName: p-\n").errors.empty());
+    CHECK(named("  name: a-very.long-but.valid-name\n").errors.empty());
+    CHECK(testing::findings(named("  name: " + std::string(254, 'a') + "\n").errors) ==
+          std::vector<finding>{{inv, "metadata.name"}});
+}
+
+TEST_CASE("fields a live Karmada re-emits empty are warnings, not errors (verdict parity)")
+{
+    const auto v = testing::lint_spec("resourceSelectors: [{name: x}]\npropagateDeps: true\nfailover: {application: {}}\n");
+    CHECK(v.errors.empty());
+    CHECK(testing::warning_ids(v.warnings) ==
+          std::vector<std::string>{"required-masked", "required-masked", "required-masked"});
+    CHECK(v.warnings[0].field == "spec.resourceSelectors[0].apiVersion");
+    CHECK(v.warnings[2].field == "spec.failover.application.decisionConditions");
+}
+
+TEST_CASE("unknown fields are warnings with their path; nulls count as absent")
+{
+    const auto v = testing::lint("apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p}\n"
+                                 "status: {}\nspec:\n  resourceSelectors: [{apiVersion: v1, kind: Secret, nmae: x}]\n"
+                                 "  placement: {clusterAfinity: {}, replicaScheduling: null}\n  priority: null\n");
+    CHECK(v.errors.empty());
+    REQUIRE(v.warnings.size() == 3);
+    CHECK(v.warnings[0].id == "unknown-field");
+    CHECK(v.warnings[0].field == "status");
+    CHECK(v.warnings[1].field == "spec.resourceSelectors[0].nmae");
+    CHECK(v.warnings[2].field == "spec.placement.clusterAfinity");
+    CHECK(v.defaulted.find_path({"spec", "priority"})->as_int() == 0);
+    CHECK(v.defaulted.find_path({"spec", "placement", "clusterAfinity"}) == nullptr);
+}

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: Apache-2.0
+// doc::value -> model::policy, mirroring encoding/json (as sigs.k8s.io/json uses it: case-sensitive keys).
+#include "model/decode.hpp"
+
+#include <limits>
+
+#include "model/go_names.hpp"
+
+namespace kpw::model {
+namespace {
+
+class decoder {
+public:
+    explicit decoder(std::string* first_error) : first_error_(first_error) {}
+
+    // encoding/json's UnmarshalTypeError: Struct is the innermost struct whose field is being decoded,
+    // Field the dotted JSON path from the root (no indices). Only the first error is kept, as Go does.
+    bool mismatch(const doc::value& v, std::string_view go_type, std::string_view go_value = {})
+    {
+        if (!first_error_ || !first_error_->empty())
+            return false;
+        std::string what = go_value.empty() ? go_value_name(v) : std::string(go_value);
+        std::string& e = *first_error_;
+        e = "json: cannot unmarshal " + what + " into Go ";
+        if (stack_.empty()) {
+            e += "value of type ";
+        } else {
+            e += "struct field " + std::string(owner_);
+            for (auto k : stack_)
+                e.append(".").append(k);
+            e += " of type ";
+        }
+        e += go_type;
+        return false;
+    }
+
+    // Enters field `key` of Go struct `owner` for the duration of one member's decoding.
+    class scope {
+    public:
+        scope(decoder& d, std::string_view key, std::string_view owner) : d_(d), saved_(d.owner_)
+        {
+            d_.stack_.push_back(key);
+            d_.owner_ = owner;
+        }
+        ~scope()
+        {
+            d_.stack_.pop_back();
+            d_.owner_ = saved_;
+        }
+        scope(const scope&) = delete;
+        scope& operator=(const scope&) = delete;
+
+    private:
+        decoder& d_;
+        std::string_view saved_;
+    };
+
+private:
+    // encoding/json's names of JSON value kinds ("bool", "number", "string", "array", "object").
+    static std::string go_value_name(const doc::value& v)
+    {
+        return v.is_bool() ? "bool" : v.is_number() ? "number" : std::string(doc::type_name(v.kind()));
+    }
+
+    std::string* first_error_;
+    std::vector<std::string_view> stack_;
+    std::string_view owner_;
+};
+
+// Decodes into a C++ value; false when the JSON type did not fit (the value is then left alone).
+bool read(decoder& d, const doc::value& v, std::string& out)
+{
+    if (v.is_null())
+        return true;
+    if (!v.is_string())
+        return d.mismatch(v, "string");
+    out = v.text();
+    return true;
+}
+
+bool read(decoder& d, const doc::value& v, bool& out)
+{
+    if (v.is_null())
+        return true;
+    if (!v.is_bool())
+        return d.mismatch(v, "bool");
+    out = v.as_bool();
+    return true;
+}
+
+template <class Int>
+bool read_int(decoder& d, const doc::value& v, Int& out, std::string_view go_type)
+{
+    if (v.is_null())
+        return true;
+    if (!v.is_number())
+        return d.mismatch(v, go_type);
+    if (!v.is_int() || v.as_int() < std::numeric_limits<Int>::min() || v.as_int() > std::numeric_limits<Int>::max())
+        return d.mismatch(v, go_type, "number " + v.text());
+    out = static_cast<Int>(v.as_int());
+    return true;
+}
+
+template <class Int>
+bool read_int(decoder& d, const doc::value& v, std::optional<Int>& out, std::string_view go_type)
+{
+    Int x{};
+    if (v.is_null() || !read_int(d, v, x, go_type))
+        return v.is_null();
+    out = x;
+    return true;
+}
+
+bool read(decoder& d, const doc::value& v, std::map<std::string, std::string>& out)
+{
+    if (v.is_null())
+        return true;
+    if (!v.is_mapping())
+        return d.mismatch(v, "map[string]string");
+    for (const auto& [key, item] : v.members()) {
+        std::string s;
+        if (read(d, item, s))
+            out[key] = std::move(s);
+    }
+    return true;
+}
+
+// One member of a Go struct being decoded. Go walks the JSON object in document order (so the first
+// type error is the first in the text); read_fields offers every Go field and the matching one reads.
+struct fields {
+    decoder& d;
+    const doc::value::member& m;
+    std::string_view go_struct;
+
+    template <class T>
+    void operator()(std::string_view key, T& out) const
+    {
+        if (m.first == key) {
+            decoder::scope s(d, key, go_struct);
+            read(d, m.second, out);
+        }
+    }
+    template <class Int>
+    void integer(std::string_view key, Int& out, std::string_view go_type) const
+    {
+        if (m.first == key) {
+            decoder::scope s(d, key, go_struct);
+            read_int(d, m.second, out, go_type);
+        }
+    }
+};
+
+// Calls below are found by argument-dependent lookup on `decoder` (this unnamed namespace), so the
+// struct overloads defined further down are visible to these templates at instantiation.
+template <class T>
+bool read(decoder& d, const doc::value& v, std::vector<T>& out)
+{
+    if (v.is_null())
+        return true;
+    if (!v.is_sequence())
+        return d.mismatch(v, "[]" + go_type_of(static_cast<const T*>(nullptr)));
+    out.reserve(v.items().size());
+    for (const auto& item : v.items()) {
+        T x{};
+        if (read(d, item, x))
+            out.push_back(std::move(x));
+    }
+    return true;
+}
+
+template <class T>
+bool read(decoder& d, const doc::value& v, std::optional<T>& out)
+{
+    if (v.is_null())
+        return true;
+    T x{};
+    if (!read(d, v, x))
+        return false;
+    out = std::move(x);
+    return true;
+}
+
+// Every API struct: must be a JSON object, then its members are read by read_fields.
+template <class T>
+    requires requires(const fields& f, T& t) { read_fields(f, t); }
+bool read(decoder& d, const doc::value& v, T& out)
+{
+    if (v.is_null())
+        return true;
+    if (!v.is_mapping())
+        return d.mismatch(v, go_type_of(&out));
+    for (const auto& m : v.members())
+        read_fields(fields{d, m, go_name_of(&out).second}, out);
+    return true;
+}
+
+void read_fields(const fields& f, selector_requirement& out)
+{
+    f("key", out.key);
+    f("operator", out.op);
+    f("values", out.values);
+}
+
+void read_fields(const fields& f, label_selector& out)
+{
+    f("matchLabels", out.match_labels);
+    f("matchExpressions", out.match_expressions);
+}
+
+void read_fields(const fields& f, field_selector& out) { f("matchExpressions", out.match_expressions); }
+
+void read_fields(const fields& f, cluster_affinity& out)
+{
+    f("labelSelector", out.label_selector);
+    f("fieldSelector", out.field_selector);
+    f("clusterNames", out.cluster_names);
+    f("exclude", out.exclude);
+}
+
+void read_fields(const fields& f, overflow_cluster_affinity& out)
+{
+    f("affinityName", out.affinity_name);
+    read_fields(f, out.cluster_affinity); // inline: same JSON object, same Go struct in errors
+}
+
+void read_fields(const fields& f, cluster_affinity_term& out)
+{
+    f("affinityName", out.affinity_name);
+    read_fields(f, out.cluster_affinity);
+    f("overflowAffinities", out.overflow_affinities);
+}
+
+void read_fields(const fields& f, toleration& out)
+{
+    f("key", out.key);
+    f("operator", out.op);
+    f("value", out.value);
+    f("effect", out.effect);
+    f.integer("tolerationSeconds", out.toleration_seconds, "int64");
+}
+
+void read_fields(const fields& f, spread_constraint& out)
+{
+    f("spreadByField", out.spread_by_field);
+    f("spreadByLabel", out.spread_by_label);
+    f.integer("maxGroups", out.max_groups, "int");
+    f.integer("minGroups", out.min_groups, "int");
+}
+
+void read_fields(const fields& f, static_cluster_weight& out)
+{
+    f("targetCluster", out.target_cluster);
+    f.integer("weight", out.weight, "int64");
+}
+
+void read_fields(const fields& f, cluster_preferences& out)
+{
+    f("staticWeightList", out.static_weight_list);
+    f("dynamicWeight", out.dynamic_weight);
+}
+
+void read_fields(const fields& f, replica_scheduling_strategy& out)
+{
+    f("replicaSchedulingType", out.replica_scheduling_type);
+    f("replicaDivisionPreference", out.replica_division_preference);
+    f("weightPreference", out.weight_preference);
+}
+
+void read_fields(const fields& f, workload_affinity_term& out) { f("groupByLabelKey", out.group_by_label_key); }
+
+void read_fields(const fields& f, workload_affinity& out)
+{
+    f("affinity", out.affinity);
+    f("antiAffinity", out.anti_affinity);
+}
+
+void read_fields(const fields& f, placement& out)
+{
+    f("clusterAffinity", out.cluster_affinity);
+    f("clusterAffinities", out.cluster_affinities);
+    f("clusterTolerations", out.cluster_tolerations);
+    f("spreadConstraints", out.spread_constraints);
+    f("replicaScheduling", out.replica_scheduling);
+    f("workloadAffinity", out.workload_affinity);
+}
+
+void read_fields(const fields& f, state_preservation_rule& out)
+{
+    f("aliasLabelName", out.alias_label_name);
+    f("jsonPath", out.json_path);
+}
+
+void read_fields(const fields& f, state_preservation& out) { f("rules", out.rules); }
+
+void read_fields(const fields& f, decision_conditions& out)
+{
+    f.integer("tolerationSeconds", out.toleration_seconds, "int32");
+}
+
+void read_fields(const fields& f, application_failover_behavior& out)
+{
+    f("decisionConditions", out.decision_conditions);
+    f("purgeMode", out.purge_mode);
+    f.integer("gracePeriodSeconds", out.grace_period_seconds, "int32");
+    f("statePreservation", out.state_preservation);
+}
+
+void read_fields(const fields& f, cluster_failover_behavior& out)
+{
+    f("purgeMode", out.purge_mode);
+    f("statePreservation", out.state_preservation);
+}
+
+void read_fields(const fields& f, failover_behavior& out)
+{
+    f("application", out.application);
+    f("cluster", out.cluster);
+}
+
+void read_fields(const fields& f, suspend_clusters& out) { f("clusterNames", out.cluster_names); }
+
+void read_fields(const fields& f, suspension& out)
+{
+    f("dispatching", out.dispatching);
+    f("dispatchingOnClusters", out.dispatching_on_clusters);
+}
+
+void read_fields(const fields& f, schedule_priority& out)
+{
+    f("priorityClassSource", out.priority_class_source);
+    f("priorityClassName", out.priority_class_name);
+}
+
+void read_fields(const fields& f, resource_selector& out)
+{
+    f("apiVersion", out.api_version);
+    f("kind", out.kind);
+    f("namespace", out.ns);
+    f("name", out.name);
+    f("labelSelector", out.label_selector);
+}
+
+void read_fields(const fields& f, propagation_spec& out)
+{
+    f("resourceSelectors", out.resource_selectors);
+    f("association", out.association);
+    f("propagateDeps", out.propagate_deps);
+    f("placement", out.placement);
+    f.integer("priority", out.priority, "int32");
+    f("preemption", out.preemption);
+    f("dependentOverrides", out.dependent_overrides);
+    f("schedulerName", out.scheduler_name);
+    f("failover", out.failover);
+    f("conflictResolution", out.conflict_resolution);
+    f("activationPreference", out.activation_preference);
+    f("suspension", out.suspension);
+    f("preserveResourcesOnDeletion", out.preserve_resources_on_deletion);
+    f("schedulePriority", out.schedule_priority);
+}
+
+void read_fields(const fields& f, object_meta& out)
+{
+    f("name", out.name);
+    f("generateName", out.generate_name);
+    f("namespace", out.ns);
+    f("uid", out.uid);
+    f("labels", out.labels);
+    f("annotations", out.annotations);
+    f("finalizers", out.finalizers);
+}
+
+} // namespace
+
+policy decode(const doc::value& object, std::string* first_error)
+{
+    if (first_error)
+        first_error->clear();
+    decoder d(first_error);
+    policy out;
+    const bool cluster_scoped = object.string_at("kind") == kind_cluster_propagation_policy;
+    const std::string_view go_struct = cluster_scoped ? kind_cluster_propagation_policy : kind_propagation_policy;
+    if (!object.is_mapping()) {
+        d.mismatch(object, "v1alpha1." + std::string(go_struct));
+        return out;
+    }
+    for (const auto& m : object.members()) {
+        const fields f{d, m, go_struct};
+        f("kind", out.kind);
+        f("apiVersion", out.api_version);
+        f("metadata", out.metadata);
+        f("spec", out.spec);
+    }
+    return out;
+}
+
+} // namespace kpw::model

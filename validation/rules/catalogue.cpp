@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one table of finding ids: what each means and how to fix it.
+#include "rules/catalogue.hpp"
+
+#include <array>
+
+namespace kpw::rules {
+namespace {
+
+constexpr std::array entries{
+    catalogue_entry{"FieldValueRequired", true, "a required field is missing",
+                    "add the field; the CRD schema or Karmada's webhook requires it"},
+    catalogue_entry{"FieldValueInvalid", true, "a field has a value Karmada rejects",
+                    "change the value as the message says"},
+    catalogue_entry{"FieldValueNotSupported", true, "a field has a value outside its allowed set",
+                    "use one of the supported values listed in the message"},
+    catalogue_entry{"FieldValueTooLong", true, "a string is longer than the schema allows", "shorten the value"},
+    catalogue_entry{"FieldValueTypeInvalid", true, "a field has the wrong JSON type",
+                    "write the value with the type the message names (e.g. an integer without quotes)"},
+    catalogue_entry{"FieldValueForbidden", true, "a field may not be set or changed", "remove the change"},
+    catalogue_entry{"overflow-cluster-repeated", false, "a cluster is listed in more than one tier of a term",
+                    "a cluster belongs to the first tier that lists it; remove the later entry"},
+    catalogue_entry{"unreachable-affinity-term", false, "an affinity term repeats an earlier term's selection",
+                    "the scheduler falls through to a later term only when an earlier one fails; change or "
+                    "remove the term"},
+    catalogue_entry{"cluster-included-and-excluded", false, "a cluster is both in clusterNames and in exclude",
+                    "exclude wins, so the cluster is never selected; remove it from one of the lists"},
+    catalogue_entry{"unknown-field", false, "a field the CRD does not define",
+                    "kubectl apply rejects it with strict field validation, otherwise it is dropped; check "
+                    "spelling and nesting"},
+    catalogue_entry{"required-masked", false, "a CRD-required field is missing but a live Karmada accepts it",
+                    "Karmada's mutating webhook re-emits it as an empty value; set it explicitly"},
+    catalogue_entry{"static-weight-cluster-unselected", false,
+                    "a static weight names a cluster the cluster affinity does not select",
+                    "the weight never applies; add the cluster to clusterAffinity.clusterNames or drop the entry"},
+    catalogue_entry{"static-weights-ignored", false, "staticWeightList is ignored because dynamicWeight is set",
+                    "remove one of the two; dynamicWeight takes precedence"},
+    catalogue_entry{"weight-preference-ignored", false,
+                    "weightPreference only applies to Divided scheduling with the Weighted preference",
+                    "remove weightPreference or set replicaDivisionPreference: Weighted"},
+    catalogue_entry{"toleration-seconds-ignored", false, "tolerationSeconds only applies to NoExecute tolerations",
+                    "set effect: NoExecute or remove tolerationSeconds"},
+    catalogue_entry{"toleration-value-ignored", false, "an Exists toleration ignores its value",
+                    "remove the value or use operator: Equal"},
+    catalogue_entry{"selector-label-ignored", false, "a resource selector with a name ignores its labelSelector",
+                    "remove name or labelSelector"},
+};
+
+} // namespace
+
+std::span<const catalogue_entry> catalogue() { return entries; }
+
+const catalogue_entry* find_catalogue_entry(std::string_view id)
+{
+    for (const auto& e : entries)
+        if (e.id == id)
+            return &e;
+    return nullptr;
+}
+
+} // namespace kpw::rules

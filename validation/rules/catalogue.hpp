@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// The catalogue of finding ids (warnings by id, errors by reason) for SARIF/GitHub renderers and docs.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace kpw::rules {
+
+// One documented finding. Warnings never deny; errors are keyed by their apimachinery reason.
+//
+// Warnings (valid policies that almost certainly do not do what was meant):
+//  overflow-cluster-repeated      a term's overflow tier lists a cluster the primary or an earlier tier
+//                                 already lists; the cluster belongs to the first tier naming it.
+//  unreachable-affinity-term      a clusterAffinities term selects exactly what an earlier term selects;
+//                                 the scheduler only falls through on failure, so it can never be chosen.
+//  cluster-included-and-excluded  a cluster is in clusterNames and exclude of the same affinity; exclude wins.
+//  unknown-field                  (lint) a field the CRD does not know: strict kubectl apply rejects it,
+//                                 otherwise the API server drops it silently.
+//  required-masked                (lint) a field the CRD requires but a live Karmada accepts when absent,
+//                                 because its mutating webhook re-emits it as an empty value.
+//  static-weight-cluster-unselected  a staticWeightList entry names a cluster the clusterAffinity's
+//                                 explicit clusterNames do not include; that weight never applies.
+//  static-weights-ignored         staticWeightList next to dynamicWeight: the dynamic weight wins.
+//  weight-preference-ignored      weightPreference without Divided + Weighted scheduling has no effect.
+//  toleration-seconds-ignored     tolerationSeconds on a toleration whose effect is not NoExecute.
+//  toleration-value-ignored       a value on an Exists toleration (Exists matches any value).
+//  selector-label-ignored         a resource selector with both name and labelSelector; the name wins.
+struct catalogue_entry {
+    std::string_view id;       // warning id, or the error reason (FieldValueInvalid, ...)
+    bool is_error = false;
+    std::string_view summary;  // one line, for a SARIF rule's shortDescription
+    std::string_view help;     // what to do about it
+};
+
+// Every entry, errors first, in a stable order.
+std::span<const catalogue_entry> catalogue();
+
+// The entry of an id or reason; nullptr when unknown.
+const catalogue_entry* find_catalogue_entry(std::string_view id);
+
+} // namespace kpw::rules

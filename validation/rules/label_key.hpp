@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+// apimachinery's name checks Karmada reuses: qualified names (label keys) and DNS-1123 subdomains.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "field/error.hpp"
+
+namespace kpw::rules {
+
+// validation.IsQualifiedName: every failed sub-check's message, in apimachinery's order (rules §5).
+std::vector<std::string> qualified_name_errors(std::string_view value);
+
+// validation.IsDNS1123Subdomain: the length message and/or the regex message (rules §4.2).
+std::vector<std::string> dns1123_subdomain_errors(std::string_view value);
+
+// karmada: metav1validation.ValidateLabelName as used for affinity names, groupByLabelKey and
+// aliasLabelName: one FieldValueInvalid per message, the value Go-quoted.
+void validate_label_key(std::string_view value, const field::path& at, field::error_list& errs);
+
+} // namespace kpw::rules

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// Compiles the embedded CRD schema and applies its defaults (kube-apiserver structural defaulting).
+#include "schema/schema.hpp"
+
+#include <map>
+
+#include "doc/load.hpp"
+
+namespace kpw::schema {
+namespace {
+
+std::optional<std::int64_t> int_at(const doc::value& v, std::string_view key)
+{
+    const doc::value* x = v.find(key);
+    if (x && x->is_int())
+        return x->as_int();
+    return std::nullopt;
+}
+
+std::vector<std::string> strings_at(const doc::value& v, std::string_view key)
+{
+    std::vector<std::string> out;
+    if (const doc::value* x = v.find(key); x && x->is_sequence())
+        for (const auto& item : x->items())
+            if (item.is_string())
+                out.push_back(item.text());
+    return out;
+}
+
+node compile(const doc::value& v)
+{
+    node n;
+    n.type = std::string(v.string_at("type"));
+    if (const doc::value* props = v.find("properties"); props && props->is_mapping())
+        for (const auto& [name, sub] : props->members()) {
+            n.property_names.push_back(name);
+            n.property_schemas.push_back(compile(sub));
+        }
+    if (const doc::value* items = v.find("items"); items && items->is_mapping())
+        n.items.push_back(compile(*items));
+    if (const doc::value* add = v.find("additionalProperties"); add && add->is_mapping())
+        n.additional.push_back(compile(*add));
+    n.required = strings_at(v, "required");
+    n.enumeration = strings_at(v, "enum");
+    if (const doc::value* def = v.find("default"))
+        n.default_value = *def;
+    n.min_length = int_at(v, "minLength");
+    n.max_length = int_at(v, "maxLength");
+    n.min_items = int_at(v, "minItems");
+    n.minimum = int_at(v, "minimum");
+    return n;
+}
+
+std::map<std::string, node, std::less<>> compile_all()
+{
+    std::map<std::string, node, std::less<>> out;
+    auto parsed = doc::parse_json(embedded_crd_schema());
+    if (!parsed)
+        return out; // cannot happen: embed_schema.py validated the JSON at build time
+    for (const auto& [kind, crd] : parsed->members())
+        if (const doc::value* s = crd.find("schema"); s && s->is_mapping())
+            out.emplace(kind, compile(*s));
+    return out;
+}
+
+} // namespace
+
+const node* node::property(std::string_view name) const
+{
+    for (std::size_t i = 0; i < property_names.size(); ++i)
+        if (property_names[i] == name)
+            return &property_schemas[i];
+    return nullptr;
+}
+
+const node* crd_schema(std::string_view kind)
+{
+    // Compiled once per process; thread-safe initialisation, read-only afterwards.
+    static const std::map<std::string, node, std::less<>> schemas = compile_all();
+    auto it = schemas.find(kind);
+    return it == schemas.end() ? nullptr : &it->second;
+}
+
+void apply_defaults(const node& schema, doc::value& v)
+{
+    if (v.is_sequence()) {
+        if (!schema.items.empty())
+            for (auto& item : v.items())
+                apply_defaults(schema.items.front(), item);
+        return;
+    }
+    if (!v.is_mapping() || schema.opaque())
+        return;
+    auto& members = v.members();
+    // Pruning of nulls: no field of these CRDs is nullable, so a null is as good as absent.
+    std::erase_if(members, [&](const doc::value::member& m) {
+        return m.second.is_null() && (schema.property(m.first) || !schema.additional.empty());
+    });
+    for (auto& [key, child] : members) {
+        if (const node* sub = schema.property(key))
+            apply_defaults(*sub, child);
+        else if (!schema.additional.empty())
+            apply_defaults(schema.additional.front(), child);
+    }
+    for (std::size_t i = 0; i < schema.property_names.size(); ++i) {
+        const node& sub = schema.property_schemas[i];
+        if (sub.default_value && !v.find(schema.property_names[i]))
+            v.add(schema.property_names[i], *sub.default_value);
+    }
+}
+
+} // namespace kpw::schema

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CRDs' structural schema, compiled once from the embedded JSON: defaulting and checks (rules §3.1, §4.1).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "doc/value.hpp"
+#include "field/error.hpp"
+
+namespace kpw::schema {
+
+// One OpenAPI v3 schema node, reduced to the keywords the Karmada CRDs use.
+struct node {
+    std::string type; // "object", "array", "string", "integer", "boolean", "number" or "" (any)
+    // Properties as parallel lists (a vector of pairs holding the still-incomplete node does not
+    // compile with clang + libstdc++): property_schemas[i] is the schema of property_names[i].
+    std::vector<std::string> property_names;
+    std::vector<node> property_schemas;
+    std::vector<node> items;      // 0 or 1 element: the array's item schema
+    std::vector<node> additional; // 0 or 1 element: additionalProperties schema
+    std::vector<std::string> required;
+    std::vector<std::string> enumeration; // string enums only (all the CRDs have)
+    std::optional<doc::value> default_value;
+    std::optional<std::int64_t> min_length, max_length, min_items, minimum;
+    // Objects declared without properties (metadata) are opaque: neither checked nor pruned.
+    bool opaque() const { return type == "object" && property_names.empty() && additional.empty(); }
+    const node* property(std::string_view name) const;
+};
+
+// The raw embedded JSON text (generated at build time by embed_schema.py).
+std::string_view embedded_crd_schema();
+
+// The schema of a kind ("PropagationPolicy" / "ClusterPropagationPolicy"), compiled on first use.
+// nullptr for an unknown kind.
+const node* crd_schema(std::string_view kind);
+
+// Structural defaulting as kube-apiserver does it on decode: null members of non-nullable fields are
+// dropped, then every absent property with a default is filled in, but only inside objects that are
+// present (rules §3.1). Descends into arrays and maps; leaves mistyped values alone.
+void apply_defaults(const node& schema, doc::value& v);
+
+// Validates `v` against `schema` the way the apiserver reports it (rules §4.1): type, required,
+// enum, minLength/maxLength, minItems, minimum. Unknown fields become `unknown-field` warnings.
+void check(const node& schema, const doc::value& v, const field::path& at, field::error_list& errors,
+           field::warning_list& warnings);
+
+} // namespace kpw::schema

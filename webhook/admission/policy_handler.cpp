@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+// Operation and kind dispatch around kpw::validate_admission, verdict -> admission response.
+#include "admission/policy_handler.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "admission/response.hpp"
+#include "field/error.hpp"
+
+namespace kpw::admission {
+namespace {
+
+std::optional<policy_kind> kind_of(const request& req)
+{
+    if (!req.kind.kind.empty()) {
+        const std::string api = req.kind.group.empty() ? req.kind.version : req.kind.group + "/" + req.kind.version;
+        return policy_kind_of(api, req.kind.kind);
+    }
+    if (req.object.is_mapping())
+        return policy_kind_of(req.object.string_at("apiVersion"), req.object.string_at("kind"));
+    return std::nullopt;
+}
+
+std::string describe_kind(const request& req)
+{
+    if (!req.kind.kind.empty())
+        return field::go_quote(req.kind.group + "/" + req.kind.version + ", Kind=" + req.kind.kind);
+    return "an object without apiVersion/kind";
+}
+
+// The object must be a JSON object; Karmada's decoder says "there is no content to decode" for none.
+std::string check_object(const doc::value& v, std::string_view name)
+{
+    if (v.is_null())
+        return "there is no content to decode";
+    if (!v.is_mapping())
+        return std::string(name) + " must be a JSON object, got " + std::string(doc::type_name(v.kind()));
+    return {};
+}
+
+// Why a denial happened, for the denials-by-reason metric: the field error reasons, or for the
+// short-circuiting update/label checks (no field errors) which of them fired.
+std::vector<std::string> denial_causes(const admission_verdict& v)
+{
+    std::vector<std::string> out;
+    for (const auto& e : v.errors) {
+        std::string r(field::wire_name(e.type));
+        if (std::find(out.begin(), out.end(), r) == out.end())
+            out.push_back(std::move(r));
+    }
+    if (out.empty()) {
+        const bool immutable = v.message.find("is immutable") != std::string::npos ||
+                               v.message.find("should not be updated") != std::string::npos;
+        const bool label = v.message.find("permanent-id is required") != std::string::npos;
+        out.push_back(immutable ? "Immutable" : label ? "PermanentIdMissing" : "Denied");
+    }
+    return out;
+}
+
+response bad_request(std::string message)
+{
+    response r = errored(400, std::move(message));
+    r.causes = {"BadRequest"};
+    return r;
+}
+
+response to_response(const admission_verdict& v)
+{
+    std::vector<std::string> warnings;
+    warnings.reserve(v.warnings.size());
+    for (const auto& w : v.warnings)
+        warnings.push_back(w.str());
+    switch (v.result) {
+    case admission_verdict::outcome::allowed:
+        return with_warnings(allowed(), warnings);
+    case admission_verdict::outcome::undecodable:
+        return with_warnings(bad_request(v.message), warnings);
+    case admission_verdict::outcome::denied:
+        break;
+    }
+    response r = with_warnings(denied(v.message), warnings);
+    r.causes = denial_causes(v);
+    return r;
+}
+
+} // namespace
+
+response policy_handler::handle(const request& req) const
+{
+    // karmada: pkg/webhook/propagationpolicy/validating.go — registered for CREATE and UPDATE only;
+    // answering DELETE/CONNECT with "allowed" keeps a broader registration harmless.
+    if (req.operation == "DELETE" || req.operation == "CONNECT")
+        return allowed();
+    if (req.operation != "CREATE" && req.operation != "UPDATE")
+        return bad_request("unsupported operation " + field::go_quote(req.operation) +
+                           ", expected CREATE, UPDATE, DELETE or CONNECT");
+    const auto kind = kind_of(req);
+    if (!kind || (options_.only_kind && *kind != *options_.only_kind)) {
+        const std::string expected = options_.only_kind ? std::string(kind_name(*options_.only_kind))
+                                                        : "PropagationPolicy or ClusterPropagationPolicy";
+        return bad_request("this webhook validates " + expected + " of policy.karmada.io, got " + describe_kind(req));
+    }
+    if (auto e = check_object(req.object, "object"); !e.empty())
+        return bad_request(std::move(e));
+    const bool update = req.operation == "UPDATE";
+    if (update)
+        if (auto e = check_object(req.old_object, "oldObject"); !e.empty())
+            return bad_request(std::move(e));
+    const auto verdict = validate_admission(*kind, update ? admission_operation::update : admission_operation::create,
+                                            req.object, update ? &req.old_object : nullptr,
+                                            options_.require_permanent_id, options_.validation);
+    return to_response(verdict);
+}
+
+} // namespace kpw::admission

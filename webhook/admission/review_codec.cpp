@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+// AdmissionReview decoding (on doc::parse_json) and encoding (Go encoding/json field order).
+#include "admission/review_codec.hpp"
+
+#include "doc/load.hpp"
+#include "field/error.hpp"
+
+namespace kpw::admission {
+namespace {
+
+// The first member of `m` named `key` whose value is not a string (and not null), or nullptr.
+const char* bad_string_member(const doc::value& m, std::initializer_list<const char*> keys)
+{
+    for (const char* key : keys) {
+        const doc::value* v = m.find(key);
+        if (v && !v->is_string() && !v->is_null())
+            return key;
+    }
+    return nullptr;
+}
+
+std::string read_kind(const doc::value& req, group_version_kind& out)
+{
+    const doc::value* kind = req.find("kind");
+    if (!kind || kind->is_null())
+        return {};
+    if (!kind->is_mapping())
+        return "request.kind must be an object";
+    if (const char* bad = bad_string_member(*kind, {"group", "version", "kind"}))
+        return std::string("request.kind.") + bad + " must be a string";
+    out = {std::string(kind->string_at("group")), std::string(kind->string_at("version")),
+           std::string(kind->string_at("kind"))};
+    return {};
+}
+
+std::string read_request(doc::value& req, request& out)
+{
+    if (!req.is_mapping())
+        return "request must be an object";
+    const doc::value* uid = req.find("uid");
+    if (!uid || !uid->is_string() || uid->text().empty())
+        return "request.uid is missing";
+    out.uid = uid->text();
+    if (const char* bad = bad_string_member(req, {"operation", "name", "namespace"}))
+        return std::string("request.") + bad + " must be a string";
+    out.operation = req.string_at("operation");
+    out.name = req.string_at("name");
+    out.ns = req.string_at("namespace");
+    if (const doc::value* dry = req.find("dryRun"); dry && !dry->is_null()) {
+        if (!dry->is_bool())
+            return "request.dryRun must be a boolean";
+        out.dry_run = dry->as_bool();
+    }
+    if (doc::value* o = req.find("object"))
+        out.object = std::move(*o);
+    if (doc::value* o = req.find("oldObject"))
+        out.old_object = std::move(*o);
+    return read_kind(req, out.kind);
+}
+
+std::string read_envelope(doc::value& root, request& out)
+{
+    if (!root.is_mapping())
+        return "the AdmissionReview must be a JSON object";
+    const std::string_view api = root.string_at("apiVersion");
+    const std::string_view kind = root.string_at("kind");
+    if (api == review_v1 || api == review_v1beta1)
+        out.review_api_version = api;
+    if (out.review_api_version.empty() || kind != "AdmissionReview")
+        return "expected an AdmissionReview of admission.k8s.io/v1 or admission.k8s.io/v1beta1, got apiVersion " +
+               field::go_quote(api) + ", kind " + field::go_quote(kind);
+    doc::value* req = root.find("request");
+    if (!req || req->is_null())
+        return "the AdmissionReview has no request";
+    return read_request(*req, out);
+}
+
+void append_status(std::string& out, const response& r)
+{
+    // metav1.Status field order: metadata, message, reason, code (empty ones omitted).
+    out += R"("status":{"metadata":{})";
+    if (!r.message.empty()) {
+        out += R"(,"message":)";
+        doc::append_json_string(out, r.message);
+    }
+    if (!r.reason.empty()) {
+        out += R"(,"reason":)";
+        doc::append_json_string(out, r.reason);
+    }
+    out += R"(,"code":)";
+    out += std::to_string(r.code == 0 ? 200 : r.code);
+    out += '}';
+}
+
+} // namespace
+
+decoded_review decode_review(std::string_view body)
+{
+    decoded_review out;
+    auto parsed = doc::parse_json(body);
+    if (!parsed) {
+        const auto& f = parsed.error();
+        out.error = "couldn't decode the AdmissionReview: " + f.message;
+        if (out.error.ends_with('.')) // RapidJSON's texts end in a period; a position follows
+            out.error.pop_back();
+        if (f.where.known())
+            out.error += " at line " + std::to_string(f.where.line) + ", column " + std::to_string(f.where.column);
+        return out;
+    }
+    out.error = read_envelope(*parsed, out.req);
+    return out;
+}
+
+std::string encode_review(const response& r, std::string_view api_version, std::string_view uid)
+{
+    std::string out;
+    out.reserve(160 + r.message.size() + r.warnings.size() * 64);
+    out += R"({"kind":"AdmissionReview","apiVersion":)";
+    doc::append_json_string(out, api_version.empty() ? review_v1 : api_version);
+    out += R"(,"response":{"uid":)";
+    doc::append_json_string(out, uid);
+    out += r.allowed ? R"(,"allowed":true,)" : R"(,"allowed":false,)";
+    append_status(out, r);
+    if (!r.warnings.empty()) {
+        out += R"(,"warnings":[)";
+        for (std::size_t i = 0; i < r.warnings.size(); ++i) {
+            if (i)
+                out += ',';
+            doc::append_json_string(out, r.warnings[i]);
+        }
+        out += ']';
+    }
+    out += "}}";
+    return out;
+}
+
+} // namespace kpw::admission

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+// `serve`: flags (Karmada's karmada-webhook names) -> serve_options -> the HTTPS admission server.
+#include "cli/command.hpp"
+
+#include <charconv>
+#include <memory>
+
+#include "server/options.hpp"
+#include "server/server.hpp"
+
+#ifndef KPW_VERSION
+#define KPW_VERSION "unknown"
+#endif
+
+namespace kpw::cli {
+namespace {
+
+// "25s", "90", "1m": Go-duration-like whole seconds or minutes.
+std::string parse_seconds(const std::string& text, std::chrono::seconds& out)
+{
+    long long n = 0;
+    const char* end = text.data() + text.size();
+    const auto [p, ec] = std::from_chars(text.data(), end, n);
+    const std::string_view unit(p, static_cast<std::size_t>(end - p));
+    if (ec != std::errc() || n < 0 || !(unit.empty() || unit == "s" || unit == "m"))
+        return "expected a duration such as 25s or 1m, got \"" + text + "\"";
+    out = std::chrono::seconds(unit == "m" ? n * 60 : n);
+    return {};
+}
+
+void add_karmada_flags(CLI::App& sub, server::serve_options& o)
+{
+    sub.add_option("--bind-address", o.bind_address, "IP address to serve the webhook on")->capture_default_str();
+    sub.add_option("--secure-port", o.secure_port, "HTTPS port of the webhook (0 picks a free port, logged)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 65535));
+    sub.add_option("--cert-dir", o.cert_dir, "Directory holding the serving certificate and key")
+        ->capture_default_str();
+    sub.add_option("--tls-cert-file-name", o.tls_cert_file_name, "Certificate file name in --cert-dir")
+        ->capture_default_str();
+    sub.add_option("--tls-private-key-file-name", o.tls_private_key_file_name, "Private key file name in --cert-dir")
+        ->capture_default_str();
+    sub.add_option("--tls-min-version", o.tls_min_version, "Minimum TLS version: 1.2 or 1.3")->capture_default_str();
+    sub.add_option("--health-probe-bind-address", o.health_probe_bind_address,
+                   "host:port for /healthz and /readyz over plain HTTP (\"0\" disables)")
+        ->capture_default_str();
+    sub.add_option("--metrics-bind-address", o.metrics_bind_address,
+                   "host:port for /metrics over plain HTTP (\"0\" disables)")
+        ->capture_default_str();
+}
+
+void add_own_flags(CLI::App& sub, server::serve_options& o)
+{
+    sub.add_option("--client-ca-file", o.client_ca_file,
+                   "Require client certificates signed by this CA bundle (mTLS; off when empty)");
+    sub.add_option("--threads", o.threads, "Worker threads (0 = one per CPU)")->capture_default_str()->check(
+        CLI::Range(0, 256));
+    sub.add_flag("--allow-aggregated-overflow", o.allow_aggregated_overflow,
+                 "Also admit overflow tiers with Divided + Aggregated scheduling (newer Karmada)");
+    sub.add_flag("--require-permanent-id", o.require_permanent_id,
+                 "Require the permanent-id label Karmada's mutating webhook sets; "
+                 "--require-permanent-id=false for clusters without it")
+        ->capture_default_str();
+    sub.add_flag("--self-signed", o.self_signed,
+                 "Generate a development CA + certificate into --cert-dir when it has none "
+                 "(addresses not given default to 127.0.0.1)");
+    sub.add_option("--port-file", o.port_file, "Write \"<role> <host>:<port>\" lines here once listening");
+    sub.add_option("--v", o.verbosity, "Log verbosity: 0 failures and denials, 1 every review, 2 connections")
+        ->capture_default_str();
+    sub.add_option("--max-connections", o.max_connections, "Concurrent webhook connections; more are closed")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000000));
+}
+
+// --self-signed is for a local start: listen on loopback unless told otherwise.
+void apply_self_signed_defaults(const CLI::App& sub, server::serve_options& o)
+{
+    if (!o.self_signed)
+        return;
+    if (sub.count("--bind-address") == 0)
+        o.bind_address = "127.0.0.1";
+    if (sub.count("--health-probe-bind-address") == 0)
+        o.health_probe_bind_address = "127.0.0.1:8000";
+    if (sub.count("--metrics-bind-address") == 0)
+        o.metrics_bind_address = "127.0.0.1:8080";
+}
+
+} // namespace
+
+command add_serve_command(CLI::App& parent)
+{
+    auto* sub = parent.add_subcommand("serve", "Run the HTTPS validating admission webhook");
+    auto options = std::make_shared<server::serve_options>();
+    auto grace = std::make_shared<std::string>("25s");
+    add_karmada_flags(*sub, *options);
+    add_own_flags(*sub, *options);
+    sub->add_option("--shutdown-grace-period", *grace, "How long SIGTERM waits for open requests")
+        ->capture_default_str();
+    return {sub, [sub, options, grace] {
+                apply_self_signed_defaults(*sub, *options);
+                if (auto e = parse_seconds(*grace, options->shutdown_grace); !e.empty())
+                    throw CLI::ValidationError("--shutdown-grace-period", e);
+                server::server s(*options, KPW_VERSION);
+                return s.run();
+            }};
+}
+
+} // namespace kpw::cli

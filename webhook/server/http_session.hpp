@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// http_session<Derived>: the HTTP/1.1 read -> respond -> write loop shared by TLS and plain sessions.
+#pragma once
+
+#include <chrono>
+#include <optional>
+
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/parser.hpp>
+
+#include "server/connection_registry.hpp"
+#include "server/responder.hpp"
+
+namespace kpw::server {
+
+// CRTP (Beast's advanced_server_flex): Derived supplies stream(), do_eof() and shared_from_this().
+// All members are touched only on the connection's strand; stop() is the one thread-safe entry.
+// Definitions live in http_session_impl.hpp, instantiated by tls_session.cpp and plain_session.cpp.
+template <class Derived>
+class http_session : public session_control {
+public:
+    // Shutdown: an idle connection closes now; a busy one answers with Connection: close first.
+    void stop() override;
+
+protected:
+    http_session(server_state& state, port_role role) : state_(state), role_(role) {}
+    ~http_session() override;
+
+    // Registers with the connection registry (webhook sessions, for the cap and for shutdown).
+    void track();
+    void do_read();
+
+    server_state& state_;
+    boost::beast::flat_buffer buffer_;
+
+private:
+    struct active_request {
+        webhook_path webhook;
+        std::chrono::steady_clock::time_point started;
+        bool counted = false; // in the in-flight gauge
+    };
+
+    Derived& derived() { return static_cast<Derived&>(*this); }
+    void on_header(boost::beast::error_code ec, std::size_t);
+    void read_body();
+    void on_continue(boost::beast::error_code ec, std::size_t);
+    void on_body(boost::beast::error_code ec, std::size_t);
+    bool answer_read_error(boost::beast::error_code ec);
+    void send(http_response&& res);
+    void on_write(bool keep_alive, boost::beast::error_code ec, std::size_t);
+    void on_stop();
+    void release_request();
+
+    port_role role_;
+    bool tracked_ = false;
+    bool idle_ = false;     // waiting for the next request's first bytes
+    bool stopping_ = false; // shutdown asked; close after the current exchange
+    std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
+    std::optional<active_request> request_;
+    route route_;
+    http_response res_;
+    boost::beast::http::response<boost::beast::http::empty_body> continue_;
+};
+
+} // namespace kpw::server

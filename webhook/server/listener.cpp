@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+// Accept loop with a back-off on resource errors (EMFILE) instead of a busy spin.
+#include "server/listener.hpp"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/beast/core/bind_handler.hpp>
+
+#include "server/address.hpp"
+
+namespace kpw::server {
+
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+listener::listener(net::io_context& ioc, accept_handler on_accept, const logger& log)
+    : ioc_(ioc), strand_(net::make_strand(ioc)), acceptor_(strand_), retry_(strand_), on_accept_(std::move(on_accept)),
+      log_(log)
+{
+}
+
+result<std::shared_ptr<listener>> listener::open(net::io_context& ioc, const tcp::endpoint& ep,
+                                                 accept_handler on_accept, const logger& log)
+{
+    auto l = std::make_shared<listener>(ioc, std::move(on_accept), log);
+    boost::system::error_code ec;
+    l->acceptor_.open(ep.protocol(), ec);
+    if (!ec)
+        l->acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+    if (!ec)
+        l->acceptor_.bind(ep, ec);
+    if (!ec)
+        l->acceptor_.listen(net::socket_base::max_listen_connections, ec);
+    if (!ec)
+        l->endpoint_ = l->acceptor_.local_endpoint(ec);
+    if (ec)
+        return failure{"cannot listen on " + endpoint_text(ep) + ": " + ec.message(), {}};
+    return l;
+}
+
+void listener::run()
+{
+    net::dispatch(strand_, boost::beast::bind_front_handler(&listener::do_accept, shared_from_this()));
+}
+
+void listener::close()
+{
+    net::dispatch(strand_, boost::beast::bind_front_handler(&listener::on_close, shared_from_this()));
+}
+
+void listener::on_close()
+{
+    closed_ = true;
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+    retry_.cancel();
+}
+
+void listener::do_accept()
+{
+    if (closed_)
+        return;
+    acceptor_.async_accept(net::make_strand(ioc_),
+                           boost::beast::bind_front_handler(&listener::on_accept, shared_from_this()));
+}
+
+void listener::on_accept(boost::system::error_code ec, tcp::socket socket)
+{
+    if (closed_ || ec == net::error::operation_aborted)
+        return;
+    if (ec) {
+        // Out of descriptors or memory: wait a little instead of spinning on the same error.
+        log_.warning("accept failed", "error=" + logger::quote(ec.message()));
+        retry_.expires_after(std::chrono::milliseconds(100));
+        retry_.async_wait([self = shared_from_this()](boost::system::error_code wec) {
+            if (!wec)
+                self->do_accept();
+        });
+        return;
+    }
+    on_accept_(std::move(socket));
+    do_accept();
+}
+
+} // namespace kpw::server

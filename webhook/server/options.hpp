@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// serve_options: everything `serve` is configured with (flags map onto it one to one).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+namespace kpw::server {
+
+struct serve_options {
+    // Karmada's karmada-webhook flag names and defaults (cmd/webhook/app/options/options.go).
+    std::string bind_address = "0.0.0.0";
+    int secure_port = 8443; // 0 = pick a free port (logged, and written to port_file)
+    std::string cert_dir = "/tmp/k8s-webhook-server/serving-certs";
+    std::string tls_cert_file_name = "tls.crt";
+    std::string tls_private_key_file_name = "tls.key";
+    std::string tls_min_version = "1.2";
+    std::string health_probe_bind_address = ":8000"; // "0" disables
+    std::string metrics_bind_address = ":8080";       // "0" disables
+
+    std::string client_ca_file; // non-empty: require and verify client certificates (mTLS)
+    int threads = 0;            // 0 = one per CPU
+    bool allow_aggregated_overflow = false;
+    bool require_permanent_id = true;
+    bool self_signed = false; // generate a development CA + certificate when cert_dir has none
+    std::string port_file;    // written once all listeners are bound: "<role> <host>:<port>" lines
+    int verbosity = 0;        // 0: failures and non-allowed reviews; 1: every review; 2: connections
+
+    std::size_t max_connections = 1024;
+    std::chrono::seconds shutdown_grace{25}; // below the pod's default terminationGracePeriodSeconds (30)
+    std::chrono::milliseconds cert_poll_interval{1000};
+
+    // Per-step limits (style.md §1.4): a timeout before every step.
+    std::chrono::seconds handshake_timeout{10};
+    std::chrono::seconds idle_timeout{120}; // above Go's 90 s IdleConnTimeout: the client closes first
+    std::chrono::seconds read_timeout{30};
+    std::chrono::seconds write_timeout{30};
+    std::size_t header_limit = 32 * 1024;
+};
+
+} // namespace kpw::server

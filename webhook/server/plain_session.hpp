@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// plain_session: one health-probe or metrics connection over plain HTTP.
+#pragma once
+
+#include <memory>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+
+#include "server/http_session.hpp"
+
+namespace kpw::server {
+
+class plain_session final : public http_session<plain_session>, public std::enable_shared_from_this<plain_session> {
+public:
+    plain_session(boost::asio::ip::tcp::socket&& socket, port_role role, server_state& state);
+
+    void run();
+
+    boost::beast::tcp_stream& stream() { return stream_; }
+    void do_eof();
+
+private:
+    boost::beast::tcp_stream stream_;
+};
+
+} // namespace kpw::server

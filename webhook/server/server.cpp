@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+// Process setup, the io_context threads and the shutdown sequence.
+#include "server/server.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "server/address.hpp"
+#include "server/plain_session.hpp"
+#include "server/self_signed.hpp"
+#include "server/tls_session.hpp"
+
+namespace kpw::server {
+
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+server::server(const serve_options& options, std::string version)
+    : state_(options, std::move(version)), ioc_(std::max(1, options.threads)), strand_(net::make_strand(ioc_)),
+      signals_(strand_, SIGTERM, SIGINT), drain_timer_(strand_)
+{
+}
+
+result<bool> server::prepare()
+{
+    const auto& o = state_.options();
+    auto version = parse_tls_version(o.tls_min_version);
+    if (!version)
+        return version.error();
+    auto ep = make_endpoint(o.bind_address, o.secure_port);
+    if (!ep)
+        return failure{"--bind-address/--secure-port: " + ep.error().message, {}};
+    webhook_ep_ = *ep;
+    auto health = parse_listen_address(o.health_probe_bind_address);
+    if (!health)
+        return failure{"--health-probe-bind-address: " + health.error().message, {}};
+    health_ep_ = *health;
+    auto metrics_addr = parse_listen_address(o.metrics_bind_address);
+    if (!metrics_addr)
+        return failure{"--metrics-bind-address: " + metrics_addr.error().message, {}};
+    metrics_ep_ = *metrics_addr;
+    if (o.self_signed) {
+        auto dev = ensure_self_signed(o, *webhook_ep_);
+        if (!dev)
+            return failure{"--self-signed: " + dev.error().message, {}};
+        if (dev->generated)
+            state_.log().info("generated a self-signed development certificate; clients must trust its CA",
+                              "ca=" + logger::quote(dev->ca_file.string()));
+    }
+    const std::filesystem::path dir = o.cert_dir;
+    tls_files files{dir / o.tls_cert_file_name, dir / o.tls_private_key_file_name, o.client_ca_file};
+    watcher_.emplace(ioc_, files, *version, o.cert_poll_interval, state_.stats(), state_.log());
+    if (auto loaded = watcher_->load(); !loaded)
+        return failure{loaded.error().message + (o.self_signed ? "" : " (for a development certificate use --self-signed)"),
+                       {}};
+    return open_listeners();
+}
+
+result<bool> server::open_listeners()
+{
+    auto on_tls = [this](tcp::socket&& socket) {
+        if (state_.connections().size() >= state_.options().max_connections) {
+            state_.stats().connection_rejected();
+            return; // the socket closes here
+        }
+        boost::system::error_code ignored;
+        socket.set_option(tcp::no_delay(true), ignored);
+        std::make_shared<tls_session>(std::move(socket), watcher_->current(), state_)->run();
+    };
+    auto wl = listener::open(ioc_, *webhook_ep_, on_tls, state_.log());
+    if (!wl)
+        return wl.error();
+    webhook_ = *wl;
+    auto plain = [this](port_role role) {
+        return [this, role](tcp::socket&& socket) { std::make_shared<plain_session>(std::move(socket), role, state_)->run(); };
+    };
+    if (health_ep_) {
+        auto hl = listener::open(ioc_, *health_ep_, plain(port_role::health), state_.log());
+        if (!hl)
+            return hl.error();
+        health_ = *hl;
+    }
+    if (metrics_ep_) {
+        auto ml = listener::open(ioc_, *metrics_ep_, plain(port_role::metrics), state_.log());
+        if (!ml)
+            return ml.error();
+        metrics_ = *ml;
+    }
+    return true;
+}
+
+// One "listening on" line per listener and, with --port-file, the same facts written atomically.
+void server::announce()
+{
+    std::string lines;
+    const std::pair<const char*, listener*> all[] = {
+        {"webhook", webhook_.get()}, {"health", health_.get()}, {"metrics", metrics_.get()}};
+    for (const auto& [role, l] : all) {
+        if (!l)
+            continue;
+        const std::string where = endpoint_text(l->local_endpoint());
+        state_.log().info("listening on " + where,
+                          std::string("role=") + role + " scheme=" + (l == webhook_.get() ? "https" : "http"));
+        lines += std::string(role) + " " + where + "\n";
+    }
+    const auto& path = state_.options().port_file;
+    if (path.empty())
+        return;
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << lines;
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec)
+        state_.log().error("cannot write the port file", "path=" + logger::quote(path) + " error=" + logger::quote(ec.message()));
+}
+
+int server::run()
+{
+    if (auto ok = prepare(); !ok) {
+        state_.log().error(ok.error().message);
+        return 2;
+    }
+    webhook_->run();
+    if (health_)
+        health_->run();
+    if (metrics_)
+        metrics_->run();
+    watcher_->start();
+    signals_.async_wait([this](boost::system::error_code ec, int sig) { on_signal(ec, sig); });
+    state_.set_ready();
+    announce();
+    run_threads();
+    state_.log().info("stopped");
+    return 0;
+}
+
+void server::run_threads()
+{
+    const auto& o = state_.options();
+    const unsigned n = o.threads > 0 ? static_cast<unsigned>(o.threads) : std::max(1u, std::thread::hardware_concurrency());
+    auto loop = [this] {
+        for (;;) {
+            try {
+                ioc_.run();
+                return;
+            } catch (const std::exception& e) { // a bug: handlers must not throw; keep the thread serving
+                state_.log().error("exception escaped a handler", "error=" + logger::quote(e.what()));
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    threads.reserve(n - 1);
+    for (unsigned i = 1; i < n; ++i)
+        threads.emplace_back(loop);
+    loop();
+    for (auto& t : threads)
+        t.join();
+}
+
+void server::on_signal(boost::system::error_code ec, int signal)
+{
+    if (ec)
+        return;
+    if (state_.draining()) {
+        state_.log().warning("second signal: stopping without waiting for open connections");
+        return finish();
+    }
+    state_.log().info("shutting down: no new connections, draining open ones",
+                      "signal=" + std::to_string(signal) + " connections=" + std::to_string(state_.connections().size()) +
+                          " grace=" + std::to_string(state_.options().shutdown_grace.count()) + "s");
+    state_.start_draining();
+    webhook_->close();
+    watcher_->stop();
+    state_.connections().stop_all();
+    drain_deadline_ = std::chrono::steady_clock::now() + state_.options().shutdown_grace;
+    signals_.async_wait([this](boost::system::error_code sec, int sig) { on_signal(sec, sig); });
+    check_drained();
+}
+
+void server::check_drained()
+{
+    const std::size_t open = state_.connections().size();
+    if (open == 0)
+        return finish();
+    if (std::chrono::steady_clock::now() >= drain_deadline_) {
+        state_.log().warning("grace period over: closing the remaining connections", "connections=" + std::to_string(open));
+        return finish();
+    }
+    drain_timer_.expires_after(std::chrono::milliseconds(20));
+    drain_timer_.async_wait([this](boost::system::error_code ec) {
+        if (!ec)
+            check_drained();
+    });
+}
+
+void server::finish()
+{
+    if (health_)
+        health_->close();
+    if (metrics_)
+        metrics_->close();
+    drain_timer_.cancel();
+    signals_.cancel();
+    ioc_.stop();
+}
+
+} // namespace kpw::server
