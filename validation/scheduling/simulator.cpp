@@ -208,12 +208,11 @@ std::string success_message(const decision& d, std::int32_t replicas)
 {
     if (d.non_workload)
         return "not a workload: propagated to " + std::to_string(d.clusters.size()) + " cluster(s) without a replica count";
-    std::string s = "scheduled " + std::to_string(replicas) + " replica(s) to " + std::to_string(d.clusters.size()) +
-                    " cluster(s) with " + std::string(strategy_name(d.strategy));
-    if (!d.affinity_name.empty())
-        s += " in group " + d.affinity_name;
+    std::string s = std::to_string(replicas) + " replica(s) on " + std::to_string(d.clusters.size()) + " cluster(s) by " +
+                    std::string(strategy_name(d.strategy));
     if (d.strategy == strategy::dynamic_weight || d.strategy == strategy::aggregated)
-        s += "; available replicas come from resourceSummary only (no scheduler-estimator)";
+        s += "; available replicas from the general estimator (resourceSummary and resource models), "
+             "not karmada-scheduler-estimator";
     if (d.tie)
         s += "; the split depends on karmada's tie-breaker (the workload has no metadata.uid): it may differ between " +
              join(d.tie_between, " and ");

@@ -15,10 +15,10 @@ void print_location(std::ostream& out, const std::string& file, position where)
     out << ": ";
 }
 
-void print_scheduling(std::ostream& out, const policy_result& p, const scheduling_result& s)
+void print_scheduling(std::ostream& out, const policy_result& p, const scheduling_result& s, bool unschedulable_is_error)
 {
     print_location(out, p.file, p.start);
-    out << (s.scheduled ? "note" : "error") << ": " << p.kind << ' '
+    out << (s.scheduled ? "note" : unschedulable_is_error ? "error" : "warning") << ": " << p.kind << ' '
         << (p.namespace_name.empty() ? "" : p.namespace_name + "/") << p.name << ": " << s.workload.kind << ' '
         << s.workload.namespace_name << '/' << s.workload.name << " (" << s.workload.replicas << " replicas): ";
     if (s.scheduled)
@@ -62,7 +62,7 @@ void render_text(const report& r, std::ostream& out)
             out << "warning: " << w.str() << " [" << w.id << "]\n";
         }
         for (const auto& s : p.scheduling)
-            print_scheduling(out, p, s);
+            print_scheduling(out, p, s, r.unschedulable_is_error);
     }
     const summary& t = r.totals;
     out << t.documents << " documents, " << t.policies << " policies, " << t.denied << " denied, " << t.warnings

@@ -73,6 +73,7 @@ struct summary {
 
 struct report {
     summary totals;
+    bool unschedulable_is_error = true; // --unschedulable=warn: reported, but exit 0
     std::vector<policy_result> results;
     std::vector<file_error> file_errors;
 };
