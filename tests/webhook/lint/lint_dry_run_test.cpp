@@ -181,3 +181,18 @@ TEST_CASE("usage and input errors: --workloads without --clusters, a broken snap
     CHECK(broken.out.find("<stdin>:1:1: error: cluster x: status.resourceSummary.allocatable[cpu]: Invalid value") !=
           std::string::npos);
 }
+
+TEST_CASE("a JSON snapshot (kubectl get clusters -o json) is read as well")
+{
+    const std::string json = R"({"apiVersion":"v1","kind":"List","items":[
+      {"apiVersion":"cluster.karmada.io/v1alpha1","kind":"Cluster","metadata":{"name":"member1"},
+       "status":{"apiEnablements":[{"groupVersion":"apps/v1","resources":[{"kind":"Deployment","name":"deployments"}]}],
+                 "resourceSummary":{"allocatable":{"cpu":"8","memory":"32Gi","pods":"110"}}}}]})";
+    auto r = lint({"-o", "json", "--clusters", "-", "--workloads", workloads, examples + "dc-groups.yaml"}, json);
+    CHECK(r.exit_code == 0);
+    auto v = json_of(r.out);
+    const auto& s = result_named(v, "nginx").find("scheduling")->items();
+    REQUIRE(s.size() == 1);
+    CHECK(s[0].string_at("affinityName") == "dc-beijing");
+    CHECK(s[0].find("clusters")->items()[0].find("replicas")->as_int() == 3);
+}
