@@ -25,8 +25,9 @@ measure() {
   local name=$1; shift
   local best="" rss=""
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f '%e %M' -o "$corpus/time.txt" "$@" >/dev/null 2>&1 || true
-    read -r t m <"$corpus/time.txt"
+    /usr/bin/time -f 'kpw-time %e %M' -o "$corpus/time.txt" "$@" >/dev/null 2>&1 || true
+    # GNU time prepends "Command exited with non-zero status N" when lint reports denials (exit 1).
+    read -r _ t m < <(grep '^kpw-time ' "$corpus/time.txt")
     if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; rss=$m; fi
   done
   awk -v n="$name" -v t="$best" -v m="$rss" -v d="$policies" \

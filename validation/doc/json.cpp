@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <string>
+#include <unordered_set>
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
@@ -25,6 +26,35 @@ value number_from_text(std::string_view text)
             return value::integer(i);
     }
     return value::number(std::strtod(s.c_str(), nullptr), std::move(s));
+}
+
+// Go's encoding/json (what karmada-webhook decodes with) lets the last of repeated keys win;
+// keeping only that one makes find() see what Karmada sees. Small objects: quadratic scan.
+void keep_last_duplicate(value& mapping)
+{
+    auto& members = mapping.members();
+    if (members.size() < 2)
+        return;
+    std::vector<bool> shadowed(members.size(), false);
+    bool any = false;
+    if (members.size() <= 32) {
+        for (std::size_t i = 0; i < members.size(); ++i)
+            for (std::size_t j = i + 1; j < members.size() && !shadowed[i]; ++j)
+                shadowed[i] = members[i].first == members[j].first;
+    } else {
+        std::unordered_set<std::string_view> later;
+        for (std::size_t i = members.size(); i-- > 0;)
+            shadowed[i] = !later.insert(members[i].first).second;
+    }
+    for (bool s : shadowed)
+        any = any || s;
+    if (!any)
+        return;
+    std::vector<value::member> kept;
+    for (std::size_t i = 0; i < members.size(); ++i)
+        if (!shadowed[i])
+            kept.push_back(std::move(members[i]));
+    members = std::move(kept);
 }
 
 class tree_builder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, tree_builder> {
@@ -68,6 +98,8 @@ private:
     {
         value done = std::move(stack_.back().node);
         stack_.pop_back();
+        if (done.is_mapping())
+            keep_last_duplicate(done);
         return attach(std::move(done));
     }
 

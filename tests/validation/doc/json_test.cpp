@@ -56,3 +56,20 @@ TEST_CASE("json: nesting is bounded without recursion")
     std::string ok_depth = std::string(500, '[') + std::string(500, ']');
     CHECK(doc::parse_json(ok_depth).ok());
 }
+
+TEST_CASE("json: a repeated key keeps its last value, as Go's encoding/json does")
+{
+    auto r = doc::parse_json(R"({"a": 1, "b": 2, "a": 3})");
+    REQUIRE(r.ok());
+    CHECK(r->members().size() == 2);
+    CHECK(r->find("a")->as_int() == 3);
+
+    std::string big = "{";
+    for (int i = 0; i < 100; ++i)
+        big += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+    big += "\"k7\":\"last\"}";
+    auto b = doc::parse_json(big);
+    REQUIRE(b.ok());
+    CHECK(b->members().size() == 100);
+    CHECK(b->find("k7")->text() == "last");
+}

@@ -168,9 +168,10 @@ TEST_CASE("hostile files get exit 2 with a message within a second")
         {"latin1.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: caf\xe9}\n"},
         {"scalar-root.yaml", "42\n"},
     };
-    for (const auto& [name, text] : cases) {
+    for (const auto& c : cases) {
+        const std::string& name = c.first;
         CAPTURE(name);
-        const auto p = dir.write(name, text);
+        const auto p = dir.write(name, c.second);
         auto r = lint({p.string()});
         CHECK(r.exit_code == 2);
         CHECK(r.out.find(p.string()) != std::string::npos);
