@@ -74,16 +74,15 @@ struct dfs_path {
     int id = 0;
 };
 
-// karmada: select_groups.go findFeasiblePaths + prioritizePaths.
-std::vector<const region_group*> select_groups(std::vector<const region_group*> groups, std::int64_t min_len,
-                                               std::int64_t max_len, std::int64_t target)
+// karmada: select_groups.go findFeasiblePaths — groups sorted by clusters ascending, score descending,
+// name; a path holding ≥ target clusters with a length in [min_len, max_len] is recorded, not extended.
+std::vector<dfs_path> feasible_paths(std::vector<const region_group*> groups, std::int64_t min_len,
+                                     std::int64_t max_len, std::int64_t target)
 {
     std::sort(groups.begin(), groups.end(), [](const region_group* a, const region_group* b) {
         if (a->clusters.size() != b->clusters.size())
             return a->clusters.size() < b->clusters.size();
-        if (a->score != b->score)
-            return a->score > b->score;
-        return a->name < b->name;
+        return a->score != b->score ? a->score > b->score : a->name < b->name;
     });
     std::vector<dfs_path> paths;
     std::vector<const region_group*> stack;
@@ -110,6 +109,15 @@ std::vector<const region_group*> select_groups(std::vector<const region_group*> 
         }
     };
     dfs(dfs, 0, 0);
+    return paths;
+}
+
+// karmada: select_groups.go prioritizePaths — weight, then value, then discovery order; a ranked path
+// that is a strict prefix of the current choice (by group names) replaces it.
+std::vector<const region_group*> select_groups(const std::vector<const region_group*>& groups, std::int64_t min_len,
+                                               std::int64_t max_len, std::int64_t target)
+{
+    auto paths = feasible_paths(groups, min_len, max_len, target);
     if (paths.empty())
         return {};
     std::sort(paths.begin(), paths.end(), [](const dfs_path& a, const dfs_path& b) {
