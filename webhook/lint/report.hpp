@@ -81,6 +81,7 @@ struct summary {
 
 struct report {
     summary totals;
+    bool unschedulable_is_error = true; // --unschedulable=warn: reported, but exit 0
     std::vector<policy_result> results;
     std::vector<skipped_document> skipped;
     std::vector<file_error> file_errors;
