@@ -2,6 +2,9 @@
 // Byte-level checks shared by both loaders.
 #include "doc/load.hpp"
 
+#include <cstdint>
+#include <cstring>
+
 namespace kpw::doc {
 
 bool is_clean_utf8(std::string_view text, std::size_t& where)
@@ -9,6 +12,17 @@ bool is_clean_utf8(std::string_view text, std::size_t& where)
     const auto* s = reinterpret_cast<const unsigned char*>(text.data());
     const std::size_t n = text.size();
     for (std::size_t i = 0; i < n;) {
+        // ASCII fast path, eight bytes at a time: no high bit set and no zero byte.
+        while (i + 8 <= n) {
+            std::uint64_t w;
+            std::memcpy(&w, s + i, 8);
+            const bool has_zero = ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) != 0;
+            if ((w & 0x8080808080808080ull) != 0 || has_zero)
+                break;
+            i += 8;
+        }
+        if (i >= n)
+            break;
         const unsigned char c = s[i];
         if (c == 0) {
             where = i;
