@@ -8,30 +8,19 @@
 
 #include <doctest/doctest.h>
 
-#include "doc/load.hpp"
-#include "support/process.hpp"
+#include "support/lint_run.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
-using kpw::test::run_process;
+using kpw::test::json_of;
+using kpw::test::run_lint;
+using kpw::test::temp_dir;
 
 namespace {
 
 const std::string examples = std::string(KPW_SOURCE_ROOT) + "/manifests/examples/";
 const std::string clusters = examples + "clusters.yaml";
 const std::string workloads = examples + "workloads.yaml";
-
-kpw::test::process_result lint(std::vector<std::string> args, const std::string& stdin_text = {})
-{
-    args.insert(args.begin(), {KPW_BINARY, "lint"});
-    return run_process(args, stdin_text);
-}
-
-kpw::doc::value json_of(const std::string& out)
-{
-    auto parsed = kpw::doc::parse_json(out);
-    REQUIRE_MESSAGE(parsed.ok(), out);
-    return *parsed;
-}
 
 // The policy (by name) of a JSON report.
 const kpw::doc::value& result_named(const kpw::doc::value& report, std::string_view name)
@@ -60,26 +49,12 @@ spec:
       weightPreference: {dynamicWeight: AvailableReplicas}
 )";
 
-struct temp_dir {
-    fs::path path;
-    temp_dir()
-    {
-        std::string tmpl = (fs::temp_directory_path() / "kpw-dry-run-XXXXXX").string();
-        path = ::mkdtemp(tmpl.data());
-    }
-    ~temp_dir() { fs::remove_all(path); }
-    std::string write(const std::string& name, const std::string& text) const
-    {
-        std::ofstream(path / name, std::ios::binary) << text;
-        return (path / name).string();
-    }
-};
 
 } // namespace
 
 TEST_CASE("checkout-local-idc: the JSON entry of issue 4, idc-east-1 6 and cloud-east-1 4")
 {
-    auto r = lint({"-o", "json", "--clusters", clusters, "--workloads", workloads, examples + "checkout-local-idc.yaml"});
+    auto r = run_lint({"-o", "json", "--clusters", clusters, "--workloads", workloads, examples + "checkout-local-idc.yaml"});
     CHECK(r.exit_code == 0);
     auto v = json_of(r.out);
     CHECK(v.find_path({"summary", "unschedulable"})->as_int() == 0);
@@ -102,7 +77,7 @@ TEST_CASE("checkout-local-idc: the JSON entry of issue 4, idc-east-1 6 and cloud
 
 TEST_CASE("all three seed scenarios in text: chosen group, why earlier groups failed, the table")
 {
-    auto r = lint({"--clusters", clusters, "--workloads", workloads, examples + "dc-groups.yaml",
+    auto r = run_lint({"--clusters", clusters, "--workloads", workloads, examples + "dc-groups.yaml",
                    examples + "overflow-onprem-cloud.yaml", examples + "checkout-local-idc.yaml"});
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("scheduled in group dc-beijing") != std::string::npos);
@@ -115,7 +90,7 @@ TEST_CASE("all three seed scenarios in text: chosen group, why earlier groups fa
 
 TEST_CASE("an affinity matching no cluster is reported even without workloads")
 {
-    auto r = lint({"-o", "json", "--clusters", clusters, examples + "dc-groups.yaml"});
+    auto r = run_lint({"-o", "json", "--clusters", clusters, examples + "dc-groups.yaml"});
     CHECK(r.exit_code == 0);
     auto v = json_of(r.out);
     const auto& p = result_named(v, "nginx");
@@ -129,7 +104,7 @@ TEST_CASE("an affinity matching no cluster is reported even without workloads")
 
 TEST_CASE("a group too small for the workload: unschedulable entry, no affinityName, summary counts it")
 {
-    auto r = lint({"-o", "json", "--clusters", clusters, "--workloads", workloads, "-"}, too_big);
+    auto r = run_lint({"-o", "json", "--clusters", clusters, "--workloads", workloads, "-"}, too_big);
     CHECK(r.exit_code == 1);
     auto v = json_of(r.out);
     CHECK(v.find_path({"summary", "unschedulable"})->as_int() == 1);
@@ -146,14 +121,14 @@ TEST_CASE("exit codes: unschedulable 1 by default, 0 with --unschedulable=warn; 
     const std::string big_workload = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: checkout, namespace: production}\n"
                                      "spec: {replicas: 50, template: {spec: {containers: [{name: c, resources: {requests: {cpu: 600m, memory: 1152Mi}}}]}}}\n";
     temp_dir dir;
-    auto big = dir.write("big.yaml", big_workload), policy = dir.write("policy.yaml", too_big);
-    auto strict = lint({"--clusters", clusters, "--workloads", big, policy});
+    auto big = dir.write("big.yaml", big_workload).string(), policy = dir.write("policy.yaml", too_big).string();
+    auto strict = run_lint({"--clusters", clusters, "--workloads", big, policy});
     CHECK(strict.exit_code == 1);
     CHECK(strict.out.find("error: PropagationPolicy production/big: Deployment production/checkout (50 replicas): unschedulable") !=
           std::string::npos);
     CHECK(strict.out.find("    local-idc: Clusters available replicas 6 are not enough to schedule.") != std::string::npos);
     CHECK(strict.out.find("1 unschedulable") != std::string::npos);
-    auto lenient = lint({"--unschedulable=warn", "--clusters", clusters, "--workloads", big, policy});
+    auto lenient = run_lint({"--unschedulable=warn", "--clusters", clusters, "--workloads", big, policy});
     CHECK(lenient.exit_code == 0);
     CHECK(lenient.out.find("warning: PropagationPolicy production/big") != std::string::npos);
 }
@@ -161,7 +136,7 @@ TEST_CASE("exit codes: unschedulable 1 by default, 0 with --unschedulable=warn; 
 TEST_CASE("the higher-priority policy claims the workload; the other gets no entry")
 {
     temp_dir dir;
-    auto r = lint({"-o", "json", "--clusters", clusters, "--workloads", workloads, dir.write("big.yaml", too_big),
+    auto r = run_lint({"-o", "json", "--clusters", clusters, "--workloads", workloads, dir.write("big.yaml", too_big).string(),
                    examples + "checkout-local-idc.yaml"});
     auto v = json_of(r.out);
     CHECK(result_named(v, "big").find("scheduling")->items().size() == 1);
@@ -171,10 +146,10 @@ TEST_CASE("the higher-priority policy claims the workload; the other gets no ent
 
 TEST_CASE("usage and input errors: --workloads without --clusters, a broken snapshot")
 {
-    auto alone = lint({"--workloads", workloads, examples + "dc-groups.yaml"});
+    auto alone = run_lint({"--workloads", workloads, examples + "dc-groups.yaml"});
     CHECK(alone.exit_code == 2);
     CHECK(alone.err.find("--workloads needs --clusters") != std::string::npos);
-    auto broken = lint({"--clusters", "-", examples + "dc-groups.yaml"},
+    auto broken = run_lint({"--clusters", "-", examples + "dc-groups.yaml"},
                        "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: x}\n"
                        "status: {resourceSummary: {allocatable: {cpu: lots}}}\n");
     CHECK(broken.exit_code == 2);
@@ -188,7 +163,7 @@ TEST_CASE("a JSON snapshot (kubectl get clusters -o json) is read as well")
       {"apiVersion":"cluster.karmada.io/v1alpha1","kind":"Cluster","metadata":{"name":"member1"},
        "status":{"apiEnablements":[{"groupVersion":"apps/v1","resources":[{"kind":"Deployment","name":"deployments"}]}],
                  "resourceSummary":{"allocatable":{"cpu":"8","memory":"32Gi","pods":"110"}}}}]})";
-    auto r = lint({"-o", "json", "--clusters", "-", "--workloads", workloads, examples + "dc-groups.yaml"}, json);
+    auto r = run_lint({"-o", "json", "--clusters", "-", "--workloads", workloads, examples + "dc-groups.yaml"}, json);
     CHECK(r.exit_code == 0);
     auto v = json_of(r.out);
     const auto& s = result_named(v, "nginx").find("scheduling")->items();
