@@ -124,14 +124,7 @@ void http_session<Derived>::on_body(beast::error_code ec, std::size_t)
 template <class Derived>
 bool http_session<Derived>::answer_read_error(beast::error_code ec)
 {
-    unsigned status = 0;
-    if (ec == http::error::body_limit)
-        status = 413;
-    else if (ec == http::error::header_limit)
-        status = 431;
-    else if (ec.category() == beast::error_code(http::error::bad_target).category() &&
-             ec != http::error::partial_message)
-        status = 400;
+    const unsigned status = read_error_status(ec);
     if (status == 0) {
         if (state_.log().enabled(2) && ec != boost::asio::error::operation_aborted)
             state_.log().info("connection closed", "error=" + logger::quote(ec.message()));
