@@ -17,6 +17,7 @@ int main(int argc, char** argv)
     const std::vector<kpw::cli::command> commands = {
         kpw::cli::add_lint_command(app),
         kpw::cli::add_serve_command(app),
+        kpw::cli::add_certs_command(app),
     };
 
     try {

@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "lint/report.hpp"
@@ -22,5 +23,18 @@ const output_format* find_output_format(std::string_view name);
 
 void render_text(const report& r, std::ostream& out);
 void render_json(const report& r, std::ostream& out);
+void render_junit(const report& r, std::ostream& out);
+void render_sarif(const report& r, std::ostream& out);
+void render_github(const report& r, std::ostream& out);
+
+// A report file name as CI tools want it: repository-relative (relative to the working directory),
+// forward slashes, no leading "./". Names outside the working directory and "<stdin>" stay as given.
+std::string ci_path(std::string_view file);
+
+// "PropagationPolicy shop/web", "ClusterPropagationPolicy all": how every format names a policy.
+std::string policy_label(const policy_result& p);
+
+// The one-line run summary ("3 documents, 2 policies, 1 denied, ..."), without a newline.
+std::string summary_line(const report& r);
 
 } // namespace kpw::lint

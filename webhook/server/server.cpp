@@ -18,8 +18,19 @@ namespace kpw::server {
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
+namespace {
+
+// --threads, 0 meaning one per CPU. Also the io_context's concurrency hint: a hint of 1 would make
+// asio keep follow-up work on the posting thread, starving the others.
+int thread_count(const serve_options& o)
+{
+    return o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+} // namespace
+
 server::server(const serve_options& options, std::string version)
-    : state_(options, std::move(version)), ioc_(std::max(1, options.threads)), strand_(net::make_strand(ioc_)),
+    : state_(options, std::move(version)), ioc_(thread_count(options)), strand_(net::make_strand(ioc_)),
       signals_(strand_, SIGTERM, SIGINT), drain_timer_(strand_)
 {
 }
@@ -142,8 +153,7 @@ int server::run()
 
 void server::run_threads()
 {
-    const auto& o = state_.options();
-    const unsigned n = o.threads > 0 ? static_cast<unsigned>(o.threads) : std::max(1u, std::thread::hardware_concurrency());
+    const auto n = static_cast<unsigned>(thread_count(state_.options()));
     auto loop = [this] {
         for (;;) {
             try {
