@@ -2,6 +2,7 @@
 // Runs every fuzz target over its seeds and its regression corpus (past findings), in every build.
 #include <doctest/doctest.h>
 
+#include "doc/value.hpp"
 #include "seeds.hpp"
 #include "targets.hpp"
 
@@ -51,4 +52,13 @@ TEST_CASE("the smallest inputs run cleanly through every target")
             CAPTURE(t.name);
             CHECK(run_on(t, {"tiny", in}) == 0);
         }
+}
+
+TEST_CASE("finding: bytes that are not UTF-8 are encoded as U+FFFD, as Go's encoding/json does")
+{
+    // fuzz_http_request: a Content-Type of "applicatio\xee/json" was echoed into the 400 message, and
+    // the reply was not valid JSON. Every JSON string the webhook writes now goes through this rule.
+    std::string out;
+    kpw::doc::append_json_string(out, "a\xee/b\xc3\x28 \xed\xa0\x80 \xe2\x80\xa8 \xc3\xa9");
+    CHECK(out == R"("a\ufffd/b\ufffd( \ufffd\ufffd\ufffd \u2028 )" "\xc3\xa9\"");
 }
