@@ -11,6 +11,7 @@ packages=(
   meson ninja-build pkg-config g++ clang python3
   libboost1.81-dev libssl-dev rapidjson-dev libyaml-cpp-dev doctest-dev libcli11-dev
   openssl curl
+  libclang-rt-14-dev llvm-14 # sanitizer + libFuzzer runtimes and llvm-symbolizer (clang's Recommends)
 )
 
 install_deps() {
@@ -57,6 +58,37 @@ run_suite() {
   }
 }
 
+# ---- sanitizer build and fuzz smoke runs (RELIABILITY.md) ------------------------------------------
+# build-asan: clang, ASan + UBSan at -O1, every UB check fatal, plus the libFuzzer targets; its
+# `meson test` runs the whole suite again plus a bounded run of each fuzzer (KPW_FUZZ_SECONDS each).
+asan_dir=build-asan
+asan_options=(
+  -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=plain -Dfuzzers=true
+  "-Dcpp_args=-O1 -gline-tables-only -fno-omit-frame-pointer -fno-sanitize-recover=all"
+  -Dcpp_link_args=-fno-sanitize-recover=all
+)
+
+build_sanitized() {
+  # A build-asan configured by hand with another compiler cannot be switched to clang: start over.
+  if [ -f "$asan_dir/build.ninja" ] && ! grep -q '"id": "clang"' "$asan_dir/meson-info/intro-compilers.json" 2>/dev/null; then
+    rm -rf "$asan_dir"
+  fi
+  if [ -f "$asan_dir/build.ninja" ]; then
+    meson configure "$asan_dir" "${asan_options[@]}" >/dev/null # no-op unless the options changed
+  else
+    CXX=clang++ meson setup "$asan_dir" "${asan_options[@]}" >/dev/null
+  fi
+  ninja -C "$asan_dir" >/dev/null
+}
+
+run_sanitized_suite() {
+  ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1 \
+  UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
+  ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer \
+  KPW_FUZZ_SECONDS=${KPW_FUZZ_SECONDS:-20} \
+    run_suite "$asan_dir"
+}
+
 cmd=${1:-}
 case "$cmd" in
   run)
@@ -89,7 +121,9 @@ HINT
     install_deps
     build build
     run_suite build
-    count_results build/meson-logs/testlog.json
+    build_sanitized
+    run_sanitized_suite
+    count_results build/meson-logs/testlog.json "$asan_dir/meson-logs/testlog.json"
     ;;
   *)
     echo "usage: ./dev.sh run|demo|test" >&2

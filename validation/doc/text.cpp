@@ -7,13 +7,33 @@
 
 namespace kpw::doc {
 
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i)
+{
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const unsigned char c = s[i];
+    if (c < 0x80)
+        return 1;
+    const std::size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (len == 0 || i + len > text.size())
+        return 0;
+    unsigned cp = c & (0xff >> (len + 1));
+    for (std::size_t k = 1; k < len; ++k) {
+        if ((s[i + k] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i + k] & 0x3f);
+    }
+    static constexpr unsigned min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min_cp[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
 bool is_clean_utf8(std::string_view text, std::size_t& where)
 {
     const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-    const std::size_t n = text.size();
-    for (std::size_t i = 0; i < n;) {
+    for (std::size_t i = 0; i < text.size();) {
         // ASCII fast path, eight bytes at a time: no high bit set and no zero byte.
-        while (i + 8 <= n) {
+        while (i + 8 <= text.size()) {
             std::uint64_t w;
             std::memcpy(&w, s + i, 8);
             const bool has_zero = ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) != 0;
@@ -21,32 +41,10 @@ bool is_clean_utf8(std::string_view text, std::size_t& where)
                 break;
             i += 8;
         }
-        if (i >= n)
+        if (i >= text.size())
             break;
-        const unsigned char c = s[i];
-        if (c == 0) {
-            where = i;
-            return false;
-        }
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        std::size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-        if (len == 0 || i + len > n) {
-            where = i;
-            return false;
-        }
-        unsigned cp = c & (0xff >> (len + 1));
-        for (std::size_t k = 1; k < len; ++k) {
-            if ((s[i + k] & 0xc0) != 0x80) {
-                where = i;
-                return false;
-            }
-            cp = (cp << 6) | (s[i + k] & 0x3f);
-        }
-        static constexpr unsigned min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < min_cp[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+        const std::size_t len = text[i] == '\0' ? 0 : utf8_sequence_length(text, i);
+        if (len == 0) {
             where = i;
             return false;
         }

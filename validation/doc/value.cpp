@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "doc/load.hpp"
+
 namespace kpw::doc {
 
 std::string_view type_name(type t)
@@ -167,28 +169,55 @@ bool operator==(const value& a, const value& b)
     return false;
 }
 
-void append_json_string(std::string& out, std::string_view s)
+namespace {
+
+void append_ascii_escaped(std::string& out, unsigned char c)
 {
     static constexpr char hex[] = "0123456789abcdef";
+    switch (c) {
+    case '"': out.append("\\\""); break;
+    case '\\': out.append("\\\\"); break;
+    case '\n': out.append("\\n"); break;
+    case '\r': out.append("\\r"); break;
+    case '\t': out.append("\\t"); break;
+    case '<': out.append("\\u003c"); break;
+    case '>': out.append("\\u003e"); break;
+    case '&': out.append("\\u0026"); break;
+    default:
+        if (c < 0x20) {
+            out.append("\\u00");
+            out.push_back(hex[c >> 4]);
+            out.push_back(hex[c & 0xf]);
+        } else {
+            out.push_back(static_cast<char>(c));
+        }
+    }
+}
+
+} // namespace
+
+void append_json_string(std::string& out, std::string_view s)
+{
+    // As Go's encoding/json: each byte of invalid UTF-8 becomes U+FFFD (the output is always valid
+    // JSON, whatever bytes a client sent), and U+2028 / U+2029 are escaped.
     out.push_back('"');
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"': out.append("\\\""); break;
-        case '\\': out.append("\\\\"); break;
-        case '\n': out.append("\\n"); break;
-        case '\r': out.append("\\r"); break;
-        case '\t': out.append("\\t"); break;
-        case '<': out.append("\\u003c"); break;
-        case '>': out.append("\\u003e"); break;
-        case '&': out.append("\\u0026"); break;
-        default:
-            if (c < 0x20) {
-                out.append("\\u00");
-                out.push_back(hex[c >> 4]);
-                out.push_back(hex[c & 0xf]);
-            } else {
-                out.push_back(static_cast<char>(c));
-            }
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            append_ascii_escaped(out, c);
+            ++i;
+            continue;
+        }
+        const std::size_t len = utf8_sequence_length(s, i);
+        if (len == 0) {
+            out.append("\\ufffd");
+            ++i;
+        } else if (len == 3 && c == 0xe2 && s[i + 1] == '\x80' && (s[i + 2] == '\xa8' || s[i + 2] == '\xa9')) {
+            out.append(s[i + 2] == '\xa8' ? "\\u2028" : "\\u2029");
+            i += 3;
+        } else {
+            out.append(s.substr(i, len));
+            i += len;
         }
     }
     out.push_back('"');

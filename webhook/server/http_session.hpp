@@ -50,6 +50,7 @@ private:
     void send(http_response&& res);
     void on_write(bool keep_alive, boost::beast::error_code ec, std::size_t);
     void on_stop();
+    bool next_request_started();
     void release_request();
 
     port_role role_;

@@ -45,14 +45,24 @@ void http_session<Derived>::on_stop()
 {
     stopping_ = true;
     // Only a connection with no byte of a next request is idle; a partly received one is answered.
-    if (idle_ && parser_ && !parser_->got_some() && buffer_.size() == 0)
+    if (idle_ && parser_ && !parser_->got_some() && !next_request_started())
         beast::get_lowest_layer(derived().stream()).cancel();
+}
+
+// Whether bytes of another request wait unparsed: in our buffer or still in the kernel's socket
+// buffer. A client that sent its next keep-alive POST just before shutdown (kube-apiserver does not
+// retry a POST) gets an answer with Connection: close instead of a closed connection.
+template <class Derived>
+bool http_session<Derived>::next_request_started()
+{
+    beast::error_code ec;
+    return buffer_.size() > 0 || beast::get_lowest_layer(derived().stream()).socket().available(ec) > 0;
 }
 
 template <class Derived>
 void http_session<Derived>::do_read()
 {
-    if (stopping_)
+    if (stopping_ && !next_request_started())
         return derived().do_eof();
     parser_.emplace();
     // The parser's limit is the largest allowed body; controller-runtime refuses 7 MiB and more.
@@ -131,14 +141,7 @@ void http_session<Derived>::on_body(beast::error_code ec, std::size_t)
 template <class Derived>
 bool http_session<Derived>::answer_read_error(beast::error_code ec)
 {
-    unsigned status = 0;
-    if (ec == http::error::body_limit)
-        status = 413;
-    else if (ec == http::error::header_limit)
-        status = 431;
-    else if (ec.category() == beast::error_code(http::error::bad_target).category() &&
-             ec != http::error::partial_message)
-        status = 400;
+    const unsigned status = read_error_status(ec);
     if (status == 0) {
         if (state_.log().enabled(2) && ec != boost::asio::error::operation_aborted)
             state_.log().info("connection closed", "error=" + logger::quote(ec.message()));

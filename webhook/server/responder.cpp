@@ -2,6 +2,8 @@
 // Building HTTP responses from routes.
 #include "server/responder.hpp"
 
+#include <boost/beast/http/error.hpp>
+
 #include "admission/review_endpoint.hpp"
 
 namespace kpw::server {
@@ -75,6 +77,17 @@ http_response transport_error(unsigned status, unsigned version)
     res.keep_alive(false);
     res.prepare_payload();
     return res;
+}
+
+unsigned read_error_status(boost::beast::error_code ec)
+{
+    if (ec == http::error::body_limit)
+        return 413;
+    if (ec == http::error::header_limit)
+        return 431;
+    if (ec.category() == boost::beast::error_code(http::error::bad_target).category() && ec != http::error::partial_message)
+        return 400;
+    return 0;
 }
 
 } // namespace kpw::server

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <string>
 
+#include <boost/beast/core/error.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
@@ -25,5 +26,10 @@ http_response respond(server_state& state, const route& r, http_request& req,
 // A reply for a request that could not be read or answered: 400 (malformed), 413 (body too large; its body is
 // an AdmissionReview with code 413), 431 (header too large), 500. Always closes the connection.
 http_response transport_error(unsigned status, unsigned version = 11);
+
+// The status transport_error answers a failed read with: 413 (body limit), 431 (header limit),
+// 400 (malformed request); 0 for transport errors (timeout, reset, TLS alert, truncated message),
+// after which the connection is simply dropped.
+unsigned read_error_status(boost::beast::error_code ec);
 
 } // namespace kpw::server

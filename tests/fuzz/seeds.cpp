@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: Apache-2.0
+// Builds seeds from fixture manifests: raw files, AdmissionReviews and HTTP requests.
+#include "seeds.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "doc/load.hpp"
+#include "model/policy.hpp"
+#include "validate.hpp"
+
+namespace kpw::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct fixture {
+    std::string name; // path below its root, '/' replaced so it can be a file name
+    std::string text;
+};
+
+std::string read_file(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::vector<fixture> read_fixtures(const std::vector<fs::path>& roots)
+{
+    std::vector<fixture> out;
+    for (const fs::path& root : roots) {
+        std::error_code ec;
+        for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+             it.increment(ec)) {
+            const std::string ext = it->path().extension().string();
+            if (!it->is_regular_file() || (ext != ".yaml" && ext != ".yml" && ext != ".json"))
+                continue;
+            std::string name = root.filename().string() + "-" + fs::relative(it->path(), root).string();
+            std::replace(name.begin(), name.end(), '/', '-');
+            out.push_back({std::move(name), read_file(it->path())});
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const fixture& a, const fixture& b) { return a.name < b.name; });
+    return out;
+}
+
+// The policy documents of every fixture, as loaded (files that do not load give none).
+std::vector<std::pair<std::string, doc::value>> policies(const std::vector<fixture>& fixtures)
+{
+    std::vector<std::pair<std::string, doc::value>> out;
+    for (const fixture& f : fixtures) {
+        auto docs = doc::load_yaml(f.text);
+        if (!docs)
+            continue;
+        for (doc::document& d : *docs)
+            if (d.root.is_mapping() && policy_kind_of(d.root.string_at("apiVersion"), d.root.string_at("kind")))
+                out.emplace_back(f.name + "-" + std::to_string(d.index), std::move(d.root));
+    }
+    return out;
+}
+
+// What Karmada's mutating webhook adds before the validating webhook sees the object.
+doc::value with_permanent_id(doc::value object)
+{
+    const bool cluster = object.string_at("kind") == "ClusterPropagationPolicy";
+    doc::value* metadata = object.find("metadata");
+    if (!metadata || !metadata->is_mapping())
+        return object;
+    doc::value* labels = metadata->find("labels");
+    if (!labels || !labels->is_mapping())
+        labels = &metadata->set("labels", doc::value::mapping());
+    labels->set(std::string(cluster ? model::cpp_permanent_id_label : model::pp_permanent_id_label),
+                doc::value::string("5d8c1f0e-0b4e-4c49-9a43-6f5f4b7b0a11"));
+    return object;
+}
+
+std::string review(std::string_view api, std::string_view op, const doc::value& object, const doc::value* old)
+{
+    const std::string kind(object.string_at("kind"));
+    std::string r = R"({"apiVersion":")" + std::string(api) + R"(","kind":"AdmissionReview","request":{"uid":"u-1",)";
+    r += R"("kind":{"group":"policy.karmada.io","version":"v1alpha1","kind":")" + kind + R"("},)";
+    r += R"("name":"n","namespace":"default","operation":")" + std::string(op) + R"(",)";
+    r += R"("userInfo":{"username":"admin"},"object":)" + (op == "DELETE" ? "null" : doc::to_json(object));
+    r += R"(,"oldObject":)" + (old ? doc::to_json(*old) : "null") + R"(,"dryRun":false}})";
+    return r;
+}
+
+std::vector<seed> review_seeds(const std::vector<fixture>& fixtures)
+{
+    std::vector<seed> out;
+    for (auto& [name, object] : policies(fixtures)) {
+        const doc::value labelled = with_permanent_id(object);
+        out.push_back({name + "-v1-create.json", review("admission.k8s.io/v1", "CREATE", labelled, nullptr)});
+        out.push_back({name + "-v1beta1-update.json", review("admission.k8s.io/v1beta1", "UPDATE", labelled, &labelled)});
+        out.push_back({name + "-v1-create-unlabelled.json", review("admission.k8s.io/v1", "CREATE", object, nullptr)});
+        out.push_back({name + "-v1-delete.json", review("admission.k8s.io/v1", "DELETE", labelled, &labelled)});
+    }
+    out.push_back({"envelope-no-uid.json", R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{}})"});
+    out.push_back({"envelope-array.json", "[]"});
+    return out;
+}
+
+std::string post(std::string_view path, std::string_view body, std::string_view extra_headers = {})
+{
+    return "POST " + std::string(path) + "?timeout=10s HTTP/1.1\r\nHost: webhook.karmada-system.svc:443\r\n" +
+           "Content-Type: application/json\r\nAccept: application/json, */*\r\nContent-Length: " +
+           std::to_string(body.size()) + "\r\n" + std::string(extra_headers) + "\r\n" + std::string(body);
+}
+
+std::string chunked(std::string_view body)
+{
+    std::ostringstream s;
+    s << "POST /validate HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    for (std::size_t i = 0; i < body.size(); i += 1000) {
+        const std::string_view part = body.substr(i, 1000);
+        s << std::hex << part.size() << "\r\n" << part << "\r\n";
+    }
+    s << "0\r\n\r\n";
+    return s.str();
+}
+
+std::vector<seed> http_seeds(const std::vector<fixture>& fixtures)
+{
+    std::vector<seed> out;
+    for (const seed& r : review_seeds(fixtures)) {
+        if (!r.name.ends_with("-v1-create.json") && !r.name.starts_with("envelope"))
+            continue;
+        out.push_back({r.name + ".http", post("/validate", r.bytes)});
+        out.push_back({r.name + ".pp.http", post("/validate-propagationpolicy", r.bytes, "Expect: 100-continue\r\n")});
+        out.push_back({r.name + ".chunked.http", chunked(r.bytes)});
+        out.push_back({r.name + ".pipelined.http", post("/validate", r.bytes) + post("/validate-clusterpropagationpolicy", r.bytes, "Connection: close\r\n")});
+    }
+    out.push_back({"readyz.http", "GET /readyz HTTP/1.1\r\nHost: h\r\n\r\nHEAD /readyz/ HTTP/1.0\r\n\r\n"});
+    out.push_back({"not-found.http", "GET /nope HTTP/1.1\r\nHost: h\r\n\r\nPUT /validate HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}"});
+    return out;
+}
+
+std::vector<seed> manifest_seeds(const std::vector<fixture>& fixtures)
+{
+    std::vector<seed> out;
+    for (const fixture& f : fixtures)
+        out.push_back({f.name, f.text});
+    for (auto& [name, object] : policies(fixtures))
+        out.push_back({name + ".json", doc::to_json(object)});
+    return out;
+}
+
+} // namespace
+
+std::vector<fs::path> fixture_roots(const fs::path& source_root)
+{
+    return {source_root / "tests" / "data", source_root / "manifests" / "examples"};
+}
+
+std::vector<seed> make_seeds(std::string_view target, const std::vector<fs::path>& roots)
+{
+    const std::vector<fixture> fixtures = read_fixtures(roots);
+    if (target == "admission_review")
+        return review_seeds(fixtures);
+    if (target == "http_request")
+        return http_seeds(fixtures);
+    if (target == "manifest")
+        return manifest_seeds(fixtures);
+    return {};
+}
+
+std::vector<seed> read_corpus(const fs::path& dir)
+{
+    std::vector<seed> out;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+        if (it->is_regular_file())
+            out.push_back({it->path().filename().string(), read_file(it->path())});
+    std::sort(out.begin(), out.end(), [](const seed& a, const seed& b) { return a.name < b.name; });
+    return out;
+}
+
+} // namespace kpw::fuzz

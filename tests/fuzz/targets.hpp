@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+// The fuzz targets as plain functions: libFuzzer entry points call them, and so does the replay test.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace kpw::fuzz {
+
+using bytes = std::span<const std::uint8_t>;
+
+// (1) AdmissionReview bytes -> envelope checks, decode, validate (every handler) -> encoded reply.
+int admission_review(bytes data);
+// (2) YAML/JSON bytes -> doc::load_yaml / doc::parse_json -> validate_manifest -> lint report (text, json).
+int manifest(bytes data);
+// (3) Raw bytes of one or more HTTP/1.1 requests, as read from a webhook connection -> Beast's parser,
+// router, responder (no sockets). Requests after the first are pipelined on the same "connection".
+int http_request(bytes data);
+
+struct target {
+    std::string_view name; // the fuzzer binary is fuzz_<name>; seeds and regressions use <name>/
+    int (*run)(bytes);
+};
+
+// Every target, for the replay test and the seed tool.
+std::span<const target> all_targets();
+
+// A violated invariant: prints what and aborts, so libFuzzer records the input as a crash.
+[[noreturn]] void invariant_failed(std::string_view target, std::string_view what);
+
+inline std::string_view as_text(bytes data)
+{
+    return {reinterpret_cast<const char*>(data.data()), data.size()};
+}
+
+} // namespace kpw::fuzz

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+// Hostile connections: plain HTTP on the TLS port, handshakes abandoned, 300 slowloris clients, floods
+// up to the connection cap. The server keeps answering, frees every slot, and still exits 0 on SIGTERM.
+#include <csignal>
+#include <memory>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "hardening_support.hpp"
+
+using namespace kpw::test;
+namespace http = boost::beast::http;
+
+namespace {
+
+constexpr std::string_view open_connections = "karmada_policy_webhook_open_connections";
+constexpr std::string_view rejected_connections = "karmada_policy_webhook_rejected_connections_total";
+
+// The gauge drops to 0 once the server has let go of every connection it had.
+bool all_connections_released(const serve_process& s)
+{
+    return wait_until([&] { return metric(s, open_connections) == 0; });
+}
+
+void stop_gracefully(serve_process& s)
+{
+    s.signal(SIGTERM);
+    CHECK(s.wait_exit() == 0);
+}
+
+} // namespace
+
+TEST_CASE("plain HTTP on the TLS port is dropped without an HTTP answer")
+{
+    serve_process s;
+    raw_tcp plain(s.webhook_port());
+    REQUIRE(plain.connected());
+    REQUIRE(plain.write("POST /validate HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}"));
+    bool closed = false;
+    const std::string got = plain.read_until_close(std::chrono::seconds(5), closed);
+    CHECK(closed);
+    CHECK_FALSE(got.starts_with("HTTP/"));
+    CHECK(all_connections_released(s));
+    check_still_serving(s);
+    stop_gracefully(s);
+}
+
+TEST_CASE("abandoned connections: TCP only, half a ClientHello, handshake then close, garbage")
+{
+    serve_process s;
+    // The start of a TLS 1.2 ClientHello record: the server waits for the rest, then the client leaves.
+    const std::string half_hello("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", 11);
+    for (int i = 0; i < 50; ++i) {
+        {
+            raw_tcp tcp_only(s.webhook_port());
+            CHECK(tcp_only.connected());
+        }
+        {
+            raw_tcp half(s.webhook_port());
+            CHECK(half.write(half_hello));
+        }
+        {
+            raw_tcp garbage(s.webhook_port());
+            CHECK(garbage.write(std::string(4096, static_cast<char>(0xA5 + i))));
+        }
+        auto tls = tls_connect(s);
+        tls->close(); // no close_notify, no request
+    }
+    CHECK(all_connections_released(s));
+    check_still_serving(s);
+    stop_gracefully(s);
+}
+
+TEST_CASE("300 slowloris connections do not delay a normal review")
+{
+    serve_process s;
+    std::vector<std::unique_ptr<tls_client>> slow;
+    for (int i = 0; i < 300; ++i) {
+        slow.push_back(tls_connect(s));
+        REQUIRE_FALSE(slow.back()->write_raw("POST /validate HTTP/1.1\r\nHost: localhost\r\n"));
+    }
+    for (auto& c : slow) // a little more of each header, as slowloris trickles it
+        REQUIRE_FALSE(c->write_raw("X-a: b\r\n"));
+    CHECK(metric(s, open_connections) >= 300);
+    for (int i = 0; i < 5; ++i)
+        CHECK(check_still_serving(s, "prompt-" + std::to_string(i)) < std::chrono::milliseconds(500));
+    slow.clear();
+    CHECK(all_connections_released(s));
+    check_still_serving(s);
+    stop_gracefully(s);
+}
+
+TEST_CASE("a flood up to the connection cap: beyond it connections close, below it service resumes")
+{
+    constexpr int cap = 100;
+    serve_process s({"--max-connections=" + std::to_string(cap)});
+    auto established = tls_connect(s);
+    std::vector<std::unique_ptr<raw_tcp>> flood;
+    for (int i = 1; i < cap; ++i) // TCP only: each holds a slot until the handshake timeout
+        flood.push_back(std::make_unique<raw_tcp>(s.webhook_port()));
+    REQUIRE(wait_until([&] { return metric(s, open_connections) == cap; }));
+
+    raw_tcp beyond(s.webhook_port()); // the kernel accepts it, the server closes it at once
+    bool closed = false;
+    beyond.read_until_close(std::chrono::seconds(5), closed);
+    CHECK(closed);
+    CHECK(metric(s, rejected_connections) >= 1);
+    // A connection made before the flood keeps being served at the cap.
+    const decision d = decode_reply(established->post("/validate", review("admission.k8s.io/v1", "held", "CREATE",
+                                                                          "PropagationPolicy", admitted_pp)));
+    CHECK(d.uid == "held");
+    CHECK(d.allowed);
+
+    flood.clear();
+    established->close();
+    CHECK(all_connections_released(s));
+    check_still_serving(s);
+    stop_gracefully(s);
+}
