@@ -2,50 +2,12 @@
 // lint dry run: loading the snapshot and workloads, snapshot warnings, claiming and scheduling.
 #include "lint/dry_run.hpp"
 
-#include "doc/load.hpp"
 #include "doc/locate.hpp"
-#include "lint/inputs.hpp"
 #include "scheduling/claim.hpp"
 
 namespace kpw::lint {
 
 namespace {
-
-bool looks_like_json(std::string_view text)
-{
-    auto first = text.find_first_not_of(" \t\r\n");
-    return first != std::string_view::npos && text[first] == '{';
-}
-
-// Loads every document of the inputs and hands each root to `take`; parse failures become file errors.
-template <class F>
-void for_each_document(const std::vector<std::string>& paths, std::vector<file_error>& errors, F&& take)
-{
-    input_set inputs = collect_inputs(paths);
-    errors.insert(errors.end(), inputs.errors.begin(), inputs.errors.end());
-    for (const auto& in : inputs.files) {
-        std::vector<scheduling::inventory_issue> issues;
-        // `kubectl get clusters -o json` output: RapidJSON reads a large snapshot an order of magnitude
-        // faster than the YAML scanner. Positions are lost, so anything it rejects goes the YAML way.
-        if (looks_like_json(in.text)) {
-            if (auto root = doc::parse_json(in.text)) {
-                take(*root, issues);
-                for (auto& i : issues)
-                    errors.push_back({in.name, i.where, std::move(i.message)});
-                continue;
-            }
-        }
-        auto docs = doc::load_yaml(in.text);
-        if (!docs) {
-            errors.push_back({in.name, docs.error().where, docs.error().message});
-            continue;
-        }
-        for (const auto& d : *docs)
-            take(d.root, issues);
-        for (auto& i : issues)
-            errors.push_back({in.name, i.where, std::move(i.message)});
-    }
-}
 
 workload_ref ref_of(const model::workload& w)
 {
@@ -78,20 +40,7 @@ std::unique_ptr<dry_run_context> load_dry_run(const std::vector<std::string>& cl
                                               const std::string& default_namespace, std::vector<file_error>& errors)
 {
     auto ctx = std::make_unique<dry_run_context>();
-    if (!cluster_paths.empty()) {
-        std::vector<scheduling::inventory_issue> seal_issues;
-        for_each_document(cluster_paths, errors, [&](const doc::value& root, auto& issues) { ctx->clusters.add(root, issues); });
-        ctx->clusters.seal(seal_issues);
-        for (auto& i : seal_issues)
-            errors.push_back({"--clusters", i.where, std::move(i.message)});
-        ctx->snapshot = std::make_unique<scheduling::snapshot>(ctx->clusters.clusters());
-    }
-    if (!workload_paths.empty()) {
-        ctx->have_workloads = true;
-        for_each_document(workload_paths, errors, [&](const doc::value& root, auto& issues) {
-            scheduling::add_workloads(ctx->workloads, root, default_namespace, issues);
-        });
-    }
+    snapshot::load(*ctx, cluster_paths, workload_paths, default_namespace, errors);
     return ctx;
 }
 

@@ -11,24 +11,18 @@
 #include "lint/report.hpp"
 #include "model/policy.hpp"
 #include "model/workload.hpp"
-#include "scheduling/inventory.hpp"
 #include "scheduling/simulator.hpp"
-#include "scheduling/snapshot.hpp"
+#include "snapshot/load.hpp"
 
 namespace kpw::lint {
 
 // Everything the dry run reads besides the policies; built once, then shared read-only by the workers.
-struct dry_run_context {
-    scheduling::cluster_inventory clusters;
-    std::unique_ptr<scheduling::snapshot> snapshot; // over `clusters`; null without --clusters
-    std::vector<model::workload> workloads;
-    bool have_workloads = false;
+// The snapshot and workloads are loaded by the code `serve --clusters` uses too.
+struct dry_run_context : snapshot::state {
     scheduling::options options;
 };
 
-// Reads --clusters and --workloads (files, directories, "-") the way lint reads policies. Unreadable or
-// unparsable files and objects that do not decode become file errors (exit 2): the dry run would be
-// computed on a snapshot other than the one given.
+// Reads --clusters and --workloads (snapshot::load); its file errors make lint exit 2.
 std::unique_ptr<dry_run_context> load_dry_run(const std::vector<std::string>& cluster_paths,
                                               const std::vector<std::string>& workload_paths,
                                               const std::string& default_namespace, std::vector<file_error>& errors);
