@@ -3,6 +3,7 @@
 # One entry point for people and CI: installs what is missing (Debian 12, apt), builds, runs or tests.
 #   ./dev.sh run    build and run the main job
 #   ./dev.sh test   build and run every test suite; ends with "N passed, N failed"
+#   ./dev.sh build-asan   only the clang ASan+UBSan build with the fuzzers (tests/fuzz/run_long.sh)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -104,8 +105,12 @@ case "$cmd" in
     run_sanitized_suite
     count_results build/meson-logs/testlog.json "$asan_dir/meson-logs/testlog.json"
     ;;
+  build-asan)
+    install_deps
+    build_sanitized
+    ;;
   *)
-    echo "usage: ./dev.sh run|test" >&2
+    echo "usage: ./dev.sh run|test|build-asan" >&2
     exit 2
     ;;
 esac
