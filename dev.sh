@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # One entry point for people and CI: installs what is missing (Debian 12, apt), builds, runs or tests.
-#   ./dev.sh run    build and run the main job
+#   ./dev.sh run    build and start the webhook on 127.0.0.1:8443 with a self-generated dev certificate
+#   ./dev.sh demo   build and lint the shipped examples, with a dry run against the example clusters
 #   ./dev.sh test   build and run every test suite; ends with "N passed, N failed"
 #   ./dev.sh build-asan   only the clang ASan+UBSan build with the fuzzers (tests/fuzz/run_long.sh)
 set -euo pipefail
@@ -94,8 +95,28 @@ case "$cmd" in
   run)
     install_deps
     build build
-    echo "== lint of the shipped example policies (manifests/examples) =="
-    build/webhook/karmada-policy-webhook lint manifests/examples/*.yaml
+    cat >&2 <<'HINT'
+dev.sh: starting the webhook on https://127.0.0.1:8443 (health :8000, metrics :8080); Ctrl-C stops it.
+        Send it a review from another shell:
+          curl --cacert .dev/certs/ca.crt -H 'Content-Type: application/json' \
+            --data @manifests/examples/admission-review.json \
+            'https://127.0.0.1:8443/validate-propagationpolicy?timeout=3s'
+HINT
+    exec build/webhook/karmada-policy-webhook serve --self-signed --cert-dir .dev/certs \
+      --bind-address 127.0.0.1 --secure-port 8443 \
+      --health-probe-bind-address 127.0.0.1:8000 --metrics-bind-address 127.0.0.1:8080 --v 1
+    ;;
+  demo)
+    install_deps
+    build build
+    policies=(manifests/examples/dc-groups.yaml manifests/examples/overflow-onprem-cloud.yaml
+              manifests/examples/checkout-local-idc.yaml)
+    echo "== lint + dry run of the seed scenarios against manifests/examples/clusters.yaml =="
+    build/webhook/karmada-policy-webhook lint --clusters manifests/examples/clusters.yaml \
+      --workloads manifests/examples/workloads.yaml "${policies[@]}"
+    echo
+    echo "== lint of the broken examples (exit 1 expected: Karmada would deny them) =="
+    build/webhook/karmada-policy-webhook lint manifests/examples/broken || true
     ;;
   test)
     install_deps
@@ -110,7 +131,7 @@ case "$cmd" in
     build_sanitized
     ;;
   *)
-    echo "usage: ./dev.sh run|test|build-asan" >&2
+    echo "usage: ./dev.sh run|demo|test|build-asan" >&2
     exit 2
     ;;
 esac

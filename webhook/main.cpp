@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "version.hpp"
 
 int main(int argc, char** argv)
 {

@@ -116,12 +116,16 @@ std::string_view value::string_at(std::string_view key) const
 
 value& value::push_back(value v)
 {
+    if (items_.empty())
+        items_.reserve(4); // skip the 1 -> 2 -> 4 regrowth moves that dominate building small lists
     items_.push_back(std::move(v));
     return items_.back();
 }
 
 value& value::add(std::string key, value v)
 {
+    if (members_.empty())
+        members_.reserve(4); // most Kubernetes objects have a handful of keys
     members_.emplace_back(std::move(key), std::move(v));
     return members_.back().second;
 }

@@ -42,6 +42,10 @@ constexpr std::array entries{
                     "set effect: NoExecute or remove tolerationSeconds"},
     catalogue_entry{"toleration-value-ignored", false, "an Exists toleration ignores its value",
                     "remove the value or use operator: Equal"},
+    catalogue_entry{"affinity-matches-no-cluster", false,
+                    "an affinity group matches no cluster of the cluster snapshot",
+                    "the scheduler skips the group; check the cluster names and selectors against "
+                    "`kubectl get clusters --show-labels`"},
     catalogue_entry{"selector-label-ignored", false, "a resource selector with a name ignores its labelSelector",
                     "remove name or labelSelector"},
 };

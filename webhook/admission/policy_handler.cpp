@@ -7,6 +7,9 @@
 
 #include "admission/response.hpp"
 #include "field/error.hpp"
+#include "model/decode.hpp"
+#include "model/well_known.hpp"
+#include "snapshot/policy_warnings.hpp"
 
 namespace kpw::admission {
 namespace {
@@ -84,6 +87,26 @@ response to_response(const admission_verdict& v)
     return r;
 }
 
+// The snapshot's warnings for an admitted policy. Whatever goes wrong here must not change the
+// verdict: an exception (allocation) just means no snapshot warnings.
+std::vector<std::string> snapshot_warnings(const snapshot::holder* known, const request& req)
+{
+    if (!known)
+        return {};
+    const auto current = known->current();
+    if (!current)
+        return {};
+    try {
+        const model::policy p = model::decode(req.object);
+        const bool cluster_scoped = p.kind == model::kind_cluster_propagation_policy;
+        // kube-apiserver has set metadata.namespace from the request by now; request.namespace is the fallback.
+        const std::string_view ns = cluster_scoped ? std::string_view() : !p.metadata.ns.empty() ? p.metadata.ns : req.ns;
+        return snapshot::policy_warnings(*current, p, ns);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
 } // namespace
 
 response policy_handler::handle(const request& req) const
@@ -110,7 +133,10 @@ response policy_handler::handle(const request& req) const
     const auto verdict = validate_admission(*kind, update ? admission_operation::update : admission_operation::create,
                                             req.object, update ? &req.old_object : nullptr,
                                             options_.require_permanent_id, options_.validation);
-    return to_response(verdict);
+    response r = to_response(verdict);
+    if (verdict.result == admission_verdict::outcome::allowed)
+        r = with_warnings(std::move(r), snapshot_warnings(options_.cluster_snapshot.get(), req));
+    return r;
 }
 
 } // namespace kpw::admission

@@ -2,7 +2,6 @@
 // Envelope checks and the last-resort catch around one admission handler call.
 #include "admission/review_endpoint.hpp"
 
-#include <cctype>
 #include <exception>
 
 #include "admission/response.hpp"
@@ -11,18 +10,9 @@
 namespace kpw::admission {
 namespace {
 
-// "application/json", optionally with parameters ("; charset=utf-8"); case-insensitive.
-bool is_json(std::string_view content_type)
-{
-    constexpr std::string_view json = "application/json";
-    if (content_type.size() < json.size())
-        return false;
-    for (std::size_t i = 0; i < json.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(content_type[i])) != json[i])
-            return false;
-    const std::string_view rest = content_type.substr(json.size());
-    return rest.empty() || rest.front() == ';' || rest.front() == ' ';
-}
+// controller-runtime (pkg/webhook/admission/http.go) compares the header with "application/json"
+// exactly, and kube-apiserver always sends exactly that; so do we, to answer as Karmada would.
+bool is_json(std::string_view content_type) { return content_type == "application/json"; }
 
 response call_handler(const handler& h, const request& req)
 {

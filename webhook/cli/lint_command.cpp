@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `lint`: the CI dry-run face of the webhook.
 #include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
 
 #include <iostream>
 #include <memory>
@@ -17,6 +18,10 @@ struct lint_flags {
     std::vector<std::string> paths;
     std::string output = "text";
     lint::lint_options options;
+    std::vector<std::string> clusters;  // --clusters: the snapshot for the dry-run scheduling check
+    std::vector<std::string> workloads; // --workloads: the resource templates the policies claim
+    std::string unschedulable = "error";
+    bool legacy_tolerations = false;
 };
 
 std::string formats_help()
@@ -30,8 +35,20 @@ std::string formats_help()
 int run_lint_command(const lint_flags& flags)
 {
     const lint::output_format* format = lint::find_output_format(flags.output);
-    const lint::input_set inputs = lint::collect_inputs(flags.paths.empty() ? std::vector<std::string>{"-"} : flags.paths);
-    const lint::report report = lint::run_lint(inputs, flags.options);
+    if (!flags.workloads.empty() && flags.clusters.empty()) {
+        std::cerr << "lint: --workloads needs --clusters (the snapshot to schedule them on)\n";
+        return exit_usage;
+    }
+    lint::input_set inputs = lint::collect_inputs(flags.paths.empty() ? std::vector<std::string>{"-"} : flags.paths);
+    lint::lint_options options = flags.options;
+    options.unschedulable_is_error = flags.unschedulable == "error";
+    std::unique_ptr<lint::dry_run_context> dry_run;
+    if (!flags.clusters.empty()) {
+        dry_run = lint::load_dry_run(flags.clusters, flags.workloads, options.default_namespace, inputs.errors);
+        dry_run->options.legacy_default_tolerations = flags.legacy_tolerations;
+        options.dry_run = dry_run.get();
+    }
+    const lint::report report = lint::run_lint(inputs, options);
     format->render(report, std::cout);
     std::cout.flush();
     // Broken inputs also go to stderr, whatever the format, so a CI log always shows them.
@@ -48,7 +65,8 @@ command add_lint_command(CLI::App& parent)
     auto flags = std::make_shared<lint_flags>();
     auto* sub = parent.add_subcommand(
         "lint", "Validate PropagationPolicy/ClusterPropagationPolicy manifests as kubectl apply to Karmada would.\n"
-                "Exit 0: all allowed; 1: a policy is denied; 2: usage, I/O or parse error.");
+                "With --clusters/--workloads, also predicts karmada-scheduler's decision for every claimed workload.\n"
+                "Exit 0: all allowed; 1: a policy is denied or a workload unschedulable; 2: usage, I/O or parse error.");
     sub->add_option("paths", flags->paths, "files, directories (recursive *.yaml *.yml *.json) or - for stdin");
     std::vector<std::string> names;
     for (const auto& f : lint::output_formats())
@@ -59,6 +77,20 @@ command add_lint_command(CLI::App& parent)
     sub->add_option("-n,--namespace", flags->options.default_namespace,
                     "namespace of PropagationPolicies that set none (kubectl's default)")
         ->capture_default_str();
+    sub->add_option("--clusters", flags->clusters,
+                    "dry-run scheduling: Cluster objects as `kubectl get clusters -o yaml` prints them "
+                    "(file, directory or -); repeat the flag for several")
+        ->allow_extra_args(false); // one path per flag: PATH... after it stays positional
+    sub->add_option("--workloads", flags->workloads,
+                    "dry-run scheduling: the workloads (Deployment, StatefulSet, Job, ...) the policies claim")
+        ->allow_extra_args(false); // one path per flag: PATH... after it stays positional
+    sub->add_option("--unschedulable", flags->unschedulable,
+                    "an unschedulable workload is an error (exit 1) or only a warning")
+        ->check(CLI::IsMember({"error", "warn"}))
+        ->capture_default_str();
+    sub->add_flag("--legacy-default-tolerations", flags->legacy_tolerations,
+                  "dry run as Karmada v1.3-v1.14, whose webhook added NoExecute tolerations for "
+                  "not-ready/unreachable clusters");
     sub->add_flag("--allow-aggregated-overflow", flags->options.validation.allow_aggregated_overflow,
                   "also accept overflowAffinities with Divided + Aggregated scheduling (newer Karmada)");
     return {sub, [flags] { return run_lint_command(*flags); }};

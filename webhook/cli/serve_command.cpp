@@ -6,11 +6,9 @@
 #include <memory>
 
 #include "server/options.hpp"
+#include "version.hpp"
 #include "server/server.hpp"
 
-#ifndef KPW_VERSION
-#define KPW_VERSION "unknown"
-#endif
 
 namespace kpw::cli {
 namespace {
@@ -72,6 +70,31 @@ void add_own_flags(CLI::App& sub, server::serve_options& o)
         ->check(CLI::Range(1, 1000000));
 }
 
+// The dry-run snapshot behind the admission warnings, read as `lint --clusters/--workloads` reads it.
+void add_snapshot_flags(CLI::App& sub, server::serve_options& o)
+{
+    sub.add_option("--clusters", o.clusters,
+                   "Cluster snapshot (kubectl get clusters -o yaml; file or directory, reloaded on change): warn "
+                   "when an admitted policy's affinity matches no cluster or leaves a known workload unschedulable; "
+                   "repeat the flag for several")
+        ->allow_extra_args(false);
+    sub.add_option("--workloads", o.workloads,
+                   "Known workloads (file or directory, reloaded on change) checked against admitted policies; "
+                   "needs --clusters")
+        ->allow_extra_args(false);
+}
+
+// Files only: standard input can be neither watched nor read again on reload.
+void check_snapshot_flags(const server::serve_options& o)
+{
+    if (!o.workloads.empty() && o.clusters.empty())
+        throw CLI::ValidationError("--workloads", "needs --clusters (the snapshot to schedule them on)");
+    for (const auto* list : {&o.clusters, &o.workloads})
+        for (const auto& p : *list)
+            if (p == "-")
+                throw CLI::ValidationError("--clusters/--workloads", "serve reads files or directories, not -");
+}
+
 // --self-signed is for a local start: listen on loopback unless told otherwise.
 void apply_self_signed_defaults(const CLI::App& sub, server::serve_options& o)
 {
@@ -94,10 +117,12 @@ command add_serve_command(CLI::App& parent)
     auto grace = std::make_shared<std::string>("25s");
     add_karmada_flags(*sub, *options);
     add_own_flags(*sub, *options);
+    add_snapshot_flags(*sub, *options);
     sub->add_option("--shutdown-grace-period", *grace, "How long SIGTERM waits for open requests")
         ->capture_default_str();
     return {sub, [sub, options, grace] {
                 apply_self_signed_defaults(*sub, *options);
+                check_snapshot_flags(*options);
                 if (auto e = parse_seconds(*grace, options->shutdown_grace); !e.empty())
                     throw CLI::ValidationError("--shutdown-grace-period", e);
                 server::server s(*options, KPW_VERSION);

@@ -9,6 +9,7 @@
 #include "cli/exit_codes.hpp"
 #include "doc/load.hpp"
 #include "doc/locate.hpp"
+#include "model/decode.hpp"
 
 namespace kpw::lint {
 namespace {
@@ -29,9 +30,19 @@ bool is_list(const doc::value& object)
     return object.find("items") && kind.size() >= 4 && kind.substr(kind.size() - 4) == "List";
 }
 
+// One file's share of the run: its report and, for the dry run, its admitted policies in typed form.
+struct partial {
+    report out;
+    std::vector<typed_policy> typed; // result indexes are into out.results
+};
+
+policy_result lint_policy_typed(policy_kind kind, const doc::value& object, const std::string& file, int document,
+                                const lint_options& options, std::vector<typed_policy>* typed, std::size_t index);
+
 void lint_object(const doc::value& object, const std::string& file, int document, const lint_options& options,
-                 report& out)
+                 partial& part)
 {
+    report& out = part.out;
     ++out.totals.documents;
     if (!object.is_mapping() || !object.find("kind") || !object.find("apiVersion")) {
         const char* what = object.is_mapping() ? "document has no apiVersion or kind: not a Kubernetes object"
@@ -42,17 +53,21 @@ void lint_object(const doc::value& object, const std::string& file, int document
     const auto kind = policy_kind_of(object.string_at("apiVersion"), object.string_at("kind"));
     if (!kind) {
         ++out.totals.skipped;
+        const doc::value* metadata = object.find("metadata");
+        out.skipped.push_back({file, document, object.pos(), std::string(object.string_at("kind")),
+                               std::string(metadata ? metadata->string_at("name") : "")});
         return;
     }
-    out.results.push_back(lint_policy(*kind, object, file, document, options));
+    out.results.push_back(lint_policy_typed(*kind, object, file, document, options, &part.typed, out.results.size()));
     const policy_result& r = out.results.back();
     ++out.totals.policies;
     out.totals.denied += r.allowed ? 0 : 1;
     out.totals.warnings += static_cast<int>(r.warnings.size());
 }
 
-void lint_file(const input_file& in, const lint_options& options, report& out)
+void lint_file(const input_file& in, const lint_options& options, partial& part)
 {
+    report& out = part.out;
     auto docs = doc::load_yaml(in.text);
     if (!docs) {
         out.file_errors.push_back({in.name, docs.error().where, docs.error().message});
@@ -60,7 +75,7 @@ void lint_file(const input_file& in, const lint_options& options, report& out)
     }
     for (const doc::document& d : *docs) {
         if (!is_list(d.root)) {
-            lint_object(d.root, in.name, d.index, options, out);
+            lint_object(d.root, in.name, d.index, options, part);
             continue;
         }
         const doc::value& items = *d.root.find("items");
@@ -69,12 +84,17 @@ void lint_file(const input_file& in, const lint_options& options, report& out)
             continue;
         }
         for (const doc::value& item : items.items())
-            lint_object(item, in.name, d.index, options, out);
+            lint_object(item, in.name, d.index, options, part);
     }
 }
 
-void merge_into(report& out, report&& part)
+void merge_into(report& out, std::vector<typed_policy>& typed, partial&& whole)
 {
+    report& part = whole.out;
+    for (auto& t : whole.typed) {
+        t.result += out.results.size();
+        typed.push_back(std::move(t));
+    }
     out.totals.documents += part.totals.documents;
     out.totals.policies += part.totals.policies;
     out.totals.denied += part.totals.denied;
@@ -82,13 +102,12 @@ void merge_into(report& out, report&& part)
     out.totals.unschedulable += part.totals.unschedulable;
     out.totals.skipped += part.totals.skipped;
     std::move(part.results.begin(), part.results.end(), std::back_inserter(out.results));
+    std::move(part.skipped.begin(), part.skipped.end(), std::back_inserter(out.skipped));
     std::move(part.file_errors.begin(), part.file_errors.end(), std::back_inserter(out.file_errors));
 }
 
-} // namespace
-
-policy_result lint_policy(policy_kind kind, const doc::value& object, const std::string& file, int document,
-                          const lint_options& options)
+policy_result lint_policy_typed(policy_kind kind, const doc::value& object, const std::string& file, int document,
+                                const lint_options& options, std::vector<typed_policy>* typed, std::size_t index)
 {
     policy_result r;
     r.file = file;
@@ -105,14 +124,30 @@ policy_result lint_policy(policy_kind kind, const doc::value& object, const std:
     for (const auto& w : verdict.warnings)
         r.warnings.push_back(to_finding(object, w));
     r.allowed = r.errors.empty();
+    // The dry run schedules admitted policies only: a denied one never reaches the scheduler.
+    if (options.dry_run && r.allowed) {
+        model::policy p = model::decode(verdict.defaulted);
+        p.kind = r.kind;
+        add_snapshot_warnings(*options.dry_run, p, object, r);
+        if (typed)
+            typed->push_back({index, std::move(p)});
+    }
     return r;
+}
+
+} // namespace
+
+policy_result lint_policy(policy_kind kind, const doc::value& object, const std::string& file, int document,
+                          const lint_options& options)
+{
+    return lint_policy_typed(kind, object, file, document, options, nullptr, 0);
 }
 
 report run_lint(const input_set& inputs, const lint_options& options)
 {
     // yaml-cpp's scanner dominates lint time, so files are linted in parallel; each file gets its
     // own partial report and the partials are merged in input order, keeping the output deterministic.
-    std::vector<report> partials(inputs.files.size());
+    std::vector<partial> partials(inputs.files.size());
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
         for (std::size_t i = next++; i < partials.size(); i = next++)
@@ -128,8 +163,12 @@ report run_lint(const input_set& inputs, const lint_options& options)
 
     report out;
     out.file_errors = inputs.errors;
-    for (report& part : partials)
-        merge_into(out, std::move(part));
+    out.unschedulable_is_error = options.unschedulable_is_error;
+    std::vector<typed_policy> typed;
+    for (partial& part : partials)
+        merge_into(out, typed, std::move(part));
+    if (options.dry_run)
+        schedule_workloads(*options.dry_run, typed, out);
     return out;
 }
 
@@ -137,7 +176,7 @@ int exit_code(const report& r)
 {
     if (!r.file_errors.empty())
         return cli::exit_usage;
-    if (r.totals.denied > 0 || r.totals.unschedulable > 0)
+    if (r.totals.denied > 0 || (r.unschedulable_is_error && r.totals.unschedulable > 0))
         return cli::exit_findings;
     return cli::exit_ok;
 }

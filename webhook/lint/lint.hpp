@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "lint/dry_run.hpp"
 #include "lint/inputs.hpp"
 #include "lint/report.hpp"
 #include "validate.hpp"
@@ -14,6 +15,9 @@ namespace kpw::lint {
 struct lint_options {
     std::string default_namespace = "default"; // kubectl's namespace for a PropagationPolicy without one
     validation_options validation;
+    // --clusters / --workloads: the dry-run scheduling check (null: validation only).
+    const dry_run_context* dry_run = nullptr;
+    bool unschedulable_is_error = true; // --unschedulable=error|warn
 };
 
 // Lints every document of every input: documents of other kinds are counted as skipped, `kind: List`

@@ -70,6 +70,7 @@ std::string location(const std::string& file, position where)
 struct file_group {
     std::vector<const policy_result*> policies;
     std::vector<const file_error*> errors;
+    std::vector<const skipped_document*> skipped;
     int failures = 0;
 };
 
@@ -126,6 +127,15 @@ void print_policy(std::ostream& out, const policy_result& p, const std::string& 
     out << "    </testcase>\n";
 }
 
+void print_skipped(std::ostream& out, const skipped_document& d, const std::string& classname)
+{
+    const std::string name = d.kind + (d.name.empty() ? "" : ' ' + d.name) + " (document " +
+                             std::to_string(d.document + 1) + ")";
+    out << "    <testcase" << attr("name", name) << attr("classname", classname) << attr("file", classname)
+        << ">\n      <skipped" << attr("message", "not a PropagationPolicy or ClusterPropagationPolicy")
+        << "/>\n    </testcase>\n";
+}
+
 void print_file_error(std::ostream& out, const file_error& e, const std::string& classname)
 {
     out << "    <testcase" << attr("name", classname) << attr("classname", classname) << attr("file", classname)
@@ -138,6 +148,8 @@ std::map<std::string, file_group> group_by_file(const report& r)
     std::map<std::string, file_group> files; // sorted: deterministic whatever the input order
     for (const auto& e : r.file_errors)
         files[ci_path(e.file)].errors.push_back(&e);
+    for (const auto& d : r.skipped)
+        files[ci_path(d.file)].skipped.push_back(&d);
     for (const auto& p : r.results) {
         file_group& g = files[ci_path(p.file)];
         g.policies.push_back(&p);
@@ -153,7 +165,7 @@ void render_junit(const report& r, std::ostream& out)
     const auto files = group_by_file(r);
     std::size_t tests = 0, failures = 0, errors = 0;
     for (const auto& [name, g] : files) {
-        tests += g.policies.size() + g.errors.size();
+        tests += g.policies.size() + g.errors.size() + g.skipped.size();
         failures += static_cast<std::size_t>(g.failures);
         errors += g.errors.size();
     }
@@ -161,13 +173,16 @@ void render_junit(const report& r, std::ostream& out)
         << attr("tests", std::to_string(tests)) << attr("failures", std::to_string(failures))
         << attr("errors", std::to_string(errors)) << ">\n";
     for (const auto& [name, g] : files) {
-        out << "  <testsuite" << attr("name", name) << attr("tests", std::to_string(g.policies.size() + g.errors.size()))
+        const std::size_t suite_tests = g.policies.size() + g.errors.size() + g.skipped.size();
+        out << "  <testsuite" << attr("name", name) << attr("tests", std::to_string(suite_tests))
             << attr("failures", std::to_string(g.failures)) << attr("errors", std::to_string(g.errors.size()))
-            << attr("skipped", "0") << ">\n";
+            << attr("skipped", std::to_string(g.skipped.size())) << ">\n";
         for (const file_error* e : g.errors)
             print_file_error(out, *e, name);
         for (const policy_result* p : g.policies)
             print_policy(out, *p, name);
+        for (const skipped_document* d : g.skipped)
+            print_skipped(out, *d, name);
         out << "  </testsuite>\n";
     }
     out << "</testsuites>\n";

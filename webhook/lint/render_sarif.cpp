@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "doc/value.hpp"
-#include "lint/version.h"
+#include "version.hpp"
 #include "rules/catalogue.hpp"
 
 namespace kpw::lint {
@@ -190,9 +190,8 @@ value driver_json(value rules)
 {
     value driver = value::mapping();
     driver.add("name", value::string("karmada-policy-webhook"));
-    driver.add("version", value::string(KPW_TOOL_VERSION));
-    driver.add("semanticVersion", value::string(KPW_TOOL_VERSION));
-    driver.add("informationUri", value::string(KPW_INFORMATION_URI));
+    driver.add("version", value::string(KPW_VERSION));
+    driver.add("semanticVersion", value::string(KPW_VERSION));
     driver.add("rules", std::move(rules));
     return driver;
 }

@@ -15,11 +15,11 @@ void print_location(std::ostream& out, const std::string& file, position where)
     out << ": ";
 }
 
-void print_scheduling(std::ostream& out, const policy_result& p, const scheduling_result& s)
+void print_scheduling(std::ostream& out, const policy_result& p, const scheduling_result& s, bool unschedulable_is_error)
 {
     print_location(out, p.file, p.start);
-    out << (s.scheduled ? "note" : "error") << ": " << p.kind << ' '
-        << (p.namespace_name.empty() ? "" : p.namespace_name + "/") << p.name << ": " << s.workload.kind << ' '
+    out << (s.scheduled ? "note" : unschedulable_is_error ? "error" : "warning") << ": " << policy_label(p) << ": "
+        << s.workload.kind << ' '
         << s.workload.namespace_name << '/' << s.workload.name << " (" << s.workload.replicas << " replicas): ";
     if (s.scheduled)
         out << "scheduled" << (s.affinity_name.empty() ? "" : " in group " + s.affinity_name);
@@ -62,14 +62,9 @@ void render_text(const report& r, std::ostream& out)
             out << "warning: " << w.str() << " [" << w.id << "]\n";
         }
         for (const auto& s : p.scheduling)
-            print_scheduling(out, p, s);
+            print_scheduling(out, p, s, r.unschedulable_is_error);
     }
-    const summary& t = r.totals;
-    out << t.documents << " documents, " << t.policies << " policies, " << t.denied << " denied, " << t.warnings
-        << " warnings, " << t.unschedulable << " unschedulable, " << t.skipped << " skipped";
-    if (!r.file_errors.empty())
-        out << ", " << r.file_errors.size() << " unreadable";
-    out << '\n';
+    out << summary_line(r) << '\n';
 }
 
 } // namespace kpw::lint

@@ -62,6 +62,14 @@ struct file_error {
     std::string str() const;
 };
 
+// A document of another kind (a Deployment next to the policies): counted, listed, not linted.
+struct skipped_document {
+    std::string file;
+    int document = 0;
+    position start;
+    std::string kind, name;
+};
+
 struct summary {
     int documents = 0;
     int policies = 0;
@@ -73,7 +81,9 @@ struct summary {
 
 struct report {
     summary totals;
+    bool unschedulable_is_error = true; // --unschedulable=warn: reported, but exit 0
     std::vector<policy_result> results;
+    std::vector<skipped_document> skipped;
     std::vector<file_error> file_errors;
 };
 

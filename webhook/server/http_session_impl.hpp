@@ -126,7 +126,14 @@ void http_session<Derived>::on_body(beast::error_code ec, std::size_t)
     if (request_)
         request_->counted = false; // respond() records the end of the request
     request_.reset();
-    send(respond(state_, route_, req, started));
+    http_response res;
+    try {
+        res = respond(state_, route_, req, started);
+    } catch (const std::exception& e) { // out of memory while answering: never out of a handler
+        state_.log().error("cannot answer a request", "error=" + logger::quote(e.what()));
+        res = transport_error(500, req.version());
+    }
+    send(std::move(res));
 }
 
 // Answers parse failures the client should hear about; returns false for transport errors

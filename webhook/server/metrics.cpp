@@ -77,6 +77,18 @@ void metrics::certificate_reload(bool ok)
     (ok ? reloads_ok_ : reloads_failed_).fetch_add(1, std::memory_order_relaxed);
 }
 
+void metrics::snapshot_loaded(std::size_t clusters, std::size_t workloads)
+{
+    snapshot_clusters_.store(clusters, std::memory_order_relaxed);
+    snapshot_workloads_.store(workloads, std::memory_order_relaxed);
+    snapshot_enabled_.store(true, std::memory_order_release);
+}
+
+void metrics::snapshot_reload(bool ok)
+{
+    (ok ? snapshot_reloads_ok_ : snapshot_reloads_failed_).fetch_add(1, std::memory_order_relaxed);
+}
+
 void metrics::connection_rejected()
 {
     rejected_.fetch_add(1, std::memory_order_relaxed);
@@ -140,6 +152,22 @@ void metrics::render_other(std::string& out) const
     out += "karmada_policy_webhook_rejected_connections_total " + std::to_string(rejected_.load()) + "\n";
 }
 
+void metrics::render_snapshot(std::string& out) const
+{
+    if (!snapshot_enabled_.load(std::memory_order_acquire))
+        return;
+    header(out, "karmada_policy_webhook_snapshot_clusters", "gauge", "Clusters in the loaded --clusters snapshot.");
+    out += "karmada_policy_webhook_snapshot_clusters " + std::to_string(snapshot_clusters_.load()) + "\n";
+    header(out, "karmada_policy_webhook_snapshot_workloads", "gauge", "Known workloads loaded from --workloads.");
+    out += "karmada_policy_webhook_snapshot_workloads " + std::to_string(snapshot_workloads_.load()) + "\n";
+    header(out, "karmada_policy_webhook_snapshot_reloads_total", "counter",
+           "Cluster snapshot reloads after the files changed, by result.");
+    out += "karmada_policy_webhook_snapshot_reloads_total{result=\"success\"} " +
+           std::to_string(snapshot_reloads_ok_.load()) + "\n";
+    out += "karmada_policy_webhook_snapshot_reloads_total{result=\"failure\"} " +
+           std::to_string(snapshot_reloads_failed_.load()) + "\n";
+}
+
 std::string metrics::render() const
 {
     std::string out;
@@ -150,6 +178,7 @@ std::string metrics::render() const
         render_latency(out);
     }
     render_other(out);
+    render_snapshot(out);
     return out;
 }
 

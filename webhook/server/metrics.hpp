@@ -37,6 +37,9 @@ public:
     void abandon_request(webhook_path w);
 
     void certificate_reload(bool ok);
+    // serve --clusters: the loaded snapshot's size (the snapshot series appear from the first load).
+    void snapshot_loaded(std::size_t clusters, std::size_t workloads);
+    void snapshot_reload(bool ok);
     void connection_rejected();
     void set_open_connections(std::int64_t n) { open_connections_.store(n, std::memory_order_relaxed); }
 
@@ -52,6 +55,7 @@ private:
     void render_requests(std::string& out) const;
     void render_latency(std::string& out) const;
     void render_other(std::string& out) const;
+    void render_snapshot(std::string& out) const;
 
     std::string version_;
     mutable std::mutex mutex_;
@@ -61,6 +65,9 @@ private:
     std::array<std::atomic<std::int64_t>, webhook_path_count> in_flight_{};
     std::atomic<std::uint64_t> reloads_ok_{0}, reloads_failed_{0}, rejected_{0};
     std::atomic<std::int64_t> open_connections_{0};
+    std::atomic<bool> snapshot_enabled_{false};
+    std::atomic<std::uint64_t> snapshot_clusters_{0}, snapshot_workloads_{0};
+    std::atomic<std::uint64_t> snapshot_reloads_ok_{0}, snapshot_reloads_failed_{0};
 };
 
 } // namespace kpw::server

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace kpw::server {
 
@@ -30,6 +31,11 @@ struct serve_options {
     std::size_t max_connections = 1024;
     std::chrono::seconds shutdown_grace{25}; // below the pod's default terminationGracePeriodSeconds (30)
     std::chrono::milliseconds cert_poll_interval{1000};
+
+    // --clusters / --workloads: the snapshot behind the admission warnings (empty: no snapshot).
+    std::vector<std::string> clusters;
+    std::vector<std::string> workloads;
+    std::chrono::milliseconds snapshot_poll_interval{1000};
 
     // Per-step limits (style.md §1.4): a timeout before every step.
     std::chrono::seconds handshake_timeout{10};

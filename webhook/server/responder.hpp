@@ -23,8 +23,8 @@ using http_response = boost::beast::http::response<boost::beast::http::string_bo
 http_response respond(server_state& state, const route& r, http_request& req,
                       std::chrono::steady_clock::time_point started);
 
-// A reply for a request that could not be read: 400 (malformed), 413 (body too large; its body is
-// an AdmissionReview with code 413), 431 (header too large). Always closes the connection.
+// A reply for a request that could not be read or answered: 400 (malformed), 413 (body too large; its body is
+// an AdmissionReview with code 413), 431 (header too large), 500. Always closes the connection.
 http_response transport_error(unsigned status, unsigned version = 11);
 
 // The status transport_error answers a failed read with: 413 (body limit), 431 (header limit),

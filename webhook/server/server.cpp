@@ -67,6 +67,12 @@ result<bool> server::prepare()
     if (auto loaded = watcher_->load(); !loaded)
         return failure{loaded.error().message + (o.self_signed ? "" : " (for a development certificate use --self-signed)"),
                        {}};
+    if (state_.cluster_snapshot()) {
+        snapshot_watcher_.emplace(ioc_, o.clusters, o.workloads, o.snapshot_poll_interval, state_.cluster_snapshot(),
+                                  state_.stats(), state_.log());
+        if (auto loaded = snapshot_watcher_->load(); !loaded)
+            return loaded.error();
+    }
     return open_listeners();
 }
 
@@ -143,6 +149,8 @@ int server::run()
     if (metrics_)
         metrics_->run();
     watcher_->start();
+    if (snapshot_watcher_)
+        snapshot_watcher_->start();
     signals_.async_wait([this](boost::system::error_code ec, int sig) { on_signal(ec, sig); });
     state_.set_ready();
     announce();
@@ -187,6 +195,8 @@ void server::on_signal(boost::system::error_code ec, int signal)
     state_.start_draining();
     webhook_->close();
     watcher_->stop();
+    if (snapshot_watcher_)
+        snapshot_watcher_->stop();
     state_.connections().stop_all();
     drain_deadline_ = std::chrono::steady_clock::now() + state_.options().shutdown_grace;
     signals_.async_wait([this](boost::system::error_code sec, int sig) { on_signal(sec, sig); });

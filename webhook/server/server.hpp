@@ -15,6 +15,7 @@
 #include "server/cert_watcher.hpp"
 #include "server/listener.hpp"
 #include "server/server_state.hpp"
+#include "server/snapshot_watcher.hpp"
 
 namespace kpw::server {
 
@@ -42,6 +43,7 @@ private:
     boost::asio::steady_timer drain_timer_;
     std::chrono::steady_clock::time_point drain_deadline_;
     std::optional<cert_watcher> watcher_;
+    std::optional<snapshot_watcher> snapshot_watcher_; // with --clusters
     std::optional<boost::asio::ip::tcp::endpoint> webhook_ep_, health_ep_, metrics_ep_;
     std::shared_ptr<listener> webhook_, health_, metrics_;
 };

@@ -5,12 +5,14 @@
 namespace kpw::server {
 namespace {
 
-std::unique_ptr<admission::policy_handler> make_handler(const serve_options& o, std::optional<policy_kind> kind)
+std::unique_ptr<admission::policy_handler> make_handler(const serve_options& o, std::optional<policy_kind> kind,
+                                                        const std::shared_ptr<snapshot::holder>& known)
 {
     admission::policy_handler_options h;
     h.require_permanent_id = o.require_permanent_id;
     h.validation.allow_aggregated_overflow = o.allow_aggregated_overflow;
     h.only_kind = kind;
+    h.cluster_snapshot = known;
     return std::make_unique<admission::policy_handler>(std::move(h));
 }
 
@@ -18,8 +20,10 @@ std::unique_ptr<admission::policy_handler> make_handler(const serve_options& o, 
 
 server_state::server_state(const serve_options& options, std::string version)
     : options_(options),
-      handlers_{make_handler(options, std::nullopt), make_handler(options, policy_kind::propagation_policy),
-                make_handler(options, policy_kind::cluster_propagation_policy)},
+      snapshot_(options.clusters.empty() ? nullptr : std::make_shared<snapshot::holder>()),
+      handlers_{make_handler(options, std::nullopt, snapshot_),
+                make_handler(options, policy_kind::propagation_policy, snapshot_),
+                make_handler(options, policy_kind::cluster_propagation_policy, snapshot_)},
       metrics_(std::move(version)),
       log_(options.verbosity),
       connections_(metrics_)

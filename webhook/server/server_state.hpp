@@ -23,6 +23,8 @@ public:
     metrics& stats() { return metrics_; }
     const logger& log() const { return log_; }
     connection_registry& connections() { return connections_; }
+    // What --clusters loads into; null without it.
+    const std::shared_ptr<snapshot::holder>& cluster_snapshot() const { return snapshot_; }
 
     // Ready once the TLS listener accepts; not ready again from the start of shutdown.
     bool ready() const { return ready_.load(std::memory_order_acquire) && !draining(); }
@@ -32,6 +34,7 @@ public:
 
 private:
     serve_options options_;
+    std::shared_ptr<snapshot::holder> snapshot_; // before handlers_: they share it
     std::array<std::unique_ptr<admission::policy_handler>, webhook_path_count> handlers_;
     metrics metrics_;
     logger log_;

@@ -47,7 +47,10 @@ TEST_CASE("a content type other than application/json is refused with controller
     const auto out = serve_review(h, "text/plain", good);
     CHECK(out.res.code == 400);
     CHECK(out.res.message == "contentType=text/plain, expected application/json");
-    CHECK(serve_review(h, "application/json; charset=utf-8", good).res.allowed);
+    // Exact comparison, as controller-runtime does: parameters or another case are refused too.
+    CHECK(serve_review(h, "application/json; charset=utf-8", good).res.code == 400);
+    CHECK(serve_review(h, "Application/JSON", good).res.code == 400);
+    CHECK(serve_review(h, "application/json", good).res.allowed);
 }
 
 TEST_CASE("a body of 7 MiB or more is answered with 413")

@@ -10,15 +10,11 @@
 #include <sstream>
 #include <string>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl.hpp>
 #include <doctest/doctest.h>
+#include <openssl/x509_vfy.h>
 
-namespace net = boost::asio;
-namespace ssl = boost::asio::ssl;
-using tcp = net::ip::tcp;
+#include "support/tls_handshake.hpp"
+
 
 namespace {
 
@@ -35,42 +31,11 @@ kpw::certs::bundle make_bundle(kpw::certs::key_algorithm alg = kpw::certs::key_a
     return *b;
 }
 
-// Handshakes a server presenting `b` with a client trusting `trusted_ca` and checking `host`.
-// Returns the client's error (empty on success).
-boost::system::error_code handshake(const kpw::certs::bundle& b, const std::string& trusted_ca, const std::string& host)
+// Whether a client verifying like kube-apiserver (trusting only `trusted_ca`, `host` a SAN) REJECTS
+// a server presenting `b`: true on failure, like the error code it replaces.
+bool handshake(const kpw::certs::bundle& b, const std::string& trusted_ca, const std::string& host)
 {
-    net::io_context ioc;
-    ssl::context server_ctx(ssl::context::tls_server);
-    server_ctx.use_certificate_chain(net::buffer(b.tls_crt));
-    server_ctx.use_private_key(net::buffer(b.tls_key), ssl::context::pem);
-    ssl::context client_ctx(ssl::context::tls_client);
-    client_ctx.add_certificate_authority(net::buffer(trusted_ca));
-    client_ctx.set_verify_mode(ssl::verify_peer);
-
-    tcp::acceptor acceptor(ioc, {net::ip::make_address("127.0.0.1"), 0});
-    ssl::stream<tcp::socket> server(ioc, server_ctx);
-    ssl::stream<tcp::socket> client(ioc, client_ctx);
-    client.set_verify_callback(ssl::host_name_verification(host));
-    SSL_set_tlsext_host_name(client.native_handle(), host.c_str());
-
-    boost::system::error_code client_ec;
-    acceptor.async_accept(server.next_layer(), [&](boost::system::error_code ec) {
-        if (!ec)
-            server.async_handshake(ssl::stream_base::server, [](boost::system::error_code) {});
-    });
-    client.next_layer().async_connect(acceptor.local_endpoint(), [&](boost::system::error_code ec) {
-        if (ec) {
-            client_ec = ec;
-            return;
-        }
-        client.async_handshake(ssl::stream_base::client, [&](boost::system::error_code hec) {
-            client_ec = hec;
-            boost::system::error_code ignored;
-            client.next_layer().close(ignored);
-        });
-    });
-    ioc.run();
-    return client_ec;
+    return kpw::test::verify_like_apiserver(b.tls_crt, b.tls_key, trusted_ca, host) != X509_V_OK;
 }
 
 std::string slurp(const std::filesystem::path& p)

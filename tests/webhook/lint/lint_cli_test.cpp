@@ -7,11 +7,10 @@
 
 #include <doctest/doctest.h>
 
-#include "doc/load.hpp"
-#include "support/process.hpp"
+#include "support/lint_run.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
-using kpw::test::run_process;
 
 namespace {
 
@@ -26,40 +25,15 @@ const std::string policy_yaml = "apiVersion: policy.karmada.io/v1alpha1\n"
                                 "      kind: Deployment\n"
                                 "      name: web\n";
 
-struct temp_dir {
-    fs::path path;
-    temp_dir()
-    {
-        std::string tmpl = (fs::temp_directory_path() / "kpw-lint-XXXXXX").string();
-        path = ::mkdtemp(tmpl.data());
-    }
-    ~temp_dir() { fs::remove_all(path); }
-    fs::path write(const std::string& name, const std::string& text) const
-    {
-        fs::create_directories((path / name).parent_path());
-        std::ofstream(path / name, std::ios::binary) << text;
-        return path / name;
-    }
-};
-
-kpw::test::process_result lint(std::vector<std::string> args, const std::string& stdin_text = {})
-{
-    args.insert(args.begin(), {KPW_BINARY, "lint"});
-    return run_process(args, stdin_text);
-}
-
-kpw::doc::value json_of(const std::string& out)
-{
-    auto parsed = kpw::doc::parse_json(out);
-    REQUIRE_MESSAGE(parsed.ok(), out);
-    return *parsed;
-}
+using kpw::test::json_of;
+using kpw::test::temp_dir;
+using kpw::test::run_lint;
 
 } // namespace
 
 TEST_CASE("empty input is not an error")
 {
-    auto r = lint({"-o", "json", "-"}, "");
+    auto r = run_lint({"-o", "json", "-"}, "");
     CHECK(r.exit_code == 0);
     const auto v = json_of(r.out);
     CHECK(v.find_path({"summary", "documents"})->as_int() == 0);
@@ -74,7 +48,7 @@ TEST_CASE("documents of other kinds are skipped and counted; List items are lint
         list += std::string("  - apiVersion: policy.karmada.io/v1alpha1\n    kind: ClusterPropagationPolicy\n"
                             "    metadata: {name: ") + name + "}\n    spec:\n      resourceSelectors:\n"
                             "        - {apiVersion: v1, kind: ConfigMap}\n";
-    auto r = lint({"-o", "json", "-"}, deployment + "---\n" + list);
+    auto r = run_lint({"-o", "json", "-"}, deployment + "---\n" + list);
     CHECK(r.exit_code == 0);
     const auto v = json_of(r.out);
     CHECK(v.find_path({"summary", "documents"})->as_int() == 3);
@@ -89,7 +63,7 @@ TEST_CASE("documents of other kinds are skipped and counted; List items are lint
 
 TEST_CASE("json output has the contract's keys in order")
 {
-    auto r = lint({"-o", "json", "-"}, policy_yaml);
+    auto r = run_lint({"-o", "json", "-"}, policy_yaml);
     const auto v = json_of(r.out);
     std::vector<std::string> summary_keys, result_keys;
     for (const auto& [k, _] : v.find("summary")->members())
@@ -114,7 +88,7 @@ TEST_CASE("directories are walked recursively for yaml, yml and json files in so
     dir.write("c.json", R"({"apiVersion":"policy.karmada.io/v1alpha1","kind":"ClusterPropagationPolicy",)"
                         R"("metadata":{"name":"c"},"spec":{"resourceSelectors":[{"apiVersion":"v1","kind":"Secret"}]}})");
     dir.write("notes.txt", "not a manifest: [");
-    auto r = lint({"-o", "json", dir.path.string()});
+    auto r = run_lint({"-o", "json", dir.path.string()});
     CHECK(r.exit_code == 0);
     const auto v = json_of(r.out);
     const auto& results = v.find("results")->items();
@@ -128,22 +102,22 @@ TEST_CASE("a file that cannot be parsed is exit 2 with file:line:column")
 {
     temp_dir dir;
     const auto bad = dir.write("bad.yaml", "apiVersion: v1\nkind: [unclosed\n");
-    auto r = lint({bad.string()});
+    auto r = run_lint({bad.string()});
     CHECK(r.exit_code == 2);
     CHECK(r.out.find(bad.string() + ":3:") != std::string::npos);
     CHECK(r.out.find("error: ") != std::string::npos);
 
-    auto j = lint({"-o", "json", bad.string()});
+    auto j = run_lint({"-o", "json", bad.string()});
     CHECK(j.exit_code == 2);
     CHECK(j.err.find(bad.string() + ":") == 0);
 }
 
 TEST_CASE("usage and I/O errors are exit 2")
 {
-    CHECK(lint({"-o", "yaml", "x"}).exit_code == 2);
-    CHECK(lint({"/nonexistent/policy.yaml"}).exit_code == 2);
-    CHECK(lint({"--no-such-flag"}).exit_code == 2);
-    auto help = lint({"--help"});
+    CHECK(run_lint({"-o", "yaml", "x"}).exit_code == 2);
+    CHECK(run_lint({"/nonexistent/policy.yaml"}).exit_code == 2);
+    CHECK(run_lint({"--no-such-flag"}).exit_code == 2);
+    auto help = run_lint({"--help"});
     CHECK(help.exit_code == 0);
     CHECK(help.out.find("--allow-aggregated-overflow") != std::string::npos);
 }
@@ -172,7 +146,7 @@ TEST_CASE("hostile files get exit 2 with a message within a second")
         const std::string& name = c.first;
         CAPTURE(name);
         const auto p = dir.write(name, c.second);
-        auto r = lint({p.string()});
+        auto r = run_lint({p.string()});
         CHECK(r.exit_code == 2);
         CHECK(r.out.find(p.string()) != std::string::npos);
         CHECK(r.elapsed < std::chrono::seconds(1));
@@ -187,7 +161,7 @@ TEST_CASE("a symlink loop inside a directory is an error, not a hang")
     fs::create_directories(dir.path / "sub");
     fs::create_directory_symlink(dir.path, dir.path / "sub" / "up"); // a directory cycle: not followed
     dir.write("sub/ok.yaml", policy_yaml);
-    auto r = lint({dir.path.string()});
+    auto r = run_lint({dir.path.string()});
     CHECK(r.exit_code == 2);
     CHECK(r.out.find("loop-a.yaml") != std::string::npos);
     CHECK(r.elapsed < std::chrono::seconds(1));

@@ -320,5 +320,22 @@ TEST_CASE("end to end: a testcase per policy of the JSON report, failures exactl
         ++policies;
     }
     CHECK(policies == 2);
-    CHECK(root.attr("tests") == "3");
+    CHECK(root.attr("tests") == "4"); // 2 policies, 1 unreadable file, 1 skipped document of another kind
+}
+
+TEST_CASE("documents of other kinds are skipped testcases of their file's suite")
+{
+    kpw::lint::report r = kpw::test::sample_report();
+    r.skipped.push_back({"./policies/shop.yaml", 2, {40, 1}, "Deployment", "web"});
+    r.totals.skipped = 1;
+    const element root = parse(rendered(r));
+    CHECK(root.attr("tests") == "6");
+    const element& shop = suite_named(root, "policies/shop.yaml");
+    CHECK(shop.attr("tests") == "3");
+    CHECK(shop.attr("skipped") == "1");
+    const auto cases = shop.all("testcase");
+    REQUIRE(cases.size() == 3);
+    CHECK(cases[2]->attr("name") == "Deployment web (document 3)");
+    CHECK(cases[2]->all("skipped").size() == 1);
+    CHECK(suite_named(root, "policies/broken.yaml").attr("skipped") == "0");
 }

@@ -12,7 +12,9 @@
 
 #include "doc/load.hpp"
 #include "lint/report.hpp"
+#include "support/lint_run.hpp"
 #include "support/process.hpp"
+#include "support/temp_dir.hpp"
 
 namespace kpw::test {
 
@@ -74,11 +76,10 @@ inline lint::report sample_report()
 // A scratch repository for end-to-end runs: policies/ with a valid policy, a denied one next to a
 // Deployment (skipped), and a YAML syntax error at 2:1. Removed on destruction.
 struct lint_workspace {
-    std::filesystem::path root;
+    temp_dir dir;
+    const std::filesystem::path& root = dir.path;
     lint_workspace()
     {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "kpw-render-XXXXXX").string();
-        root = ::mkdtemp(tmpl.data());
         write("policies/valid.yaml", "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\n"
                                      "metadata: {name: web, namespace: shop}\nspec:\n  resourceSelectors:\n"
                                      "    - {apiVersion: apps/v1, kind: Deployment, name: web}\n");
@@ -91,15 +92,7 @@ struct lint_workspace {
               "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n");
         write("policies/broken.yaml", "a: [\n");
     }
-    ~lint_workspace() { std::filesystem::remove_all(root); }
-    lint_workspace(const lint_workspace&) = delete;
-    lint_workspace& operator=(const lint_workspace&) = delete;
-
-    void write(const std::string& name, const std::string& text) const
-    {
-        std::filesystem::create_directories((root / name).parent_path());
-        std::ofstream(root / name, std::ios::binary) << text;
-    }
+    void write(const std::string& name, const std::string& text) const { dir.write(name, text); }
 
     // `karmada-policy-webhook lint -o FORMAT policies` run inside the workspace, as CI runs it at a repo root.
     process_result lint(const std::string& format) const
@@ -109,12 +102,7 @@ struct lint_workspace {
     }
 
     // The same run as JSON: the reference the other formats are checked against.
-    doc::value json_report() const
-    {
-        auto parsed = doc::parse_json(lint("json").out);
-        REQUIRE(parsed.ok());
-        return *parsed;
-    }
+    doc::value json_report() const { return json_of(lint("json").out); }
 };
 
 } // namespace kpw::test

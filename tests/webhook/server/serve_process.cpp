@@ -60,21 +60,6 @@ int wait_pid(pid_t pid, int timeout_ms)
 
 } // namespace
 
-temp_dir::temp_dir()
-{
-    static std::atomic<int> counter{0};
-    path = std::filesystem::temp_directory_path() /
-           ("kpw-serve-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-}
-
-temp_dir::~temp_dir()
-{
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-}
-
 certs::bundle make_test_bundle()
 {
     certs::serving_options leaf;

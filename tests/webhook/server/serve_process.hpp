@@ -9,17 +9,9 @@
 #include <vector>
 
 #include "certs/certs.hpp"
+#include "support/temp_dir.hpp"
 
 namespace kpw::test {
-
-// A fresh temporary directory, removed on destruction.
-struct temp_dir {
-    temp_dir();
-    ~temp_dir();
-    temp_dir(const temp_dir&) = delete;
-    temp_dir& operator=(const temp_dir&) = delete;
-    std::filesystem::path path;
-};
 
 // A CA + serving certificate for localhost / 127.0.0.1 (and svc.ns.svc).
 certs::bundle make_test_bundle();

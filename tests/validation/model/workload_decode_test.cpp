@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+// Workload decoding: replicas per kind and the per-replica request (spec 1.3).
+#include <doctest/doctest.h>
+
+#include "doc/load.hpp"
+#include "model/workload_decode.hpp"
+
+using namespace kpw;
+
+namespace {
+
+model::workload_decoding decode(std::string_view text)
+{
+    auto docs = doc::load_yaml(text);
+    REQUIRE(docs.ok());
+    return model::decode_workload(docs->front().root, "default");
+}
+
+std::int64_t request(const model::workload& w, std::string_view name)
+{
+    for (const auto& [k, v] : w.request)
+        if (k == name)
+            return v;
+    return -1;
+}
+
+} // namespace
+
+TEST_CASE("a Deployment: replicas, metadata and summed container requests")
+{
+    auto d = decode(R"(apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: checkout
+  namespace: production
+  labels: {app: checkout}
+spec:
+  replicas: 10
+  template:
+    spec:
+      containers:
+      - name: app
+        resources:
+          requests: {cpu: 250m, memory: 512Mi}
+      - name: sidecar
+        resources:
+          requests: {cpu: "0.1"}
+          limits: {memory: 64Mi, nvidia.com/gpu: "1"}
+)");
+    CHECK(d.errors.empty());
+    const auto& w = d.value;
+    CHECK(w.api_version == "apps/v1");
+    CHECK(w.namespace_ == "production");
+    CHECK(w.labels.at("app") == "checkout");
+    CHECK(w.replicas == 10);
+    CHECK(w.has_requirements);
+    CHECK(request(w, "cpu") == 350);
+    CHECK(request(w, "memory") == (512LL << 20) + (64LL << 20)); // the limit stands in for the request
+    CHECK(request(w, "nvidia.com/gpu") == 1);
+    CHECK(model::is_workload(w));
+}
+
+TEST_CASE("replicas default to 1 and the namespace to the default one")
+{
+    auto d = decode("apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  template:\n"
+                    "    spec:\n      containers: [{name: db}]\n");
+    CHECK(d.value.replicas == 1);
+    CHECK(d.value.namespace_ == "default");
+    CHECK_FALSE(d.value.has_requirements);
+    CHECK(model::is_workload(d.value));
+}
+
+TEST_CASE("init containers raise the per-resource maximum; overhead is added; cpu rounds up per container")
+{
+    auto d = decode(R"(apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: rs}
+spec:
+  replicas: 2
+  template:
+    spec:
+      overhead: {cpu: 10m}
+      initContainers:
+      - name: migrate
+        resources: {requests: {cpu: "2", memory: 100Mi}}
+      containers:
+      - name: a
+        resources: {requests: {cpu: 0.0005, memory: 1Gi}}
+      - name: b
+        resources: {requests: {cpu: 0.0005}}
+)");
+    CHECK(d.errors.empty());
+    CHECK(request(d.value, "cpu") == 2010);       // max(1 + 1, 2000) + 10
+    CHECK(request(d.value, "memory") == 1LL << 30); // max(1Gi, 100Mi)
+}
+
+TEST_CASE("a Job counts min(parallelism, completions) with the API server's defaults")
+{
+    CHECK(decode("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  parallelism: 5\n  completions: 3\n"
+                 "  template: {spec: {containers: [{name: c}]}}\n").value.replicas == 3);
+    CHECK(decode("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  parallelism: 4\n"
+                 "  template: {spec: {containers: [{name: c}]}}\n").value.replicas == 4);
+    CHECK(decode("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n"
+                 "  template: {spec: {containers: [{name: c}]}}\n").value.replicas == 1);
+}
+
+TEST_CASE("a Pod counts 1; any object with spec.replicas and a template counts its replicas")
+{
+    CHECK(decode("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n").value.replicas == 1);
+    auto custom = decode("apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata: {name: c}\nspec:\n"
+                         "  replicas: 7\n  template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}\n");
+    CHECK(custom.value.replicas == 7);
+    CHECK(request(custom.value, "cpu") == 1000);
+}
+
+TEST_CASE("non-workloads have 0 replicas and no requirements")
+{
+    auto d = decode("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, namespace: shop}\ndata: {a: b}\n");
+    CHECK(d.errors.empty());
+    CHECK(d.value.replicas == 0);
+    CHECK_FALSE(model::is_workload(d.value));
+    auto svc = decode("apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80}]}\n");
+    CHECK_FALSE(model::is_workload(svc.value));
+}
+
+TEST_CASE("a node claim alone makes replica requirements; zero requests are dropped")
+{
+    auto d = decode("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  replicas: 0\n  template:\n"
+                    "    spec:\n      nodeSelector: {disk: ssd}\n      containers: [{name: c, resources: {requests: {cpu: 0}}}]\n");
+    CHECK(d.value.replicas == 0);
+    CHECK(d.value.request.empty());
+    CHECK(d.value.has_requirements);
+    CHECK(model::is_workload(d.value));
+}
+
+TEST_CASE("metadata.uid is read; a bad replicas type is an error with its path")
+{
+    auto d = decode("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w, uid: abc}\nspec:\n  replicas: \"3\"\n");
+    CHECK(d.value.uid == "abc");
+    REQUIRE(d.errors.size() == 1);
+    CHECK(d.errors[0].field == "spec.replicas");
+    CHECK(d.value.replicas == 1);
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+// The general estimator: summary path, resource-model path, and every "0" rule of spec section 4.
+#include <doctest/doctest.h>
+
+#include "model/quantity.hpp"
+#include "scheduling/estimator.hpp"
+
+using namespace kpw;
+using scheduling::estimate_source;
+using scheduling::general_estimate;
+
+namespace {
+
+model::quantity q(std::string_view s) { return *model::parse_quantity(s); }
+
+model::resource_list resources(std::initializer_list<std::pair<const char*, const char*>> items)
+{
+    model::resource_list out;
+    for (auto [k, v] : items)
+        out[k] = q(v);
+    return out;
+}
+
+model::workload requesting(model::replica_request request)
+{
+    model::workload w;
+    w.api_version = "apps/v1";
+    w.kind = "Deployment";
+    w.replicas = 1;
+    w.request = std::move(request);
+    w.has_requirements = !w.request.empty();
+    return w;
+}
+
+// The spec's summary-path example: 16 CPU / 64Gi / 110 pods, 9.5 CPU + 40Gi + 52 pods allocated.
+model::cluster summary_example()
+{
+    model::cluster c;
+    c.name = "member1";
+    model::resource_summary s;
+    s.allocatable = resources({{"cpu", "16"}, {"memory", "64Gi"}, {"pods", "110"}});
+    s.allocated = resources({{"cpu", "9500m"}, {"memory", "40Gi"}, {"pods", "52"}});
+    s.allocating = resources({{"cpu", "500m"}, {"memory", "2Gi"}, {"pods", "3"}});
+    c.resource_summary = s;
+    return c;
+}
+
+// karmada's default models: 9 grades, cpu [0,1) [1,2) [2,4) ... and memory [0,4Gi) [4Gi,16Gi) ...
+std::vector<model::resource_model> default_models()
+{
+    const char* cpu[] = {"0", "1", "2", "4", "8", "16", "32", "64", "128"};
+    const char* mem[] = {"0", "4Gi", "16Gi", "32Gi", "64Gi", "128Gi", "256Gi", "512Gi", "1Ti"};
+    std::vector<model::resource_model> out;
+    for (int g = 0; g < 9; ++g) {
+        auto max_of = [&](const char* const* xs) { return g < 8 ? q(xs[g + 1]) : q("9223372036854775807"); };
+        out.push_back({g, {{"cpu", q(cpu[g]), max_of(cpu)}, {"memory", q(mem[g]), max_of(mem)}}});
+    }
+    return out;
+}
+
+// The spec's model-path example: default models, 3 grade-2 nodes, 24 CPU / 96Gi in the summary.
+model::cluster model_example()
+{
+    model::cluster c;
+    c.name = "member2";
+    c.resource_models = default_models();
+    model::resource_summary s;
+    s.allocatable = resources({{"cpu", "24"}, {"memory", "96Gi"}, {"pods", "330"}});
+    s.allocated = resources({{"cpu", "6"}});
+    s.allocatable_modelings = {{0, 0}, {1, 0}, {2, 3}};
+    c.resource_summary = s;
+    return c;
+}
+
+} // namespace
+
+TEST_CASE("summary path worked example: cpu bounds at 12 below memory 22 and pods 55")
+{
+    auto e = general_estimate(summary_example(), requesting({{"cpu", 500}, {"memory", 1LL << 30}}));
+    CHECK(e.replicas == 12);
+    CHECK(e.source == estimate_source::summary);
+}
+
+TEST_CASE("cpu is compared in millicores")
+{
+    CHECK(general_estimate(summary_example(), requesting({{"cpu", 250}})).replicas == 24);
+    CHECK(general_estimate(summary_example(), requesting({{"cpu", 6001}})).replicas == 0);
+    CHECK(general_estimate(summary_example(), requesting({{"cpu", 1}})).replicas == 55); // pods bound
+}
+
+TEST_CASE("memory is compared in bytes")
+{
+    CHECK(general_estimate(summary_example(), requesting({{"memory", 2LL << 30}})).replicas == 11);
+    CHECK(general_estimate(summary_example(), requesting({{"memory", 3LL << 30}})).replicas == 7);
+}
+
+TEST_CASE("pods left bound every estimate and no request at all gives pods left")
+{
+    model::workload none = requesting({});
+    auto e = general_estimate(summary_example(), none);
+    CHECK(e.replicas == 55);
+    CHECK(e.source == estimate_source::pods_only);
+    auto full = summary_example();
+    full.resource_summary->allocated["pods"] = q("107");
+    CHECK(general_estimate(full, none).replicas == 0);
+}
+
+TEST_CASE("missing pieces give 0: no summary, no allocatable pods, a requested resource not allocatable")
+{
+    auto c = summary_example();
+    c.resource_summary.reset();
+    CHECK(general_estimate(c, requesting({{"cpu", 100}})).replicas == 0);
+    auto no_pods = summary_example();
+    no_pods.resource_summary->allocatable.erase("pods");
+    CHECK(general_estimate(no_pods, requesting({{"cpu", 100}})).replicas == 0);
+    CHECK(general_estimate(summary_example(), requesting({{"cpu", 100}, {"nvidia.com/gpu", 1}})).replicas == 0);
+}
+
+TEST_CASE("no free capacity of a requested resource gives 0")
+{
+    auto c = summary_example();
+    c.resource_summary->allocated["memory"] = q("62Gi");
+    CHECK(general_estimate(c, requesting({{"memory", 1}})).replicas == 0);
+}
+
+TEST_CASE("model path worked example: 3 grade-2 nodes hold 2 each, 6, where the summary says 18")
+{
+    auto request = requesting({{"cpu", 1000}, {"memory", 2LL << 30}});
+    auto e = general_estimate(model_example(), request);
+    CHECK(e.replicas == 6);
+    CHECK(e.source == estimate_source::resource_models);
+    auto summary_only = model_example();
+    summary_only.resource_models.clear();
+    CHECK(general_estimate(summary_only, request).replicas == 18);
+}
+
+TEST_CASE("model path: a resource the models do not define gives 0, pods left still bound")
+{
+    CHECK(general_estimate(model_example(), requesting({{"cpu", 100}, {"nvidia.com/gpu", 1}})).replicas == 0);
+    auto few_pods = model_example();
+    few_pods.resource_summary->allocatable["pods"] = q("4");
+    CHECK(general_estimate(few_pods, requesting({{"cpu", 1000}})).replicas == 4);
+    // A node holds at most 110 pods: 3 grade-2 nodes for a 1m request.
+    CHECK(general_estimate(model_example(), requesting({{"cpu", 1}})).replicas == 330);
+}
+
+TEST_CASE("model path falls back to the summary on a negative node count")
+{
+    auto c = model_example();
+    c.resource_summary->allocatable_modelings[0].count = -1;
+    auto e = general_estimate(c, requesting({{"cpu", 1000}, {"memory", 2LL << 30}}));
+    CHECK(e.replicas == 18);
+    CHECK(e.source == estimate_source::summary);
+}
+
+TEST_CASE("grade 0 nodes are modelled as 0 CPU and hold nothing")
+{
+    auto c = model_example();
+    c.resource_summary->allocatable_modelings = {{0, 10}};
+    CHECK(general_estimate(c, requesting({{"cpu", 100}})).replicas == 0);
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+// Spread-constraint selection by cluster and by region (spec 3.2-3.6).
+#include <doctest/doctest.h>
+
+#include "fixtures.hpp"
+
+using namespace kpw;
+using namespace kpw::scheduling;
+using namespace kpw::scheduling::test;
+
+namespace {
+
+model::spread_constraint by_field(std::string field, std::int64_t min_groups, std::int64_t max_groups)
+{
+    return {std::move(field), "", max_groups, min_groups};
+}
+
+std::vector<model::cluster> regions()
+{
+    return {cluster("a1", 10, "r-a"), cluster("a2", 10, "r-a"), cluster("b1", 30, "r-b"), cluster("c1", 5, "r-c")};
+}
+
+} // namespace
+
+TEST_CASE("spreadByLabel alone fails the group: label spreading is not implemented")
+{
+    auto spec = dynamic_weight_spec();
+    spec.placement.spread_constraints = {{"", "team", 2, 1}};
+    auto d = schedule(spec, deployment(2), std::vector<model::cluster>{cluster("m1", 5)});
+    CHECK_FALSE(d.scheduled);
+    CHECK(d.message == "just support cluster and region spread constraint");
+}
+
+TEST_CASE("a cluster constraint without maxGroups fails the group")
+{
+    auto spec = dynamic_weight_spec();
+    spec.placement.spread_constraints = {{"cluster", "", 0, 1}};
+    std::vector<model::cluster> cs{cluster("m1", 5), cluster("m2", 5)};
+    CHECK(schedule(spec, deployment(2), cs).message == "no enough resource when selecting 0 clusters");
+    auto dup = duplicated_spec();
+    dup.placement.spread_constraints = spec.placement.spread_constraints;
+    CHECK(schedule(dup, deployment(2), cs).message == "no clusters available to schedule");
+}
+
+TEST_CASE("an undefaulted constraint reads as spreadByField cluster with minGroups 1")
+{
+    auto spec = duplicated_spec();
+    spec.placement.spread_constraints = {{"", "", 1, 0}};
+    auto d = schedule(spec, deployment(2), std::vector<model::cluster>{cluster("m1", 5), cluster("m2", 9)});
+    CHECK(split(d) == replicas_map{{"m2", 2}});
+}
+
+TEST_CASE("fewer candidates than minGroups fails the group")
+{
+    auto spec = dynamic_weight_spec();
+    spec.placement.spread_constraints = {by_field("cluster", 3, 3)};
+    auto d = schedule(spec, deployment(2), std::vector<model::cluster>{cluster("m1", 5), cluster("m2", 5)});
+    CHECK(d.message == "the number of feasible clusters is less than spreadConstraint.MinGroups");
+}
+
+TEST_CASE("static weight without weightPreference ignores spread constraints; weightPreference {} does not")
+{
+    auto spec = static_weight_spec({});
+    spec.placement.replica_scheduling->weight_preference.reset();
+    spec.placement.spread_constraints = {by_field("cluster", 1, 0)};
+    std::vector<model::cluster> cs{cluster("m1", 5), cluster("m2", 5)};
+    CHECK(split(schedule(spec, deployment(4), cs)) == replicas_map{{"m1", 2}, {"m2", 2}});
+    spec.placement.replica_scheduling->weight_preference = model::cluster_preferences{};
+    CHECK_FALSE(schedule(spec, deployment(4), cs).scheduled);
+}
+
+TEST_CASE("duplicated with maxGroups takes the clusters with most available replicas")
+{
+    auto spec = duplicated_spec();
+    spec.placement.spread_constraints = {by_field("cluster", 1, 2)};
+    std::vector<model::cluster> cs{cluster("m1", 1), cluster("m2", 7), cluster("m3", 7), cluster("m4", 3)};
+    CHECK(split(schedule(spec, deployment(2), cs)) == replicas_map{{"m2", 2}, {"m3", 2}});
+}
+
+TEST_CASE("the capacity swap replaces the last slot with a bigger overflow cluster")
+{
+    auto spec = dynamic_weight_spec();
+    spec.placement.spread_constraints = {by_field("cluster", 1, 2)};
+    spec.placement.cluster_affinities = {term("primary", {"m1", "m2"}, {overflow("cloud", {"m3"})})};
+    std::vector<model::cluster> cs{cluster("m1", 2), cluster("m2", 3), cluster("m3", 10)};
+    auto d = schedule(spec, deployment(8), cs);
+    REQUIRE(d.scheduled);
+    CHECK(split(d) == replicas_map{{"m2", 3}, {"m3", 5}});
+}
+
+TEST_CASE("region selection needs region minGroups regions")
+{
+    auto spec = dynamic_weight_spec();
+    spec.placement.spread_constraints = {by_field("region", 4, 4), by_field("cluster", 1, 4)};
+    CHECK(schedule(spec, deployment(4), regions()).message ==
+          "the number of feasible region is less than spreadConstraint.MinGroups");
+}
+
+TEST_CASE("region maxGroups 0 leaves no feasible path")
+{
+    auto spec = dynamic_weight_spec();
+    spec.placement.spread_constraints = {by_field("region", 1, 0), by_field("cluster", 1, 4)};
+    CHECK(schedule(spec, deployment(4), regions()).message ==
+          "the number of clusters is less than the cluster spreadConstraint.MinGroups");
+}
+
+TEST_CASE("two regions by score: the best pair, its first clusters, then the rest by capacity")
+{
+    auto spec = dynamic_weight_spec();
+    spec.placement.spread_constraints = {by_field("region", 2, 2), by_field("cluster", 2, 3)};
+    // Scores (target ceil(30/2) = 15): r-a min(20,15) = 15, r-b 15, r-c 5. Pairs: r-a+r-b wins on weight.
+    auto d = schedule(spec, deployment(30), regions());
+    REQUIRE(d.scheduled);
+    // b1 and a1 first (one per region), then a2 to reach cluster maxGroups 3; Webster 30 over 30:10:10.
+    CHECK(split(d) == replicas_map{{"a1", 6}, {"a2", 6}, {"b1", 18}});
+}
+
+TEST_CASE("region selection with cluster maxGroups 0 still takes each chosen region's first cluster")
+{
+    auto spec = duplicated_spec();
+    spec.placement.spread_constraints = {by_field("region", 1, 1), by_field("cluster", 1, 0)};
+    auto d = schedule(spec, deployment(3), regions());
+    REQUIRE(d.scheduled);
+    // Duplicated scores count clusters with ≥ 3 available: r-a 2, r-b 1, r-c 1 → r-a; first cluster a1.
+    CHECK(split(d) == replicas_map{{"a1", 3}});
+}
+
+TEST_CASE("clusters without a region are filtered by a region constraint")
+{
+    auto spec = duplicated_spec();
+    spec.placement.spread_constraints = {by_field("region", 1, 1), by_field("cluster", 1, 1)};
+    auto cs = regions();
+    cs.push_back(cluster("nowhere", 100));
+    auto d = schedule(spec, deployment(1), cs);
+    REQUIRE(d.scheduled);
+    CHECK(split(d).count("nowhere") == 0);
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+// `lint --clusters --workloads` end to end through the real binary on the shipped seed scenarios.
+#include <cstdlib>
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "support/lint_run.hpp"
+#include "support/temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using kpw::test::json_of;
+using kpw::test::run_lint;
+using kpw::test::temp_dir;
+
+namespace {
+
+const std::string examples = std::string(KPW_SOURCE_ROOT) + "/manifests/examples/";
+const std::string clusters = examples + "clusters.yaml";
+const std::string workloads = examples + "workloads.yaml";
+
+// The policy (by name) of a JSON report.
+const kpw::doc::value& result_named(const kpw::doc::value& report, std::string_view name)
+{
+    for (const auto& r : report.find("results")->items())
+        if (r.string_at("name") == name)
+            return r;
+    FAIL("no result ", name);
+    return report;
+}
+
+// A checkout-like policy whose only group cannot hold 50 replicas.
+const std::string too_big = R"(apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: big, namespace: production}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: checkout}]
+  priority: 10
+  placement:
+    clusterAffinities:
+      - affinityName: local-idc
+        clusterNames: [idc-east-1]
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference: {dynamicWeight: AvailableReplicas}
+)";
+
+
+} // namespace
+
+TEST_CASE("checkout-local-idc: the JSON entry of issue 4, idc-east-1 6 and cloud-east-1 4")
+{
+    auto r = run_lint({"-o", "json", "--clusters", clusters, "--workloads", workloads, examples + "checkout-local-idc.yaml"});
+    CHECK(r.exit_code == 0);
+    auto v = json_of(r.out);
+    CHECK(v.find_path({"summary", "unschedulable"})->as_int() == 0);
+    const auto& s = result_named(v, "checkout-overflow").find("scheduling")->items();
+    REQUIRE(s.size() == 1);
+    CHECK(kpw::doc::to_json(*s[0].find("workload")) ==
+          R"({"apiVersion":"apps/v1","kind":"Deployment","namespace":"production","name":"checkout","replicas":10})");
+    CHECK(s[0].find("scheduled")->as_bool());
+    CHECK(s[0].string_at("affinityName") == "local-idc");
+    const auto& cs = s[0].find("clusters")->items();
+    REQUIRE(cs.size() == 2);
+    CHECK(cs[0].string_at("name") == "idc-east-1");
+    CHECK(cs[0].find("replicas")->as_int() == 6);
+    CHECK(cs[0].string_at("tier") == "local-idc");
+    CHECK(cs[1].string_at("name") == "cloud-east-1");
+    CHECK(cs[1].find("replicas")->as_int() == 4);
+    CHECK(cs[1].string_at("tier") == "public-cloud");
+    CHECK_FALSE(s[0].find("tie")->as_bool());
+}
+
+TEST_CASE("all three seed scenarios in text: chosen group, why earlier groups failed, the table")
+{
+    auto r = run_lint({"--clusters", clusters, "--workloads", workloads, examples + "dc-groups.yaml",
+                   examples + "overflow-onprem-cloud.yaml", examples + "checkout-local-idc.yaml"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("scheduled in group dc-beijing") != std::string::npos);
+    CHECK(r.out.find("    dc-shanghai: no cluster passed the filters (unavailable: not in the snapshot)\n") !=
+          std::string::npos);
+    CHECK(r.out.find("cluster2                         4         public-cloud          48") != std::string::npos);
+    CHECK(r.out.find("cluster3                         2         public-cloud          24") != std::string::npos);
+    CHECK(r.out.find("[affinity-matches-no-cluster]") != std::string::npos);
+}
+
+TEST_CASE("an affinity matching no cluster is reported even without workloads")
+{
+    auto r = run_lint({"-o", "json", "--clusters", clusters, examples + "dc-groups.yaml"});
+    CHECK(r.exit_code == 0);
+    auto v = json_of(r.out);
+    const auto& p = result_named(v, "nginx");
+    REQUIRE(p.find("warnings")->items().size() == 1);
+    const auto& w = p.find("warnings")->items()[0];
+    CHECK(w.string_at("id") == "affinity-matches-no-cluster");
+    CHECK(w.string_at("field") == "spec.placement.clusterAffinities[0]");
+    CHECK(w.find("line")->as_int() == 16);
+    CHECK(p.find("scheduling")->items().empty());
+}
+
+TEST_CASE("a group too small for the workload: unschedulable entry, no affinityName, summary counts it")
+{
+    auto r = run_lint({"-o", "json", "--clusters", clusters, "--workloads", workloads, "-"}, too_big);
+    CHECK(r.exit_code == 1);
+    auto v = json_of(r.out);
+    CHECK(v.find_path({"summary", "unschedulable"})->as_int() == 1);
+    const auto& s = result_named(v, "big").find("scheduling")->items();
+    REQUIRE(s.size() == 1);
+    CHECK_FALSE(s[0].find("scheduled")->as_bool());
+    CHECK(s[0].find("affinityName") == nullptr);
+    CHECK(s[0].find("clusters")->items().empty());
+    CHECK(s[0].string_at("message") == "no affinity group can host the workload");
+}
+
+TEST_CASE("exit codes: unschedulable 1 by default, 0 with --unschedulable=warn; the text says which")
+{
+    const std::string big_workload = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: checkout, namespace: production}\n"
+                                     "spec: {replicas: 50, template: {spec: {containers: [{name: c, resources: {requests: {cpu: 600m, memory: 1152Mi}}}]}}}\n";
+    temp_dir dir;
+    auto big = dir.write("big.yaml", big_workload).string(), policy = dir.write("policy.yaml", too_big).string();
+    auto strict = run_lint({"--clusters", clusters, "--workloads", big, policy});
+    CHECK(strict.exit_code == 1);
+    CHECK(strict.out.find("error: PropagationPolicy production/big: Deployment production/checkout (50 replicas): unschedulable") !=
+          std::string::npos);
+    CHECK(strict.out.find("    local-idc: Clusters available replicas 6 are not enough to schedule.") != std::string::npos);
+    CHECK(strict.out.find("1 unschedulable") != std::string::npos);
+    auto lenient = run_lint({"--unschedulable=warn", "--clusters", clusters, "--workloads", big, policy});
+    CHECK(lenient.exit_code == 0);
+    CHECK(lenient.out.find("warning: PropagationPolicy production/big") != std::string::npos);
+}
+
+TEST_CASE("the higher-priority policy claims the workload; the other gets no entry")
+{
+    temp_dir dir;
+    auto r = run_lint({"-o", "json", "--clusters", clusters, "--workloads", workloads, dir.write("big.yaml", too_big).string(),
+                   examples + "checkout-local-idc.yaml"});
+    auto v = json_of(r.out);
+    CHECK(result_named(v, "big").find("scheduling")->items().size() == 1);
+    CHECK(result_named(v, "checkout-overflow").find("scheduling")->items().empty());
+    CHECK(v.find_path({"summary", "unschedulable"})->as_int() == 1);
+}
+
+TEST_CASE("usage and input errors: --workloads without --clusters, a broken snapshot")
+{
+    auto alone = run_lint({"--workloads", workloads, examples + "dc-groups.yaml"});
+    CHECK(alone.exit_code == 2);
+    CHECK(alone.err.find("--workloads needs --clusters") != std::string::npos);
+    auto broken = run_lint({"--clusters", "-", examples + "dc-groups.yaml"},
+                       "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: x}\n"
+                       "status: {resourceSummary: {allocatable: {cpu: lots}}}\n");
+    CHECK(broken.exit_code == 2);
+    CHECK(broken.out.find("<stdin>:1:1: error: cluster x: status.resourceSummary.allocatable[cpu]: Invalid value") !=
+          std::string::npos);
+}
+
+TEST_CASE("a JSON snapshot (kubectl get clusters -o json) is read as well")
+{
+    const std::string json = R"({"apiVersion":"v1","kind":"List","items":[
+      {"apiVersion":"cluster.karmada.io/v1alpha1","kind":"Cluster","metadata":{"name":"member1"},
+       "status":{"apiEnablements":[{"groupVersion":"apps/v1","resources":[{"kind":"Deployment","name":"deployments"}]}],
+                 "resourceSummary":{"allocatable":{"cpu":"8","memory":"32Gi","pods":"110"}}}}]})";
+    auto r = run_lint({"-o", "json", "--clusters", "-", "--workloads", workloads, examples + "dc-groups.yaml"}, json);
+    CHECK(r.exit_code == 0);
+    auto v = json_of(r.out);
+    const auto& s = result_named(v, "nginx").find("scheduling")->items();
+    REQUIRE(s.size() == 1);
+    CHECK(s[0].string_at("affinityName") == "dc-beijing");
+    CHECK(s[0].find("clusters")->items()[0].find("replicas")->as_int() == 3);
+}

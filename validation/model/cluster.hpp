@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// model::cluster: the fields of a cluster.karmada.io/v1alpha1 Cluster that karmada-scheduler reads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.hpp"
+#include "model/quantity.hpp"
+
+namespace kpw::model {
+
+using label_map = std::map<std::string, std::string, std::less<>>;
+using resource_list = std::map<std::string, quantity, std::less<>>;
+
+struct taint {
+    std::string key;
+    std::string value;
+    std::string effect; // NoSchedule, PreferNoSchedule, NoExecute
+    friend bool operator==(const taint&, const taint&) = default;
+};
+
+// status.apiEnablements[]: one group version and the kinds it serves.
+struct api_enablement {
+    std::string group_version;
+    std::vector<std::string> kinds; // resources[].kind
+};
+
+struct resource_model_range {
+    std::string name; // cpu, memory, ...
+    quantity min;
+    quantity max;
+};
+
+// spec.resourceModels[]: one grade of the cluster's resource model.
+struct resource_model {
+    std::int64_t grade = 0;
+    std::vector<resource_model_range> ranges;
+};
+
+// status.resourceSummary.allocatableModelings[]: how many nodes of a grade the cluster has.
+struct allocatable_modeling {
+    std::int64_t grade = 0;
+    std::int64_t count = 0;
+};
+
+struct resource_summary {
+    resource_list allocatable;
+    resource_list allocated;
+    resource_list allocating;
+    std::vector<allocatable_modeling> allocatable_modelings;
+};
+
+struct cluster {
+    std::string name;
+    label_map labels;
+    bool deleting = false; // metadata.deletionTimestamp is set
+    std::string provider;
+    std::string region;
+    std::vector<std::string> zones; // spec.zones, or [spec.zone] as the API server migrates it
+    std::vector<taint> taints;
+    std::vector<resource_model> resource_models;
+    std::vector<api_enablement> api_enablements;
+    bool complete_api_enablements = false; // condition CompleteAPIEnablements is True
+    std::string ready;                     // the Ready condition's status; "" when absent
+    std::optional<model::resource_summary> resource_summary;
+    position where; // the object's start in its file (0 when built in memory)
+};
+
+} // namespace kpw::model

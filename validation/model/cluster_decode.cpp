@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cluster decoding: metadata, spec placement fields, API enablements, conditions and resource summary.
+#include "model/cluster_decode.hpp"
+
+#include "field/error.hpp"
+
+namespace kpw::model {
+
+namespace {
+
+const std::vector<doc::value> no_items;
+
+std::string render(const doc::value& v)
+{
+    return v.is_string() ? field::go_quote(v.text()) : doc::to_json(v);
+}
+
+bool present(const doc::value* node) { return node != nullptr && !node->is_null(); }
+
+std::vector<taint> decode_taints(const doc::value* node, const field::path& at, field::error_list& errors)
+{
+    std::vector<taint> out;
+    const auto& list = read::items(node, at, errors);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        auto p = at.index(i);
+        out.push_back({read::string(list[i].find("key"), p.child("key"), errors),
+                       read::string(list[i].find("value"), p.child("value"), errors),
+                       read::string(list[i].find("effect"), p.child("effect"), errors)});
+    }
+    return out;
+}
+
+quantity decode_quantity(const doc::value* node, const field::path& at, field::error_list& errors)
+{
+    if (!present(node))
+        return {};
+    if (node->is_string() || node->is_number()) {
+        if (auto q = parse_quantity(node->text()))
+            return *q;
+    }
+    errors.push_back(field::invalid(at, render(*node), "quantities must match the regular expression "
+                                                       "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
+    return {};
+}
+
+std::vector<resource_model> decode_models(const doc::value* node, const field::path& at,
+                                          field::error_list& errors)
+{
+    std::vector<resource_model> out;
+    const auto& list = read::items(node, at, errors);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        auto p = at.index(i);
+        resource_model m;
+        m.grade = read::integer(list[i].find("grade"), p.child("grade"), errors, 0);
+        const auto& ranges = read::items(list[i].find("ranges"), p.child("ranges"), errors);
+        for (std::size_t j = 0; j < ranges.size(); ++j) {
+            auto r = p.child("ranges").index(j);
+            m.ranges.push_back({read::string(ranges[j].find("name"), r.child("name"), errors),
+                                decode_quantity(ranges[j].find("min"), r.child("min"), errors),
+                                decode_quantity(ranges[j].find("max"), r.child("max"), errors)});
+        }
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+std::vector<api_enablement> decode_enablements(const doc::value* node, const field::path& at,
+                                               field::error_list& errors)
+{
+    std::vector<api_enablement> out;
+    const auto& list = read::items(node, at, errors);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        auto p = at.index(i);
+        api_enablement e;
+        e.group_version = read::string(list[i].find("groupVersion"), p.child("groupVersion"), errors);
+        const auto& resources = read::items(list[i].find("resources"), p.child("resources"), errors);
+        for (std::size_t j = 0; j < resources.size(); ++j)
+            e.kinds.push_back(read::string(resources[j].find("kind"), p.child("resources").index(j).child("kind"),
+                                           errors));
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+void decode_conditions(const doc::value* node, const field::path& at, field::error_list& errors, cluster& c)
+{
+    const auto& list = read::items(node, at, errors);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        auto type = list[i].string_at("type");
+        auto status = read::string(list[i].find("status"), at.index(i).child("status"), errors);
+        if (type == "Ready")
+            c.ready = status;
+        else if (type == "CompleteAPIEnablements")
+            c.complete_api_enablements = status == "True";
+    }
+}
+
+resource_summary decode_summary(const doc::value& node, const field::path& at, field::error_list& errors)
+{
+    resource_summary s;
+    s.allocatable = read::resources(node.find("allocatable"), at.child("allocatable"), errors);
+    s.allocated = read::resources(node.find("allocated"), at.child("allocated"), errors);
+    s.allocating = read::resources(node.find("allocating"), at.child("allocating"), errors);
+    auto mp = at.child("allocatableModelings");
+    const auto& list = read::items(node.find("allocatableModelings"), mp, errors);
+    for (std::size_t i = 0; i < list.size(); ++i)
+        s.allocatable_modelings.push_back(
+            {read::integer(list[i].find("grade"), mp.index(i).child("grade"), errors, 0),
+             read::integer(list[i].find("count"), mp.index(i).child("count"), errors, 0)});
+    return s;
+}
+
+void decode_spec(const doc::value* spec, field::error_list& errors, cluster& c)
+{
+    if (!present(spec))
+        return;
+    auto at = field::path::root("spec");
+    c.provider = read::string(spec->find("provider"), at.child("provider"), errors);
+    c.region = read::string(spec->find("region"), at.child("region"), errors);
+    const auto& zones = read::items(spec->find("zones"), at.child("zones"), errors);
+    for (std::size_t i = 0; i < zones.size(); ++i)
+        c.zones.push_back(read::string(&zones[i], at.child("zones").index(i), errors));
+    // The API server migrates the deprecated single zone when zones is empty.
+    auto zone = read::string(spec->find("zone"), at.child("zone"), errors);
+    if (c.zones.empty() && !zone.empty())
+        c.zones.push_back(zone);
+    c.taints = decode_taints(spec->find("taints"), at.child("taints"), errors);
+    c.resource_models = decode_models(spec->find("resourceModels"), at.child("resourceModels"), errors);
+}
+
+} // namespace
+
+namespace read {
+
+std::string string(const doc::value* node, const field::path& at, field::error_list& errors)
+{
+    if (!present(node))
+        return {};
+    if (!node->is_string()) {
+        errors.push_back(field::type_invalid(at, render(*node), "expected string"));
+        return {};
+    }
+    return node->text();
+}
+
+std::int64_t integer(const doc::value* node, const field::path& at, field::error_list& errors, std::int64_t def)
+{
+    if (!present(node))
+        return def;
+    if (!node->is_int()) {
+        errors.push_back(field::type_invalid(at, render(*node), "expected integer"));
+        return def;
+    }
+    return node->as_int();
+}
+
+label_map string_map(const doc::value* node, const field::path& at, field::error_list& errors)
+{
+    label_map out;
+    if (!present(node))
+        return out;
+    if (!node->is_mapping()) {
+        errors.push_back(field::type_invalid(at, render(*node), "expected object"));
+        return out;
+    }
+    for (const auto& [k, v] : node->members())
+        out.emplace(k, string(&v, at.key(k), errors));
+    return out;
+}
+
+resource_list resources(const doc::value* node, const field::path& at, field::error_list& errors)
+{
+    resource_list out;
+    if (!present(node))
+        return out;
+    if (!node->is_mapping()) {
+        errors.push_back(field::type_invalid(at, render(*node), "expected object"));
+        return out;
+    }
+    for (const auto& [k, v] : node->members())
+        out.emplace(k, decode_quantity(&v, at.key(k), errors));
+    return out;
+}
+
+const std::vector<doc::value>& items(const doc::value* node, const field::path& at, field::error_list& errors)
+{
+    if (!present(node))
+        return no_items;
+    if (!node->is_sequence()) {
+        errors.push_back(field::type_invalid(at, render(*node), "expected array"));
+        return no_items;
+    }
+    return node->items();
+}
+
+} // namespace read
+
+bool is_cluster_object(const doc::value& object)
+{
+    auto api_version = object.string_at("apiVersion");
+    return object.string_at("kind") == "Cluster" && api_version.starts_with("cluster.karmada.io/");
+}
+
+cluster_decoding decode_cluster(const doc::value& object)
+{
+    cluster_decoding out;
+    auto& c = out.value;
+    auto& errors = out.errors;
+    c.where = object.pos();
+    auto meta = field::path::root("metadata");
+    const doc::value* metadata = object.find("metadata");
+    if (present(metadata)) {
+        c.name = read::string(metadata->find("name"), meta.child("name"), errors);
+        c.labels = read::string_map(metadata->find("labels"), meta.child("labels"), errors);
+        c.deleting = present(metadata->find("deletionTimestamp"));
+    }
+    if (c.name.empty())
+        errors.push_back(field::required(meta.child("name"), "name or generateName is required"));
+    decode_spec(object.find("spec"), errors, c);
+    const doc::value* status = object.find("status");
+    if (!present(status))
+        return out;
+    auto st = field::path::root("status");
+    c.api_enablements = decode_enablements(status->find("apiEnablements"), st.child("apiEnablements"), errors);
+    decode_conditions(status->find("conditions"), st.child("conditions"), errors, c);
+    if (const doc::value* summary = status->find("resourceSummary"); present(summary))
+        c.resource_summary = decode_summary(*summary, st.child("resourceSummary"), errors);
+    return out;
+}
+
+} // namespace kpw::model

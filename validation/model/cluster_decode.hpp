@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// Decoding Cluster objects (as `kubectl get clusters -o yaml` prints them) into model::cluster.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "doc/value.hpp"
+#include "field/error.hpp"
+#include "model/cluster.hpp"
+
+namespace kpw::model {
+
+struct cluster_decoding {
+    cluster value;
+    field::error_list errors; // type errors and unparsable quantities, with paths into the object
+};
+
+// apiVersion cluster.karmada.io/<any version> and kind Cluster.
+bool is_cluster_object(const doc::value& object);
+
+// Lenient like the scheduler's informer: unknown fields are ignored; a field of the wrong type or a
+// quantity that does not parse is reported and left at its zero value.
+cluster_decoding decode_cluster(const doc::value& object);
+
+// Readers shared with the workload decoder. Each reports a type error at `at` and returns a default
+// when the node has the wrong type; a null or absent node is the default without an error.
+namespace read {
+std::string string(const doc::value* node, const field::path& at, field::error_list& errors);
+std::int64_t integer(const doc::value* node, const field::path& at, field::error_list& errors, std::int64_t def);
+label_map string_map(const doc::value* node, const field::path& at, field::error_list& errors);
+resource_list resources(const doc::value* node, const field::path& at, field::error_list& errors);
+// Items of a sequence (empty when absent; a type error when not a sequence).
+const std::vector<doc::value>& items(const doc::value* node, const field::path& at, field::error_list& errors);
+} // namespace read
+
+} // namespace kpw::model

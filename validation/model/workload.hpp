@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// model::workload: what a ResourceBinding carries about one resource template (karmada 1.3 of the spec).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/result.hpp"
+#include "model/cluster.hpp"
+
+namespace kpw::model {
+
+// A per-replica request in karmada's integer units: cpu in millicores, every other resource in whole
+// units (bytes for memory). Sorted by name; zero values are dropped.
+using replica_request = std::vector<std::pair<std::string, std::int64_t>>;
+
+struct workload {
+    std::string api_version;
+    std::string kind;
+    std::string namespace_; // "" for cluster-scoped kinds
+    std::string name;
+    std::string uid; // metadata.uid; empty for a manifest from git
+    label_map labels;
+    std::int32_t replicas = 0;
+    // ReplicaRequirements != nil: a resource request remains or the pod template claims nodes
+    // (nodeSelector, tolerations or required node affinity).
+    bool has_requirements = false;
+    replica_request request;
+    position where;
+};
+
+// karmada IsWorkload: replicas > 0, or per-replica requirements present.
+inline bool is_workload(const workload& w) { return w.replicas > 0 || w.has_requirements; }
+
+} // namespace kpw::model

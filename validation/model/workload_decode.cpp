@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+// Workload decoding: replica counts per kind and the per-replica request of the pod template.
+#include "model/workload_decode.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "model/cluster_decode.hpp"
+
+namespace kpw::model {
+
+namespace {
+
+using request_map = std::map<std::string, std::int64_t, std::less<>>;
+
+// karmada util.Resource: cpu in millicores, everything else in whole units, each rounded up.
+std::int64_t karmada_units(std::string_view name, const quantity& q)
+{
+    return name == "cpu" ? q.milli_ceil() : q.value_ceil();
+}
+
+// One container's effective requests: the API server defaults a missing request to its limit.
+request_map container_request(const doc::value& container, const field::path& at, field::error_list& errors)
+{
+    const doc::value* resources = container.find("resources");
+    auto rp = at.child("resources");
+    auto requests = read::resources(resources ? resources->find("requests") : nullptr, rp.child("requests"), errors);
+    auto limits = read::resources(resources ? resources->find("limits") : nullptr, rp.child("limits"), errors);
+    request_map out;
+    for (const auto& [name, q] : limits)
+        out[name] = karmada_units(name, q);
+    for (const auto& [name, q] : requests)
+        out[name] = karmada_units(name, q);
+    return out;
+}
+
+request_map sum_containers(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
+{
+    request_map total;
+    const auto& containers = read::items(pod_spec.find("containers"), at.child("containers"), errors);
+    for (std::size_t i = 0; i < containers.size(); ++i)
+        for (const auto& [name, v] : container_request(containers[i], at.child("containers").index(i), errors))
+            total[name] += v;
+    const auto& inits = read::items(pod_spec.find("initContainers"), at.child("initContainers"), errors);
+    for (std::size_t i = 0; i < inits.size(); ++i)
+        for (const auto& [name, v] : container_request(inits[i], at.child("initContainers").index(i), errors))
+            total[name] = std::max(total[name], v);
+    auto overhead = read::resources(pod_spec.find("overhead"), at.child("overhead"), errors);
+    for (const auto& [name, q] : overhead)
+        total[name] += karmada_units(name, q);
+    return total;
+}
+
+bool non_empty(const doc::value* node)
+{
+    if (node == nullptr || node->is_null())
+        return false;
+    if (node->is_mapping())
+        return !node->members().empty();
+    if (node->is_sequence())
+        return !node->items().empty();
+    return true;
+}
+
+// nodeSelector, tolerations or required node affinity make a NodeClaim, hence ReplicaRequirements.
+bool claims_nodes(const doc::value& pod_spec)
+{
+    return non_empty(pod_spec.find("nodeSelector")) || non_empty(pod_spec.find("tolerations")) ||
+           non_empty(pod_spec.find_path({"affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"}));
+}
+
+std::int32_t clamp_replicas(std::int64_t v)
+{
+    return static_cast<std::int32_t>(std::clamp<std::int64_t>(v, 0, INT32_MAX));
+}
+
+std::int32_t job_replicas(const doc::value* spec, field::error_list& errors)
+{
+    auto at = field::path::root("spec");
+    std::int64_t parallelism = read::integer(spec->find("parallelism"), at.child("parallelism"), errors, 1);
+    std::int64_t completions = read::integer(spec->find("completions"), at.child("completions"), errors, parallelism);
+    return clamp_replicas(std::min(parallelism, completions));
+}
+
+void decode_metadata(const doc::value& object, std::string_view default_namespace, workload_decoding& out)
+{
+    auto& w = out.value;
+    auto meta = field::path::root("metadata");
+    const doc::value* metadata = object.find("metadata");
+    w.api_version = read::string(object.find("apiVersion"), field::path::root("apiVersion"), out.errors);
+    w.kind = read::string(object.find("kind"), field::path::root("kind"), out.errors);
+    if (metadata != nullptr) {
+        w.name = read::string(metadata->find("name"), meta.child("name"), out.errors);
+        w.namespace_ = read::string(metadata->find("namespace"), meta.child("namespace"), out.errors);
+        w.uid = read::string(metadata->find("uid"), meta.child("uid"), out.errors);
+        w.labels = read::string_map(metadata->find("labels"), meta.child("labels"), out.errors);
+    }
+    if (w.namespace_.empty())
+        w.namespace_ = std::string(default_namespace);
+    if (w.name.empty())
+        out.errors.push_back(field::required(meta.child("name"), "name or generateName is required"));
+}
+
+} // namespace
+
+replica_request pod_request(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
+{
+    replica_request out;
+    for (const auto& [name, v] : sum_containers(pod_spec, at, errors))
+        if (v != 0)
+            out.emplace_back(name, v);
+    return out;
+}
+
+workload_decoding decode_workload(const doc::value& object, std::string_view default_namespace)
+{
+    workload_decoding out;
+    auto& w = out.value;
+    w.where = object.pos();
+    decode_metadata(object, default_namespace, out);
+    const doc::value* spec = object.find("spec");
+    if (spec == nullptr || !spec->is_mapping())
+        return out;
+    auto at = field::path::root("spec");
+    const doc::value* pod_spec = nullptr;
+    field::path pod_at;
+    if (w.kind == "Pod") {
+        w.replicas = 1;
+        pod_spec = spec;
+        pod_at = at;
+    } else if (w.kind == "Job") {
+        w.replicas = job_replicas(spec, out.errors);
+        pod_spec = spec->find_path({"template", "spec"});
+        pod_at = at.child("template").child("spec");
+    } else if (w.kind == "Deployment" || w.kind == "StatefulSet" || w.kind == "ReplicaSet" ||
+               (spec->find("replicas") != nullptr && spec->find("template") != nullptr)) {
+        w.replicas = clamp_replicas(read::integer(spec->find("replicas"), at.child("replicas"), out.errors, 1));
+        pod_spec = spec->find_path({"template", "spec"});
+        pod_at = at.child("template").child("spec");
+    }
+    if (pod_spec == nullptr || !pod_spec->is_mapping())
+        return out;
+    w.request = pod_request(*pod_spec, pod_at, out.errors);
+    w.has_requirements = !w.request.empty() || claims_nodes(*pod_spec);
+    return out;
+}
+
+} // namespace kpw::model

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+// Decoding Kubernetes objects into model::workload: replicas and the per-replica request (spec 1.3).
+#pragma once
+
+#include <string_view>
+
+#include "doc/value.hpp"
+#include "field/error.hpp"
+#include "model/workload.hpp"
+
+namespace kpw::model {
+
+struct workload_decoding {
+    workload value;
+    field::error_list errors;
+};
+
+// Any object with apiVersion, kind and metadata.name. `default_namespace` is used when metadata.namespace
+// is absent (kubectl's "default"); it is left empty for a cluster-scoped kind the caller knows of.
+// Deployment, StatefulSet, ReplicaSet: spec.replicas (default 1); Job: min(parallelism, completions);
+// Pod: 1; any other object with spec.replicas and spec.template: spec.replicas (what a resource
+// interpreter customization would report); everything else: a non-workload with 0 replicas.
+workload_decoding decode_workload(const doc::value& object, std::string_view default_namespace);
+
+// The per-replica request of a pod spec as karmada sums it (helper.GenerateReplicaRequirements):
+// limits stand in for missing requests, regular containers are summed, init containers raise the
+// per-resource maximum, overhead is added, zero values are dropped.
+replica_request pod_request(const doc::value& pod_spec, const field::path& at, field::error_list& errors);
+
+} // namespace kpw::model

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// Replica assignment per strategy and over overflow tiers, first-time schedule (spec 3.7-3.9, 5.1).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/policy.hpp"
+#include "scheduling/select.hpp"
+#include "scheduling/strategy.hpp"
+#include "scheduling/webster.hpp"
+
+namespace kpw::scheduling {
+
+struct assigned {
+    const candidate* target = nullptr; // points into the selection
+    std::int32_t replicas = 0;
+};
+
+struct assignment {
+    std::vector<assigned> clusters; // clusters with 0 replicas are dropped
+    std::string error;              // non-empty: the group fails (UnschedulableError)
+};
+
+// One strategy over `selected` with `replicas` (karmada: assignment.go assignByStaticWeightStrategy,
+// dynamicDivideReplicas, ...). Duplicated and static weight never fail on capacity.
+assignment assign_strategy(const std::vector<candidate>& selected, const model::placement& placement, strategy s,
+                           std::int32_t replicas, name_order order);
+
+// karmada: common.go assignWorkloadReplicas with overflow tiers: fill tier 0, then 1, ...; each tier
+// gets n = min(remaining, Σ available) dealt by the strategy; replicas left over fail the term.
+assignment assign_tiers(const std::vector<candidate>& selected, const model::placement& placement, strategy s,
+                        std::int32_t replicas, name_order order);
+
+} // namespace kpw::scheduling

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// General estimator: pods left, the resource-model path and the resource-summary path.
+#include "scheduling/estimator.hpp"
+
+#include <algorithm>
+
+namespace kpw::scheduling {
+
+namespace {
+
+using model::quantity;
+
+quantity lookup(const model::resource_list& list, std::string_view name)
+{
+    auto it = list.find(name);
+    return it == list.end() ? quantity{} : it->second;
+}
+
+// karmada util.Resource units: cpu in millicores, everything else whole units, rounded up.
+std::int64_t units(int id, const quantity& q)
+{
+    return id == resource_table::cpu ? q.milli_ceil() : q.value_ceil();
+}
+
+std::int64_t amount_of(const std::vector<resource_amount>& list, int id, std::int64_t absent)
+{
+    for (const auto& r : list)
+        if (r.id == id)
+            return r.value;
+    return absent;
+}
+
+// Models build when both lists are non-empty and no count is negative (else: the summary path).
+void prepare_models(const model::cluster& c, const model::resource_summary& s, resource_table& table,
+                    prepared_cluster& out)
+{
+    if (c.resource_models.empty() || s.allocatable_modelings.empty())
+        return;
+    for (const auto& m : s.allocatable_modelings) {
+        if (m.count < 0) {
+            out.nodes.clear();
+            return;
+        }
+        auto grade = std::find_if(c.resource_models.begin(), c.resource_models.end(),
+                                  [&](const model::resource_model& r) { return r.grade == m.grade; });
+        if (m.count == 0 || grade == c.resource_models.end())
+            continue;
+        prepared_cluster::node_group g;
+        // Bounded so that an absurd node count cannot overflow; the result is capped at MaxInt32 anyway.
+        g.count = std::min<std::int64_t>(m.count, std::int64_t(1) << 32);
+        for (const auto& r : grade->ranges) {
+            int id = table.intern(r.name);
+            g.capacity.push_back({id, units(id, r.min)});
+        }
+        out.nodes.push_back(std::move(g));
+    }
+    out.use_models = true;
+}
+
+// karmada: getMaximumReplicasBasedOnResourceModels — each node holds min over requested resources of
+// floor(capacity / request), at most 110; a resource the model does not define has capacity 0.
+std::int64_t model_estimate(const prepared_cluster& c, const prepared_request& r)
+{
+    std::int64_t total = 0;
+    for (const auto& g : c.nodes) {
+        std::int64_t fit = model_node_pods;
+        for (const auto& a : r.amounts) {
+            std::int64_t cap = a.id == resource_table::pods ? model_node_pods : amount_of(g.capacity, a.id, 0);
+            fit = std::min(fit, cap / a.value);
+        }
+        total += g.count * std::max<std::int64_t>(fit, 0);
+    }
+    return total;
+}
+
+// karmada: the per-resource loop over allocatable − allocated − allocating.
+std::int64_t summary_estimate(const prepared_cluster& c, const prepared_request& r)
+{
+    std::int64_t fit = c.pods_left;
+    for (const auto& a : r.amounts) {
+        std::int64_t free = amount_of(c.free, a.id, -1);
+        if (free < 0)
+            return 0;
+        fit = std::min(fit, free / a.value);
+    }
+    return fit;
+}
+
+estimate capped(std::int64_t v, estimate_source source)
+{
+    return {static_cast<std::int32_t>(std::clamp<std::int64_t>(v, 0, unlimited_replicas)), source};
+}
+
+} // namespace
+
+int resource_table::intern(std::string_view name)
+{
+    int id = find(name);
+    if (id >= 0)
+        return id;
+    names_.emplace_back(name);
+    return static_cast<int>(names_.size()) - 1;
+}
+
+int resource_table::find(std::string_view name) const
+{
+    for (std::size_t i = 0; i < names_.size(); ++i)
+        if (names_[i] == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
+prepared_cluster prepare_cluster(const model::cluster& c, resource_table& table)
+{
+    prepared_cluster out;
+    if (!c.resource_summary)
+        return out;
+    const auto& s = *c.resource_summary;
+    out.has_summary = true;
+    out.pods_left = lookup(s.allocatable, "pods").value_ceil() - lookup(s.allocated, "pods").value_ceil() -
+                    lookup(s.allocating, "pods").value_ceil();
+    for (const auto& [name, total] : s.allocatable) {
+        int id = table.intern(name);
+        quantity free = total - lookup(s.allocated, name) - lookup(s.allocating, name);
+        out.free.push_back({id, free.value_ceil() <= 0 ? -1 : units(id, free)});
+    }
+    prepare_models(c, s, table, out);
+    return out;
+}
+
+prepared_request prepare_request(const model::workload& w, const resource_table& table)
+{
+    prepared_request out;
+    out.has_requirements = w.has_requirements;
+    for (const auto& [name, value] : w.request) {
+        if (value <= 0)
+            continue;
+        int id = table.find(name);
+        if (id < 0)
+            out.unknown_resource = true;
+        else
+            out.amounts.push_back({id, value});
+    }
+    return out;
+}
+
+estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
+{
+    if (!c.has_summary)
+        return {0, estimate_source::no_summary};
+    if (c.pods_left <= 0)
+        return {0, estimate_source::no_pods_left};
+    if (!r.has_requirements)
+        return capped(c.pods_left, estimate_source::pods_only);
+    if (c.use_models)
+        return capped(r.unknown_resource ? 0 : std::min(model_estimate(c, r), c.pods_left),
+                      estimate_source::resource_models);
+    return capped(r.unknown_resource ? 0 : summary_estimate(c, r), estimate_source::summary);
+}
+
+estimate general_estimate(const model::cluster& cluster, const model::workload& workload)
+{
+    // Interning the request first keeps one code path: a resource the cluster lacks is then "absent".
+    resource_table table;
+    for (const auto& [name, value] : workload.request)
+        table.intern(name);
+    auto prepared = prepare_cluster(cluster, table);
+    return general_estimate(prepared, prepare_request(workload, table));
+}
+
+} // namespace kpw::scheduling

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// The general estimator: how many replicas of a workload one cluster can still take (spec section 4).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "model/cluster.hpp"
+#include "model/workload.hpp"
+
+namespace kpw::scheduling {
+
+// karmada caps every estimate at MaxInt32; a non-workload skips estimation and gets this everywhere.
+inline constexpr std::int32_t unlimited_replicas = std::numeric_limits<std::int32_t>::max();
+
+// Pods each virtual node of a resource model holds at most (karmada's model node capacity).
+inline constexpr std::int64_t model_node_pods = 110;
+
+// Which path produced an estimate.
+enum class estimate_source { no_summary, no_pods_left, pods_only, resource_models, summary };
+
+struct estimate {
+    std::int32_t replicas = 0;
+    estimate_source source = estimate_source::no_summary;
+};
+
+// Resource names interned to small integers, so that a snapshot is prepared once and every estimate
+// afterwards is integer arithmetic.
+class resource_table {
+public:
+    int intern(std::string_view name);
+    int find(std::string_view name) const; // -1 when never interned
+    static constexpr int cpu = 0; // fixed ids in every table
+    static constexpr int pods = 1;
+
+private:
+    std::vector<std::string> names_{"cpu", "pods"};
+};
+
+// One resource in karmada units (cpu millicores, anything else whole units).
+struct resource_amount {
+    int id = 0;
+    std::int64_t value = 0;
+};
+
+// A cluster's summary and models, reduced to what the estimator computes with.
+struct prepared_cluster {
+    bool has_summary = false;
+    std::int64_t pods_left = 0;
+    // Per allocatable resource: free = allocatable − allocated − allocating in karmada units, or −1
+    // when the free amount rounded up is ≤ 0 (the cluster then takes nothing that requests it).
+    std::vector<resource_amount> free;
+    bool use_models = false;
+    struct node_group {
+        std::int64_t count = 0;
+        std::vector<resource_amount> capacity; // the grade's range minimums; pods is implied (110)
+    };
+    std::vector<node_group> nodes;
+};
+
+struct prepared_request {
+    bool has_requirements = false;
+    bool unknown_resource = false; // requests a resource no cluster of the snapshot lists: 0 everywhere
+    std::vector<resource_amount> amounts; // positive amounts only
+};
+
+prepared_cluster prepare_cluster(const model::cluster& cluster, resource_table& table);
+prepared_request prepare_request(const model::workload& workload, const resource_table& table);
+
+// karmada: pkg/estimator/client/general.go GeneralEstimator.maxAvailableReplicas
+// Order: no resourceSummary → 0; podsLeft ≤ 0 → 0; no ReplicaRequirements → podsLeft; resource models
+// when spec.resourceModels and allocatableModelings both exist (and build); otherwise the summary.
+estimate general_estimate(const prepared_cluster& cluster, const prepared_request& request);
+
+// The same for one cluster and one workload, without a prepared snapshot.
+estimate general_estimate(const model::cluster& cluster, const model::workload& workload);
+
+} // namespace kpw::scheduling

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cluster and workload inventories from loaded documents; Lists expanded, decode errors reported.
+#include "scheduling/inventory.hpp"
+
+#include <algorithm>
+
+#include "model/cluster_decode.hpp"
+#include "model/workload_decode.hpp"
+
+namespace kpw::scheduling {
+
+namespace {
+
+bool is_list(const doc::value& d)
+{
+    auto kind = d.string_at("kind");
+    const doc::value* items = d.find("items");
+    return items != nullptr && items->is_sequence() && kind.ends_with("List");
+}
+
+// Calls `each` on the document itself, or on every item of a List.
+template <class F>
+void for_each_object(const doc::value& document, F&& each)
+{
+    if (!is_list(document)) {
+        each(document);
+        return;
+    }
+    for (const auto& item : document.find("items")->items())
+        each(item);
+}
+
+void report(std::string_view what, std::string_view name, const doc::value& object, const field::error_list& errors,
+            std::vector<inventory_issue>& issues)
+{
+    for (const auto& e : errors)
+        issues.push_back({object.pos(), std::string(what) + " " + (name.empty() ? "<unnamed>" : std::string(name)) +
+                                            ": " + e.str()});
+}
+
+bool karmada_api(std::string_view api_version)
+{
+    auto group = api_version.substr(0, api_version.find('/'));
+    return group.ends_with("karmada.io");
+}
+
+} // namespace
+
+void cluster_inventory::add(const doc::value& document, std::vector<inventory_issue>& issues)
+{
+    for_each_object(document, [&](const doc::value& object) {
+        if (!model::is_cluster_object(object)) {
+            ++ignored_;
+            return;
+        }
+        auto decoded = model::decode_cluster(object);
+        report("cluster", decoded.value.name, object, decoded.errors, issues);
+        if (!decoded.value.name.empty())
+            clusters_.push_back(std::move(decoded.value));
+    });
+}
+
+void cluster_inventory::seal(std::vector<inventory_issue>& issues)
+{
+    std::stable_sort(clusters_.begin(), clusters_.end(),
+                     [](const model::cluster& a, const model::cluster& b) { return a.name < b.name; });
+    std::vector<model::cluster> unique;
+    unique.reserve(clusters_.size());
+    for (auto& c : clusters_) {
+        if (!unique.empty() && unique.back().name == c.name) {
+            issues.push_back({unique.back().where, "cluster " + c.name + " is defined again later; the later one is used"});
+            unique.back() = std::move(c);
+            continue;
+        }
+        unique.push_back(std::move(c));
+    }
+    clusters_ = std::move(unique);
+}
+
+const model::cluster* cluster_inventory::find(std::string_view name) const
+{
+    auto it = std::lower_bound(clusters_.begin(), clusters_.end(), name,
+                               [](const model::cluster& c, std::string_view n) { return c.name < n; });
+    return it != clusters_.end() && it->name == name ? &*it : nullptr;
+}
+
+void add_workloads(std::vector<model::workload>& out, const doc::value& document, std::string_view default_namespace,
+                   std::vector<inventory_issue>& issues)
+{
+    for_each_object(document, [&](const doc::value& object) {
+        if (!object.is_mapping() || object.string_at("kind").empty() || object.string_at("apiVersion").empty()) {
+            issues.push_back({object.pos(), "not a Kubernetes object (a mapping with apiVersion and kind)"});
+            return;
+        }
+        if (karmada_api(object.string_at("apiVersion")))
+            return;
+        auto decoded = model::decode_workload(object, default_namespace);
+        report(decoded.value.kind, decoded.value.name, object, decoded.errors, issues);
+        if (!decoded.value.name.empty())
+            out.push_back(std::move(decoded.value));
+    });
+}
+
+} // namespace kpw::scheduling

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: Apache-2.0
+// Selection by cluster (with the capacity swap) and by region (group scores and the DFS over regions).
+#include "scheduling/select.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace kpw::scheduling {
+
+namespace {
+
+std::int64_t total_available(const std::vector<candidate>& list)
+{
+    std::int64_t sum = 0;
+    for (const auto& c : list)
+        sum += c.available;
+    return sum;
+}
+
+// karmada: select_clusters_by_cluster.go selectClusters — fill from the reserve, last slot first.
+selection by_cluster(std::vector<candidate> ordered, const model::spread_constraint& constraint, std::int64_t need)
+{
+    if (static_cast<std::int64_t>(ordered.size()) < constraint.min_groups)
+        return {{}, "the number of feasible clusters is less than spreadConstraint.MinGroups"};
+    auto need_cnt = static_cast<std::size_t>(std::clamp<std::int64_t>(constraint.max_groups, 0, std::int64_t(ordered.size())));
+    std::vector<candidate> chosen(ordered.begin(), ordered.begin() + static_cast<std::ptrdiff_t>(need_cnt));
+    if (need < 0)
+        return {std::move(chosen), {}};
+    std::vector<candidate> reserve(ordered.begin() + static_cast<std::ptrdiff_t>(need_cnt), ordered.end());
+    for (std::size_t slot = chosen.size(); slot-- > 0 && total_available(chosen) < need && !reserve.empty();) {
+        std::int32_t best = chosen[slot].available;
+        std::size_t pick = reserve.size();
+        for (std::size_t i = 0; i < reserve.size(); ++i)
+            if (reserve[i].available > best) {
+                best = reserve[i].available;
+                pick = i;
+            }
+        if (pick != reserve.size())
+            std::swap(chosen[slot], reserve[pick]);
+    }
+    if (total_available(chosen) < need)
+        return {{}, "no enough resource when selecting " + std::to_string(need_cnt) + " clusters"};
+    return {std::move(chosen), {}};
+}
+
+struct region_group {
+    std::string name;
+    std::vector<candidate> clusters; // canonical order
+    std::int64_t score = 0;
+};
+
+// karmada: group_clusters.go calcGroupScore, first-schedule form (every cluster score is 0).
+std::int64_t region_score(const region_group& g, strategy s, std::int64_t replicas, std::int64_t region_min,
+                          std::int64_t cluster_min)
+{
+    if (s == strategy::duplicated) {
+        auto valid = std::count_if(g.clusters.begin(), g.clusters.end(),
+                                   [&](const candidate& c) { return c.available >= replicas; });
+        return static_cast<std::int64_t>(valid) * 1000;
+    }
+    std::int64_t target = (replicas + region_min - 1) / region_min;
+    std::int64_t k = std::max(cluster_min, region_min), sum = 0, counted = 0;
+    for (const auto& c : g.clusters) {
+        sum += c.available;
+        if (++counted >= k && sum >= target)
+            break;
+    }
+    return std::min(sum, target) * 1000;
+}
+
+struct dfs_path {
+    std::vector<const region_group*> groups; // sorted by score descending, then name
+    std::int64_t weight = 0, value = 0;
+    int id = 0;
+};
+
+// karmada: select_groups.go findFeasiblePaths — groups sorted by clusters ascending, score descending,
+// name; a path holding ≥ target clusters with a length in [min_len, max_len] is recorded, not extended.
+std::vector<dfs_path> feasible_paths(std::vector<const region_group*> groups, std::int64_t min_len,
+                                     std::int64_t max_len, std::int64_t target)
+{
+    std::sort(groups.begin(), groups.end(), [](const region_group* a, const region_group* b) {
+        if (a->clusters.size() != b->clusters.size())
+            return a->clusters.size() < b->clusters.size();
+        return a->score != b->score ? a->score > b->score : a->name < b->name;
+    });
+    std::vector<dfs_path> paths;
+    std::vector<const region_group*> stack;
+    auto dfs = [&](auto& self, std::int64_t sum, std::size_t begin) -> void {
+        auto len = static_cast<std::int64_t>(stack.size());
+        if (sum >= target && len >= min_len && len <= max_len) {
+            dfs_path p{stack, 0, 0, static_cast<int>(paths.size()) + 1};
+            for (const auto* g : stack) {
+                p.weight += g->score;
+                p.value += static_cast<std::int64_t>(g->clusters.size());
+            }
+            std::sort(p.groups.begin(), p.groups.end(), [](const region_group* a, const region_group* b) {
+                return a->score != b->score ? a->score > b->score : a->name < b->name;
+            });
+            paths.push_back(std::move(p));
+            return;
+        }
+        if (len >= max_len)
+            return;
+        for (std::size_t i = begin; i < groups.size(); ++i) {
+            stack.push_back(groups[i]);
+            self(self, sum + static_cast<std::int64_t>(groups[i]->clusters.size()), i + 1);
+            stack.pop_back();
+        }
+    };
+    dfs(dfs, 0, 0);
+    return paths;
+}
+
+// karmada: select_groups.go prioritizePaths — weight, then value, then discovery order; a ranked path
+// that is a strict prefix of the current choice (by group names) replaces it.
+std::vector<const region_group*> select_groups(const std::vector<const region_group*>& groups, std::int64_t min_len,
+                                               std::int64_t max_len, std::int64_t target)
+{
+    auto paths = feasible_paths(groups, min_len, max_len, target);
+    if (paths.empty())
+        return {};
+    std::sort(paths.begin(), paths.end(), [](const dfs_path& a, const dfs_path& b) {
+        if (a.weight != b.weight)
+            return a.weight > b.weight;
+        return a.value != b.value ? a.value > b.value : a.id < b.id;
+    });
+    const dfs_path* best = &paths.front();
+    for (std::size_t i = 1; i < paths.size(); ++i) {
+        const auto& sub = paths[i].groups;
+        if (sub.size() < best->groups.size() && std::equal(sub.begin(), sub.end(), best->groups.begin(),
+                                                             [](auto* x, auto* y) { return x->name == y->name; }))
+            best = &paths[i];
+    }
+    return best->groups;
+}
+
+// karmada: select_clusters_by_region.go selectBestClustersByRegion.
+selection by_region(const std::vector<candidate>& ordered, const spread_view& spread, strategy s, std::int32_t replicas)
+{
+    const auto& region_c = *spread.region;
+    model::spread_constraint cluster_c = spread.cluster.value_or(model::spread_constraint{});
+    std::map<std::string, region_group> regions;
+    for (const auto& c : ordered) {
+        auto& g = regions[c.cluster->region];
+        g.name = c.cluster->region;
+        g.clusters.push_back(c);
+    }
+    if (static_cast<std::int64_t>(regions.size()) < region_c.min_groups)
+        return {{}, "the number of feasible region is less than spreadConstraint.MinGroups"};
+    std::vector<const region_group*> groups;
+    for (auto& [name, g] : regions) {
+        g.score = region_score(g, s, replicas, region_c.min_groups, cluster_c.min_groups);
+        groups.push_back(&g);
+    }
+    auto chosen = select_groups(groups, region_c.min_groups, region_c.max_groups, cluster_c.min_groups);
+    if (chosen.empty())
+        return {{}, "the number of clusters is less than the cluster spreadConstraint.MinGroups"};
+    selection out;
+    std::vector<candidate> rest;
+    for (const auto* g : chosen) {
+        out.clusters.push_back(g->clusters.front());
+        rest.insert(rest.end(), g->clusters.begin() + 1, g->clusters.end());
+    }
+    auto total = static_cast<std::int64_t>(out.clusters.size() + rest.size());
+    auto need_cnt = std::min(total, cluster_c.max_groups);
+    canonical_sort(rest);
+    for (std::size_t i = 0; static_cast<std::int64_t>(out.clusters.size()) < need_cnt && i < rest.size(); ++i)
+        out.clusters.push_back(rest[i]);
+    return out;
+}
+
+} // namespace
+
+bool canonical_before(const candidate& a, const candidate& b)
+{
+    if (a.tier != b.tier)
+        return a.tier < b.tier;
+    if (a.available != b.available)
+        return a.available > b.available;
+    return a.name_rank < b.name_rank; // name ascending, precomputed
+}
+
+void canonical_sort(std::vector<candidate>& candidates)
+{
+    std::sort(candidates.begin(), candidates.end(), canonical_before);
+}
+
+selection select_clusters(std::vector<candidate> ordered, const model::placement& placement, strategy s,
+                          std::int32_t replicas)
+{
+    selection out;
+    if (spread_ignored(placement)) {
+        out.clusters = std::move(ordered);
+    } else {
+        spread_view spread = spread_of(placement);
+        std::int64_t need = s == strategy::duplicated ? -1 : replicas;
+        if (spread.region)
+            out = by_region(ordered, spread, s, replicas);
+        else if (spread.cluster)
+            out = by_cluster(std::move(ordered), *spread.cluster, need);
+        else
+            return {{}, "just support cluster and region spread constraint"};
+    }
+    if (out.error.empty() && out.clusters.empty())
+        out.error = "no clusters available to schedule";
+    return out;
+}
+
+} // namespace kpw::scheduling

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// Candidate order and spread-constraint selection (spec 3.1-3.6).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/cluster.hpp"
+#include "model/policy.hpp"
+#include "scheduling/strategy.hpp"
+
+namespace kpw::scheduling {
+
+// One feasible cluster with what ordering, selection and assignment read.
+struct candidate {
+    const model::cluster* cluster = nullptr;
+    int tier = 0;                   // overflowOrder: 0 primary, i+1 for overflowAffinities[i]
+    std::int32_t available = 0;     // availableReplicas: the estimate (+ assigned, 0 on a first schedule)
+    std::uint32_t name_rank = 0;    // the cluster's position in name order (snapshot::name_rank)
+};
+
+// Spec 3.1: tier ascending, score descending (all 0 on a first schedule), available descending, name.
+bool canonical_before(const candidate& a, const candidate& b);
+void canonical_sort(std::vector<candidate>& candidates);
+
+struct selection {
+    std::vector<candidate> clusters;
+    std::string error; // non-empty: the group fails with this message
+};
+
+// karmada: spreadconstraint.SelectBestClusters. `ordered` is in canonical order; `replicas` is the
+// workload's count (capacity is ignored for Duplicated).
+selection select_clusters(std::vector<candidate> ordered, const model::placement& placement, strategy s,
+                          std::int32_t replicas);
+
+} // namespace kpw::scheduling

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+// lint dry run: loading the snapshot and workloads, snapshot warnings, claiming and scheduling.
+#include "lint/dry_run.hpp"
+
+#include "doc/locate.hpp"
+#include "scheduling/claim.hpp"
+
+namespace kpw::lint {
+
+namespace {
+
+workload_ref ref_of(const model::workload& w)
+{
+    return {w.api_version, w.kind, w.namespace_, w.name, w.replicas};
+}
+
+scheduling_result to_result(const model::workload& w, const scheduling::decision& d)
+{
+    scheduling_result s;
+    s.workload = ref_of(w);
+    s.scheduled = d.scheduled;
+    s.affinity_name = d.affinity_name;
+    for (const auto& c : d.clusters) {
+        placement_row row{c.name, c.replicas, c.tier, {}};
+        if (!d.non_workload)
+            row.available = c.available;
+        s.clusters.push_back(std::move(row));
+    }
+    s.message = d.message;
+    s.tie = d.tie;
+    for (const auto& f : d.failures)
+        s.attempts.push_back(f.str());
+    return s;
+}
+
+} // namespace
+
+std::unique_ptr<dry_run_context> load_dry_run(const std::vector<std::string>& cluster_paths,
+                                              const std::vector<std::string>& workload_paths,
+                                              const std::string& default_namespace, std::vector<file_error>& errors)
+{
+    auto ctx = std::make_unique<dry_run_context>();
+    snapshot::load(*ctx, cluster_paths, workload_paths, default_namespace, errors);
+    return ctx;
+}
+
+void add_snapshot_warnings(const dry_run_context& ctx, const model::policy& policy, const doc::value& object,
+                           policy_result& result)
+{
+    if (!ctx.snapshot)
+        return;
+    for (const auto& u : scheduling::unmatched_terms(policy.spec, *ctx.snapshot))
+        result.warnings.push_back({"affinity-matches-no-cluster", u.field, u.message, doc::locate(object, u.field)});
+}
+
+void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_policy>& policies, report& r)
+{
+    if (!ctx.snapshot || !ctx.have_workloads)
+        return;
+    std::vector<scheduling::policy_view> views;
+    views.reserve(policies.size());
+    for (const auto& p : policies) {
+        bool cluster_scoped = p.policy.kind == model::kind_cluster_propagation_policy;
+        views.push_back({&p.policy.spec, r.results[p.result].namespace_name, p.policy.metadata.name, cluster_scoped});
+    }
+    for (const auto& w : ctx.workloads) {
+        auto claim = scheduling::claiming_policy(views, w);
+        if (!claim)
+            continue;
+        const auto& p = policies[*claim];
+        auto d = scheduling::schedule(p.policy.spec, w, *ctx.snapshot, ctx.options);
+        r.results[p.result].scheduling.push_back(to_result(w, d));
+        r.totals.unschedulable += d.scheduled ? 0 : 1;
+    }
+}
+
+} // namespace kpw::lint

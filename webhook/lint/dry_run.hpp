@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// lint's dry-run scheduling: the snapshot and workloads (--clusters/--workloads), claims, decisions.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "doc/value.hpp"
+#include "lint/report.hpp"
+#include "model/policy.hpp"
+#include "model/workload.hpp"
+#include "scheduling/simulator.hpp"
+#include "snapshot/load.hpp"
+
+namespace kpw::lint {
+
+// Everything the dry run reads besides the policies; built once, then shared read-only by the workers.
+// The snapshot and workloads are loaded by the code `serve --clusters` uses too.
+struct dry_run_context : snapshot::state {
+    scheduling::options options;
+};
+
+// Reads --clusters and --workloads (snapshot::load); its file errors make lint exit 2.
+std::unique_ptr<dry_run_context> load_dry_run(const std::vector<std::string>& cluster_paths,
+                                              const std::vector<std::string>& workload_paths,
+                                              const std::string& default_namespace, std::vector<file_error>& errors);
+
+// A policy that passed validation, kept for the claim/schedule phase; `result` indexes report::results.
+struct typed_policy {
+    std::size_t result = 0;
+    model::policy policy;
+};
+
+// Per policy (the object is still at hand for positions): warns about every affinity that matches no
+// cluster of the snapshot ("affinity-matches-no-cluster"), even when no workload is given.
+void add_snapshot_warnings(const dry_run_context& ctx, const model::policy& policy, const doc::value& object,
+                           policy_result& result);
+
+// Claims every workload for the policy karmada's detector would pick among `policies`, simulates the
+// schedule and appends a scheduling entry to that policy's result; counts summary.unschedulable.
+void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_policy>& policies, report& r);
+
+} // namespace kpw::lint

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// The cluster snapshot and known workloads, read from --clusters/--workloads files or directories.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lint/report.hpp"
+#include "model/workload.hpp"
+#include "scheduling/inventory.hpp"
+#include "scheduling/snapshot.hpp"
+
+namespace kpw::snapshot {
+
+// Built once per load, then shared read-only (lint's workers, serve's request threads).
+// Not copyable or movable: `snapshot` borrows `clusters`.
+struct state {
+    state() = default;
+    state(const state&) = delete;
+    state& operator=(const state&) = delete;
+
+    scheduling::cluster_inventory clusters;
+    std::unique_ptr<scheduling::snapshot> snapshot; // prepared over `clusters`; null without cluster paths
+    std::vector<model::workload> workloads;
+    bool have_workloads = false;
+};
+
+// Reads the cluster and workload paths (files, directories, "-") the way lint reads policies, into an
+// empty `out`. Unreadable or unparsable files and objects that do not decode become file errors: a dry
+// run on what did load would be a dry run on a snapshot other than the one given.
+// `default_namespace` is the namespace of workloads that set none.
+void load(state& out, const std::vector<std::string>& cluster_paths, const std::vector<std::string>& workload_paths,
+          const std::string& default_namespace, std::vector<lint::file_error>& errors);
+
+} // namespace kpw::snapshot
