@@ -138,6 +138,25 @@ std::vector<seed> http_seeds(const std::vector<fixture>& fixtures)
     return out;
 }
 
+// The example snapshot and workloads with each fixture's policies, and with each single policy document.
+std::vector<seed> schedule_seeds(const std::vector<fixture>& fixtures)
+{
+    std::string clusters, workloads;
+    for (const fixture& f : fixtures) {
+        if (f.name.ends_with("-clusters.yaml"))
+            clusters = f.text;
+        else if (f.name.ends_with("-workloads.yaml"))
+            workloads = f.text;
+    }
+    std::vector<seed> out;
+    for (const fixture& f : fixtures)
+        if (!f.name.ends_with("-clusters.yaml") && !f.name.ends_with("-workloads.yaml"))
+            out.push_back({f.name, clusters + "\n---\n" + workloads + "\n---\n" + f.text});
+    for (auto& [name, object] : policies(fixtures))
+        out.push_back({name + ".json", clusters + "\n---\n" + workloads + "\n---\n" + doc::to_json(object)});
+    return out;
+}
+
 std::vector<seed> manifest_seeds(const std::vector<fixture>& fixtures)
 {
     std::vector<seed> out;
@@ -164,6 +183,8 @@ std::vector<seed> make_seeds(std::string_view target, const std::vector<fs::path
         return http_seeds(fixtures);
     if (target == "manifest")
         return manifest_seeds(fixtures);
+    if (target == "schedule")
+        return schedule_seeds(fixtures);
     return {};
 }
 

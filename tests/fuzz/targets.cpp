@@ -13,6 +13,7 @@ std::span<const target> all_targets()
         {"admission_review", &admission_review},
         {"manifest", &manifest},
         {"http_request", &http_request},
+        {"schedule", &schedule},
     };
     return table;
 }

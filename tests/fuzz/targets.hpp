@@ -18,6 +18,9 @@ int manifest(bytes data);
 // (3) Raw bytes of one or more HTTP/1.1 requests, as read from a webhook connection -> Beast's parser,
 // router, responder (no sockets). Requests after the first are pipelined on the same "connection".
 int http_request(bytes data);
+// (4) A YAML stream of Clusters, workloads and policies -> cluster inventory and snapshot -> dry-run
+// scheduler for every (policy, workload) pair.
+int schedule(bytes data);
 
 struct target {
     std::string_view name; // the fuzzer binary is fuzz_<name>; seeds and regressions use <name>/

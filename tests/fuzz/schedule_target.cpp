@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fuzz target (4): a YAML stream of Clusters, workloads and policies -> inventory, snapshot, dry-run
+// scheduler for every (policy, workload) pair, and the unmatched-affinity check.
+#include <set>
+
+#include "doc/load.hpp"
+#include "model/decode.hpp"
+#include "scheduling/inventory.hpp"
+#include "scheduling/simulator.hpp"
+#include "scheduling/snapshot.hpp"
+#include "targets.hpp"
+#include "validate.hpp"
+
+namespace kpw::fuzz {
+namespace {
+
+constexpr std::string_view name = "schedule";
+// Bounds that keep one input in milliseconds; the interesting shapes are small.
+constexpr std::size_t max_policies = 4, max_workloads = 8;
+
+struct inputs {
+    scheduling::cluster_inventory clusters;
+    std::vector<model::workload> workloads;
+    std::vector<model::policy> policies;
+};
+
+// Admitted policies as the API server stores them (CRD + mutating defaults), everything else offered to both
+// the cluster inventory and the workload reader (each takes its own kinds).
+void read_documents(const std::vector<doc::document>& docs, inputs& in)
+{
+    std::vector<scheduling::inventory_issue> issues;
+    for (const doc::document& d : docs) {
+        if (!d.root.is_mapping())
+            continue;
+        if (auto kind = policy_kind_of(d.root.string_at("apiVersion"), d.root.string_at("kind"))) {
+            // As lint: only a policy Karmada would admit is scheduled.
+            manifest_verdict v = validate_manifest(*kind, d.root, "default", {});
+            if (v.errors.empty() && in.policies.size() < max_policies)
+                in.policies.push_back(model::decode(v.defaulted));
+            continue;
+        }
+        in.clusters.add(d.root, issues);
+        if (in.workloads.size() < max_workloads)
+            scheduling::add_workloads(in.workloads, d.root, "default", issues);
+    }
+    in.clusters.seal(issues);
+    if (in.workloads.size() > max_workloads)
+        in.workloads.resize(max_workloads);
+}
+
+void check_decision(const scheduling::decision& d, const model::workload& w, const scheduling::snapshot& snap)
+{
+    std::set<std::string> seen;
+    std::int64_t total = 0;
+    for (const auto& c : d.clusters) {
+        if (!snap.contains(c.name) || !seen.insert(c.name).second)
+            invariant_failed(name, "a placement names a cluster twice or one outside the snapshot");
+        if (c.replicas < 0)
+            invariant_failed(name, "a cluster got a negative replica count");
+        total += c.replicas;
+    }
+    if (!d.scheduled || d.non_workload)
+        return;
+    if (d.clusters.empty())
+        invariant_failed(name, "scheduled onto no cluster");
+    if (d.strategy == scheduling::strategy::duplicated) {
+        for (const auto& c : d.clusters)
+            if (c.replicas != w.replicas)
+                invariant_failed(name, "Duplicated gave cluster " + c.name + " " + std::to_string(c.replicas) +
+                                           " replicas, the workload has " + std::to_string(w.replicas));
+    } else if (total != w.replicas) {
+        invariant_failed(name, "Divided assigned " + std::to_string(total) + " replicas, the workload has " + std::to_string(w.replicas));
+    }
+}
+
+} // namespace
+
+int schedule(bytes data)
+{
+    auto docs = doc::load_yaml(as_text(data));
+    if (!docs)
+        return 0;
+    inputs in;
+    read_documents(*docs, in);
+    const scheduling::snapshot snap(in.clusters.clusters());
+    for (const model::policy& p : in.policies) {
+        (void)scheduling::unmatched_terms(p.spec, snap);
+        for (const model::workload& w : in.workloads)
+            check_decision(scheduling::schedule(p.spec, w, snap), w, snap);
+    }
+    return 0;
+}
+
+} // namespace kpw::fuzz
