@@ -75,11 +75,15 @@ build_sanitized() {
   if [ -f "$asan_dir/build.ninja" ] && ! grep -q '"id": "clang"' "$asan_dir/meson-info/intro-compilers.json" 2>/dev/null; then
     rm -rf "$asan_dir"
   fi
-  if [ -f "$asan_dir/build.ninja" ]; then
-    meson configure "$asan_dir" "${asan_options[@]}" >/dev/null # no-op unless the options changed
-  else
+  # The options used are stamped: `meson configure` with unchanged values still regenerates, and
+  # every object is then rebuilt, so it runs only when they differ.
+  local stamp="$asan_dir/kpw-options" wanted="${asan_options[*]}"
+  if [ ! -f "$asan_dir/build.ninja" ]; then
     CXX=clang++ meson setup "$asan_dir" "${asan_options[@]}" >/dev/null
+  elif [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+    meson configure "$asan_dir" "${asan_options[@]}" >/dev/null
   fi
+  echo "$wanted" >"$stamp"
   ninja -C "$asan_dir" >/dev/null
 }
 
