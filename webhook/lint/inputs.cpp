@@ -21,7 +21,7 @@ bool has_manifest_extension(const fs::path& p)
     return ext == ".yaml" || ext == ".yml" || ext == ".json";
 }
 
-void read_stream(std::istream& in, const std::string& name, input_set& out)
+void read_stream(std::istream& in, const std::string& name, input_set& out, bool is_stdin = false)
 {
     std::string text;
     char buf[65536];
@@ -36,7 +36,7 @@ void read_stream(std::istream& in, const std::string& name, input_set& out)
         out.errors.push_back({name, {}, "read error"});
         return;
     }
-    out.files.push_back({name, std::move(text)});
+    out.files.push_back({name, std::move(text), is_stdin});
 }
 
 void read_file(const fs::path& p, input_set& out)
@@ -85,7 +85,7 @@ input_set collect_inputs(const std::vector<std::string>& paths)
     input_set out;
     for (const auto& arg : paths) {
         if (arg == "-") {
-            read_stream(std::cin, "<stdin>", out);
+            read_stream(std::cin, "<stdin>", out, true);
             continue;
         }
         std::error_code ec;

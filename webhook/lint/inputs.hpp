@@ -12,6 +12,7 @@ namespace kpw::lint {
 struct input_file {
     std::string name; // as shown in reports: the path as given/walked, or "<stdin>"
     std::string text;
+    bool is_stdin = false;
 };
 
 struct input_set {

@@ -73,6 +73,14 @@ void lint_file(const input_file& in, const lint_options& options, partial& part)
         out.file_errors.push_back({in.name, docs.error().where, docs.error().message});
         return;
     }
+    // A file with nothing in it is a mistake kubectl refuses too ("no objects passed to apply"); an
+    // empty standard input is not (a pipeline that found nothing to lint).
+    if (docs->empty() && !in.is_stdin) {
+        out.file_errors.push_back({in.name, {1, 1}, "no objects in this file (it is empty or holds only comments "
+                                                    "and document markers); kubectl apply would fail with \"no "
+                                                    "objects passed to apply\""});
+        return;
+    }
     for (const doc::document& d : *docs) {
         if (!is_list(d.root)) {
             lint_object(d.root, in.name, d.index, options, part);

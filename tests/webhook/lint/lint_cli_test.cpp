@@ -31,13 +31,30 @@ using kpw::test::run_lint;
 
 } // namespace
 
-TEST_CASE("empty input is not an error")
+TEST_CASE("empty standard input is not an error")
 {
     auto r = run_lint({"-o", "json", "-"}, "");
     CHECK(r.exit_code == 0);
     const auto v = json_of(r.out);
     CHECK(v.find_path({"summary", "documents"})->as_int() == 0);
     CHECK(v.find("results")->items().empty());
+}
+
+TEST_CASE("a file with no objects is exit 2 at file:1:1, as kubectl apply refuses it")
+{
+    temp_dir dir;
+    for (const char* text : {"", "\n\n", "# only a comment\n", "---\n---\n"}) {
+        CAPTURE(text);
+        const auto p = dir.write("empty.yaml", text);
+        auto r = run_lint({p.string()});
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.find(p.string() + ":1:1: error: no objects in this file") != std::string::npos);
+    }
+    // Next to a real policy the empty file is still reported; the policy is still linted.
+    dir.write("policy.yaml", policy_yaml);
+    auto both = run_lint({"-o", "json", dir.path.string()});
+    CHECK(both.exit_code == 2);
+    CHECK(json_of(both.out).find_path({"summary", "policies"})->as_int() == 1);
 }
 
 TEST_CASE("documents of other kinds are skipped and counted; List items are linted one by one")
