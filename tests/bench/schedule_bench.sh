@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-3}
 [ -f build/build.ninja ] || meson setup build >/dev/null
-ninja -C build >/dev/null
+ninja -C build webhook/karmada-policy-webhook tests/bench/schedule_bench >/dev/null
 bench=build/tests/bench/schedule_bench
 bin=build/webhook/karmada-policy-webhook
 

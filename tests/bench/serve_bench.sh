@@ -16,7 +16,7 @@ done
 [ ${#need[@]} -eq 0 ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; }
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 [ -f build/build.ninja ] || meson setup build >/dev/null
-ninja -C build >/dev/null
+ninja -C build webhook/karmada-policy-webhook tests/bench/review_bench >/dev/null
 bin=build/webhook/karmada-policy-webhook
 review=tests/bench/serve_review.json
 
@@ -111,3 +111,6 @@ done
 awk -v a="$(field "$serve_result" rps)" -v b="$(field "$nginx_result" rps)" \
   'BEGIN{printf "serve / nginx requests/s: %.2f (target >= 0.80)\n", (b>0?a/b:0)}'
 echo "(nginx RSS = master + workers)"
+# The review's own cost (JSON parse, validation, encode: admission::serve_review, no TLS or HTTP), to
+# split serve's per-request time into the review and everything around it.
+build/tests/bench/review_bench "$review" 20000

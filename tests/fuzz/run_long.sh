@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(admission_review manifest http_request)
+[ ${#targets[@]} -gt 0 ] || targets=(admission_review manifest http_request schedule)
 ./dev.sh build-asan >/dev/null # the sanitizer build with the libFuzzer targets
 build=build-asan
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1
