@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// RAII owners for the OpenSSL objects the certs library builds, and OpenSSL error text.
+// RAII owners for the OpenSSL objects the certs library builds.
 #pragma once
 
 #include <memory>
@@ -13,6 +13,7 @@
 #include <openssl/x509v3.h>
 
 #include "base/result.hpp"
+#include "certs/openssl_error.hpp"
 
 namespace kpw::certs::detail {
 
@@ -33,8 +34,7 @@ using extension_ptr = std::unique_ptr<X509_EXTENSION, free_with<X509_EXTENSION_f
 using general_names_ptr = std::unique_ptr<GENERAL_NAMES, free_with<GENERAL_NAMES_free>>;
 using general_name_ptr = std::unique_ptr<GENERAL_NAME, free_with<GENERAL_NAME_free>>;
 
-// "<what>: <first queued OpenSSL error>" and clears the thread's error queue.
-std::string openssl_error(std::string_view what);
+using certs::openssl_error;
 
 // The BIO's memory contents as a string.
 std::string bio_text(BIO* bio);

@@ -1,27 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Key generation, PEM encoding/decoding and OpenSSL error text for the certs library.
+// Key generation and PEM encoding/decoding for the certs library.
 #include "openssl_handles.hpp"
 
 #include <cstddef>
 
-#include <openssl/err.h>
 #include <openssl/pem.h>
 
 namespace kpw::certs::detail {
-
-std::string openssl_error(std::string_view what)
-{
-    std::string out(what);
-    const unsigned long code = ERR_get_error();
-    if (code != 0) {
-        char buf[256];
-        ERR_error_string_n(code, buf, sizeof buf);
-        out += ": ";
-        out += buf;
-    }
-    ERR_clear_error();
-    return out;
-}
 
 std::string bio_text(BIO* bio)
 {

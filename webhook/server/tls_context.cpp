@@ -5,8 +5,9 @@
 #include <cstring>
 #include <string>
 
-#include <openssl/err.h>
 #include <openssl/ssl.h>
+
+#include "certs/openssl_error.hpp"
 
 namespace kpw::server {
 namespace {
@@ -38,30 +39,17 @@ int select_alpn(SSL*, const unsigned char** out, unsigned char* outlen, const un
     return SSL_TLSEXT_ERR_NOACK;
 }
 
-std::string openssl_reason(std::string what)
-{
-    const unsigned long code = ERR_peek_last_error();
-    if (code != 0) {
-        char buf[256];
-        ERR_error_string_n(code, buf, sizeof buf);
-        what += ": ";
-        what += buf;
-    }
-    ERR_clear_error();
-    return what;
-}
-
 std::string load_identity(ssl::context& ctx, const tls_files& files)
 {
     boost::system::error_code ec;
     ctx.use_certificate_chain_file(files.cert_file.string(), ec);
     if (ec)
-        return openssl_reason("cannot load certificate " + files.cert_file.string());
+        return certs::openssl_error("cannot load certificate " + files.cert_file.string());
     ctx.use_private_key_file(files.key_file.string(), ssl::context::pem, ec);
     if (ec)
-        return openssl_reason("cannot load private key " + files.key_file.string());
+        return certs::openssl_error("cannot load private key " + files.key_file.string());
     if (SSL_CTX_check_private_key(ctx.native_handle()) != 1)
-        return openssl_reason("private key " + files.key_file.string() + " does not match certificate " +
+        return certs::openssl_error("private key " + files.key_file.string() + " does not match certificate " +
                               files.cert_file.string());
     return {};
 }
@@ -72,7 +60,7 @@ std::string load_client_ca(ssl::context& ctx, const std::filesystem::path& ca_fi
     ctx.load_verify_file(ca_file.string(), ec);
     STACK_OF(X509_NAME)* names = ec ? nullptr : SSL_load_client_CA_file(ca_file.c_str());
     if (!names)
-        return openssl_reason("cannot load client CA file " + ca_file.string());
+        return certs::openssl_error("cannot load client CA file " + ca_file.string());
     SSL_CTX_set_client_CA_list(ctx.native_handle(), names);
     ctx.set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
     return {};
@@ -104,7 +92,7 @@ result<std::shared_ptr<ssl::context>> make_tls_context(const tls_files& files, i
         SSL_CTX_set_cipher_list(native, tls12_ciphers) != 1 ||
         SSL_CTX_set1_groups_list(native, "X25519:P-256:P-384") != 1 ||
         SSL_CTX_set_session_id_context(native, session_context, sizeof session_context - 1) != 1)
-        return failure{openssl_reason("cannot configure TLS"), {}};
+        return failure{certs::openssl_error("cannot configure TLS"), {}};
     SSL_CTX_set_alpn_select_cb(native, select_alpn, nullptr);
     if (auto e = load_identity(*ctx, files); !e.empty())
         return failure{std::move(e), {}};
