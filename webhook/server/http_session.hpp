@@ -5,17 +5,22 @@
 #include <chrono>
 #include <optional>
 
+#include <boost/beast/core/basic_stream.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/parser.hpp>
 
 #include "server/connection_registry.hpp"
+#include "server/context_pool.hpp"
 #include "server/responder.hpp"
 
 namespace kpw::server {
 
+// The TCP layer of every session, bound to its context's concrete executor.
+using tcp_stream = boost::beast::basic_stream<boost::asio::ip::tcp, executor>;
+
 // CRTP (Beast's advanced_server_flex): Derived supplies stream(), do_eof() and shared_from_this().
-// All members are touched only on the connection's strand; stop() is the one thread-safe entry.
+// All members are touched only on the connection's context thread; stop() is the one thread-safe entry.
 // Definitions live in http_session_impl.hpp, instantiated by tls_session.cpp and plain_session.cpp.
 template <class Derived>
 class http_session : public session_control {

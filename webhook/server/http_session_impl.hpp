@@ -35,7 +35,7 @@ void http_session<Derived>::track()
 template <class Derived>
 void http_session<Derived>::stop()
 {
-    // Called from the signal handler's thread: hop onto this connection's strand.
+    // Called from the signal handler's thread: hop onto this connection's context.
     boost::asio::dispatch(beast::get_lowest_layer(derived().stream()).get_executor(),
                           beast::bind_front_handler(&http_session::on_stop, derived().shared_from_this()));
 }

@@ -8,7 +8,7 @@ namespace kpw::server {
 
 template class http_session<plain_session>;
 
-plain_session::plain_session(boost::asio::ip::tcp::socket&& socket, port_role role, server_state& state)
+plain_session::plain_session(tcp_socket&& socket, port_role role, server_state& state)
     : http_session(state, role), stream_(std::move(socket))
 {
 }

@@ -10,7 +10,7 @@ namespace kpw::server {
 
 template class http_session<tls_session>;
 
-tls_session::tls_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<boost::asio::ssl::context> context,
+tls_session::tls_session(tcp_socket&& socket, std::shared_ptr<boost::asio::ssl::context> context,
                          server_state& state)
     : http_session(state, port_role::webhook), context_(std::move(context)), stream_(std::move(socket), *context_)
 {
@@ -19,7 +19,7 @@ tls_session::tls_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<
 void tls_session::run()
 {
     track();
-    // The socket was accepted onto a strand; start on it so no handler of ours runs concurrently.
+    // Accepted on the listener's thread: start on the connection's own context.
     boost::asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&tls_session::on_run, shared_from_this()));
 }
 
