@@ -2,6 +2,8 @@
 // http_session<Derived> definitions; included only by the .cpp files that instantiate it.
 #pragma once
 
+#include <algorithm>
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/core/stream_traits.hpp>
@@ -18,6 +20,12 @@ namespace beast = boost::beast;
 namespace http = boost::beast::http;
 
 template <class Derived>
+http_session<Derived>::http_session(server_state& state, port_role role, const executor& ex)
+    : state_(state), role_(role), timer_(ex)
+{
+}
+
+template <class Derived>
 http_session<Derived>::~http_session()
 {
     release_request();
@@ -30,6 +38,50 @@ void http_session<Derived>::track()
 {
     tracked_ = true;
     state_.connections().add(this, derived().shared_from_this());
+}
+
+template <class Derived>
+void http_session<Derived>::set_deadline(std::chrono::steady_clock::duration d)
+{
+    deadline_ = std::chrono::steady_clock::now() + d;
+    if (armed_ == std::chrono::steady_clock::time_point{} || deadline_ < armed_)
+        arm_timer(deadline_);
+}
+
+// The wait holds the session weakly: a connection whose I/O has ended is destroyed at once, not
+// kept alive (and counted open) until its timer fires.
+template <class Derived>
+void http_session<Derived>::arm_timer(std::chrono::steady_clock::time_point at)
+{
+    armed_ = at;
+    timer_.expires_at(at);
+    timer_.async_wait([weak = derived().weak_from_this()](beast::error_code ec) { on_timer(weak, ec); });
+}
+
+template <class Derived>
+void http_session<Derived>::on_timer(std::weak_ptr<Derived> weak, beast::error_code ec)
+{
+    auto self = weak.lock();
+    if (ec == boost::asio::error::operation_aborted || !self)
+        return; // re-armed (a newer wait is pending) or the session is gone
+    const auto now = std::chrono::steady_clock::now();
+    http_session& s = *self;
+    s.armed_ = {};
+    if (now < s.deadline_) {
+        const auto& o = s.state_.options();
+        return s.arm_timer(std::min(s.deadline_, now + std::min<std::chrono::steady_clock::duration>(
+                                                               o.read_timeout, o.write_timeout)));
+    }
+    // Expired: closing the socket fails the pending operation, which ends the session.
+    s.timed_out_ = true;
+    beast::error_code ignored;
+    beast::get_lowest_layer(self->stream()).close(ignored);
+}
+
+template <class Derived>
+beast::error_code http_session<Derived>::reason(beast::error_code ec) const
+{
+    return timed_out_ && ec == boost::asio::error::operation_aborted ? beast::error::timeout : ec;
 }
 
 template <class Derived>
@@ -56,7 +108,7 @@ template <class Derived>
 bool http_session<Derived>::next_request_started()
 {
     beast::error_code ec;
-    return buffer_.size() > 0 || beast::get_lowest_layer(derived().stream()).socket().available(ec) > 0;
+    return buffer_.size() > 0 || beast::get_lowest_layer(derived().stream()).available(ec) > 0;
 }
 
 template <class Derived>
@@ -69,7 +121,7 @@ void http_session<Derived>::do_read()
     parser_->body_limit(admission::max_request_bytes - 1);
     parser_->header_limit(static_cast<std::uint32_t>(state_.options().header_limit));
     // Between requests the keep-alive idle timeout applies (above the client's 90 s).
-    beast::get_lowest_layer(derived().stream()).expires_after(state_.options().idle_timeout);
+    set_deadline(state_.options().idle_timeout);
     idle_ = true;
     http::async_read_header(derived().stream(), buffer_, *parser_,
                             beast::bind_front_handler(&http_session::on_header, derived().shared_from_this()));
@@ -89,7 +141,7 @@ void http_session<Derived>::on_header(beast::error_code ec, std::size_t)
         request_ = active_request{route_.webhook, std::chrono::steady_clock::now(), true};
         state_.stats().begin_request(route_.webhook);
     }
-    beast::get_lowest_layer(derived().stream()).expires_after(state_.options().read_timeout);
+    set_deadline(state_.options().read_timeout);
     // curl and other clients wait for "100 Continue" before sending a larger body.
     if (beast::iequals(req[http::field::expect], "100-continue") && !parser_->is_done()) {
         continue_ = {http::status::continue_, req.version()};
@@ -143,8 +195,8 @@ bool http_session<Derived>::answer_read_error(beast::error_code ec)
 {
     const unsigned status = read_error_status(ec);
     if (status == 0) {
-        if (state_.log().enabled(2) && ec != boost::asio::error::operation_aborted)
-            state_.log().info("connection closed", "error=" + logger::quote(ec.message()));
+        if (state_.log().enabled(2) && reason(ec) != boost::asio::error::operation_aborted)
+            state_.log().info("connection closed", "error=" + logger::quote(reason(ec).message()));
         return false;
     }
     release_request();
@@ -157,7 +209,7 @@ void http_session<Derived>::send(http_response&& res)
 {
     const bool keep_alive = res.keep_alive();
     res_ = std::move(res);
-    beast::get_lowest_layer(derived().stream()).expires_after(state_.options().write_timeout);
+    set_deadline(state_.options().write_timeout);
     http::async_write(derived().stream(), res_,
                       beast::bind_front_handler(&http_session::on_write, derived().shared_from_this(), keep_alive));
 }

@@ -16,11 +16,11 @@ public:
 
     void run();
 
-    tcp_stream& stream() { return stream_; }
+    tcp_socket& stream() { return stream_; }
     void do_eof();
 
 private:
-    tcp_stream stream_;
+    tcp_socket stream_;
 };
 
 } // namespace kpw::server

@@ -21,7 +21,7 @@ public:
 
     void run();
 
-    boost::beast::ssl_stream<tcp_stream>& stream() { return stream_; }
+    boost::beast::ssl_stream<tcp_socket>& stream() { return stream_; }
     void do_eof();
 
 private:
@@ -30,7 +30,7 @@ private:
     void on_shutdown(boost::beast::error_code ec);
 
     std::shared_ptr<boost::asio::ssl::context> context_; // declared first: outlives stream_
-    boost::beast::ssl_stream<tcp_stream> stream_;
+    boost::beast::ssl_stream<tcp_socket> stream_;
 };
 
 } // namespace kpw::server
