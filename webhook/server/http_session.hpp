@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -72,6 +73,9 @@ private:
     route route_;
     http_response res_;
     boost::beast::http::response<boost::beast::http::empty_body> continue_;
+    // Kept only up to this size: a connection must not hold on to a 3 MiB buffer while idle.
+    static constexpr std::size_t spare_body_limit = 64 * 1024;
+    std::string spare_body_;
 
     // One timer per connection instead of Beast's basic_stream timeouts, which arm and cancel a
     // timer around every read and write (an extra wait, cancel and handler per I/O operation).

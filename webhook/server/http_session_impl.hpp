@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <tuple>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/beast/core/bind_handler.hpp>
@@ -116,7 +117,9 @@ void http_session<Derived>::do_read()
 {
     if (stopping_ && !next_request_started())
         return derived().do_eof();
-    parser_.emplace();
+    // The previous body's buffer is reused: no allocation (and no malloc_consolidate, which glibc
+    // runs on every large request) per request for bodies of typical size.
+    parser_.emplace(std::piecewise_construct, std::make_tuple(std::move(spare_body_)));
     // The parser's limit is the largest allowed body; controller-runtime refuses 7 MiB and more.
     parser_->body_limit(admission::max_request_bytes - 1);
     parser_->header_limit(static_cast<std::uint32_t>(state_.options().header_limit));
@@ -162,6 +165,19 @@ void http_session<Derived>::on_continue(beast::error_code ec, std::size_t)
 template <class Derived>
 void http_session<Derived>::read_body()
 {
+    // The body usually arrives with the header (one TLS record): parse what is buffered now instead
+    // of going through async_read, whose completion is posted back through the scheduler.
+    beast::error_code ec;
+    while (!parser_->is_done() && buffer_.size() > 0) {
+        const std::size_t n = parser_->put(buffer_.data(), ec);
+        buffer_.consume(n);
+        if (ec == http::error::need_more)
+            ec = {};
+        if (ec || n == 0)
+            break;
+    }
+    if (ec || parser_->is_done())
+        return on_body(ec, 0);
     http::async_read(derived().stream(), buffer_, *parser_,
                      beast::bind_front_handler(&http_session::on_body, derived().shared_from_this()));
 }
@@ -184,6 +200,10 @@ void http_session<Derived>::on_body(beast::error_code ec, std::size_t)
     } catch (const std::exception& e) { // out of memory while answering: never out of a handler
         state_.log().error("cannot answer a request", "error=" + logger::quote(e.what()));
         res = transport_error(500, req.version());
+    }
+    if (req.body().capacity() <= spare_body_limit) {
+        spare_body_ = std::move(req.body());
+        spare_body_.clear();
     }
     send(std::move(res));
 }
