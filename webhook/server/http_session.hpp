@@ -18,7 +18,8 @@
 
 namespace kpw::server {
 
-// CRTP (Beast's advanced_server_flex): Derived supplies stream(), do_eof() and shared_from_this().
+// CRTP (Beast's advanced_server_flex): Derived supplies stream() (over a tcp_socket), do_eof() and
+// enable_shared_from_this.
 // All members are touched only on the connection's context thread; stop() is the one thread-safe entry.
 // Definitions live in http_session_impl.hpp, instantiated by tls_session.cpp and plain_session.cpp.
 template <class Derived>
