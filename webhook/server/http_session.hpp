@@ -3,19 +3,24 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <optional>
+#include <string>
 
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/parser.hpp>
 
 #include "server/connection_registry.hpp"
+#include "server/context_pool.hpp"
 #include "server/responder.hpp"
 
 namespace kpw::server {
 
-// CRTP (Beast's advanced_server_flex): Derived supplies stream(), do_eof() and shared_from_this().
-// All members are touched only on the connection's strand; stop() is the one thread-safe entry.
+// CRTP (Beast's advanced_server_flex): Derived supplies stream() (over a tcp_socket), do_eof() and
+// enable_shared_from_this.
+// All members are touched only on the connection's context thread; stop() is the one thread-safe entry.
 // Definitions live in http_session_impl.hpp, instantiated by tls_session.cpp and plain_session.cpp.
 template <class Derived>
 class http_session : public session_control {
@@ -24,8 +29,13 @@ public:
     void stop() override;
 
 protected:
-    http_session(server_state& state, port_role role) : state_(state), role_(role) {}
+    http_session(server_state& state, port_role role, const executor& ex);
     ~http_session() override;
+
+    // The current step (handshake, read, write, shutdown) must end within `d`, or the socket closes.
+    void set_deadline(std::chrono::steady_clock::duration d);
+    // `ec` as the log should name it: a deadline that closed the socket is a timeout, not a cancel.
+    boost::beast::error_code reason(boost::beast::error_code ec) const;
 
     // Registers with the connection registry (webhook sessions, for the cap and for shutdown).
     void track();
@@ -50,6 +60,8 @@ private:
     void send(http_response&& res);
     void on_write(bool keep_alive, boost::beast::error_code ec, std::size_t);
     void on_stop();
+    void arm_timer(std::chrono::steady_clock::time_point at);
+    static void on_timer(std::weak_ptr<Derived> weak, boost::beast::error_code ec);
     bool next_request_started();
     void release_request();
 
@@ -62,6 +74,21 @@ private:
     route route_;
     http_response res_;
     boost::beast::http::response<boost::beast::http::empty_body> continue_;
+    // Kept only up to this size: a connection must not hold on to a 3 MiB buffer while idle.
+    static constexpr std::size_t spare_body_limit = 64 * 1024;
+    std::string spare_body_;
+
+    // One timer per connection instead of Beast's basic_stream timeouts, which arm and cancel a
+    // timer around every read and write (an extra wait, cancel and handler per I/O operation).
+    // Setting a deadline only stores it; the timer is re-armed only when the new deadline comes
+    // before the pending wait, which the timer's step (never more than the read/write timeouts)
+    // makes rare: idle 120 s -> read 30 s finds a wait armed at most 30 s ahead.
+    boost::asio::basic_waitable_timer<std::chrono::steady_clock, boost::asio::wait_traits<std::chrono::steady_clock>,
+                                      executor>
+        timer_;
+    std::chrono::steady_clock::time_point deadline_{};
+    std::chrono::steady_clock::time_point armed_{}; // expiry of the pending wait; {} when none
+    bool timed_out_ = false;
 };
 
 } // namespace kpw::server

@@ -2,6 +2,9 @@
 // http_session<Derived> definitions; included only by the .cpp files that instantiate it.
 #pragma once
 
+#include <algorithm>
+#include <tuple>
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/core/stream_traits.hpp>
@@ -16,6 +19,12 @@ namespace kpw::server {
 
 namespace beast = boost::beast;
 namespace http = boost::beast::http;
+
+template <class Derived>
+http_session<Derived>::http_session(server_state& state, port_role role, const executor& ex)
+    : state_(state), role_(role), timer_(ex)
+{
+}
 
 template <class Derived>
 http_session<Derived>::~http_session()
@@ -33,9 +42,53 @@ void http_session<Derived>::track()
 }
 
 template <class Derived>
+void http_session<Derived>::set_deadline(std::chrono::steady_clock::duration d)
+{
+    deadline_ = std::chrono::steady_clock::now() + d;
+    if (armed_ == std::chrono::steady_clock::time_point{} || deadline_ < armed_)
+        arm_timer(deadline_);
+}
+
+// The wait holds the session weakly: a connection whose I/O has ended is destroyed at once, not
+// kept alive (and counted open) until its timer fires.
+template <class Derived>
+void http_session<Derived>::arm_timer(std::chrono::steady_clock::time_point at)
+{
+    armed_ = at;
+    timer_.expires_at(at);
+    timer_.async_wait([weak = derived().weak_from_this()](beast::error_code ec) { on_timer(weak, ec); });
+}
+
+template <class Derived>
+void http_session<Derived>::on_timer(std::weak_ptr<Derived> weak, beast::error_code ec)
+{
+    auto self = weak.lock();
+    if (ec == boost::asio::error::operation_aborted || !self)
+        return; // re-armed (a newer wait is pending) or the session is gone
+    const auto now = std::chrono::steady_clock::now();
+    http_session& s = *self;
+    s.armed_ = {};
+    if (now < s.deadline_) {
+        const auto& o = s.state_.options();
+        return s.arm_timer(std::min(s.deadline_, now + std::min<std::chrono::steady_clock::duration>(
+                                                               o.read_timeout, o.write_timeout)));
+    }
+    // Expired: closing the socket fails the pending operation, which ends the session.
+    s.timed_out_ = true;
+    beast::error_code ignored;
+    beast::get_lowest_layer(self->stream()).close(ignored);
+}
+
+template <class Derived>
+beast::error_code http_session<Derived>::reason(beast::error_code ec) const
+{
+    return timed_out_ && ec == boost::asio::error::operation_aborted ? beast::error::timeout : ec;
+}
+
+template <class Derived>
 void http_session<Derived>::stop()
 {
-    // Called from the signal handler's thread: hop onto this connection's strand.
+    // Called from the signal handler's thread: hop onto this connection's context.
     boost::asio::dispatch(beast::get_lowest_layer(derived().stream()).get_executor(),
                           beast::bind_front_handler(&http_session::on_stop, derived().shared_from_this()));
 }
@@ -56,7 +109,7 @@ template <class Derived>
 bool http_session<Derived>::next_request_started()
 {
     beast::error_code ec;
-    return buffer_.size() > 0 || beast::get_lowest_layer(derived().stream()).socket().available(ec) > 0;
+    return buffer_.size() > 0 || beast::get_lowest_layer(derived().stream()).available(ec) > 0;
 }
 
 template <class Derived>
@@ -64,12 +117,14 @@ void http_session<Derived>::do_read()
 {
     if (stopping_ && !next_request_started())
         return derived().do_eof();
-    parser_.emplace();
+    // The previous body's buffer is reused: no allocation (and no malloc_consolidate, which glibc
+    // runs on every large request) per request for bodies of typical size.
+    parser_.emplace(std::piecewise_construct, std::make_tuple(std::move(spare_body_)));
     // The parser's limit is the largest allowed body; controller-runtime refuses 7 MiB and more.
     parser_->body_limit(admission::max_request_bytes - 1);
     parser_->header_limit(static_cast<std::uint32_t>(state_.options().header_limit));
     // Between requests the keep-alive idle timeout applies (above the client's 90 s).
-    beast::get_lowest_layer(derived().stream()).expires_after(state_.options().idle_timeout);
+    set_deadline(state_.options().idle_timeout);
     idle_ = true;
     http::async_read_header(derived().stream(), buffer_, *parser_,
                             beast::bind_front_handler(&http_session::on_header, derived().shared_from_this()));
@@ -89,7 +144,7 @@ void http_session<Derived>::on_header(beast::error_code ec, std::size_t)
         request_ = active_request{route_.webhook, std::chrono::steady_clock::now(), true};
         state_.stats().begin_request(route_.webhook);
     }
-    beast::get_lowest_layer(derived().stream()).expires_after(state_.options().read_timeout);
+    set_deadline(state_.options().read_timeout);
     // curl and other clients wait for "100 Continue" before sending a larger body.
     if (beast::iequals(req[http::field::expect], "100-continue") && !parser_->is_done()) {
         continue_ = {http::status::continue_, req.version()};
@@ -110,6 +165,19 @@ void http_session<Derived>::on_continue(beast::error_code ec, std::size_t)
 template <class Derived>
 void http_session<Derived>::read_body()
 {
+    // The body usually arrives with the header (one TLS record): parse what is buffered now instead
+    // of going through async_read, whose completion is posted back through the scheduler.
+    beast::error_code ec;
+    while (!parser_->is_done() && buffer_.size() > 0) {
+        const std::size_t n = parser_->put(buffer_.data(), ec);
+        buffer_.consume(n);
+        if (ec == http::error::need_more)
+            ec = {};
+        if (ec || n == 0)
+            break;
+    }
+    if (ec || parser_->is_done())
+        return on_body(ec, 0);
     http::async_read(derived().stream(), buffer_, *parser_,
                      beast::bind_front_handler(&http_session::on_body, derived().shared_from_this()));
 }
@@ -133,6 +201,10 @@ void http_session<Derived>::on_body(beast::error_code ec, std::size_t)
         state_.log().error("cannot answer a request", "error=" + logger::quote(e.what()));
         res = transport_error(500, req.version());
     }
+    if (req.body().capacity() <= spare_body_limit) {
+        spare_body_ = std::move(req.body());
+        spare_body_.clear();
+    }
     send(std::move(res));
 }
 
@@ -143,8 +215,8 @@ bool http_session<Derived>::answer_read_error(beast::error_code ec)
 {
     const unsigned status = read_error_status(ec);
     if (status == 0) {
-        if (state_.log().enabled(2) && ec != boost::asio::error::operation_aborted)
-            state_.log().info("connection closed", "error=" + logger::quote(ec.message()));
+        if (state_.log().enabled(2) && reason(ec) != boost::asio::error::operation_aborted)
+            state_.log().info("connection closed", "error=" + logger::quote(reason(ec).message()));
         return false;
     }
     release_request();
@@ -157,7 +229,7 @@ void http_session<Derived>::send(http_response&& res)
 {
     const bool keep_alive = res.keep_alive();
     res_ = std::move(res);
-    beast::get_lowest_layer(derived().stream()).expires_after(state_.options().write_timeout);
+    set_deadline(state_.options().write_timeout);
     http::async_write(derived().stream(), res_,
                       beast::bind_front_handler(&http_session::on_write, derived().shared_from_this(), keep_alive));
 }

@@ -12,16 +12,15 @@ namespace kpw::server {
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
-listener::listener(net::io_context& ioc, accept_handler on_accept, const logger& log)
-    : ioc_(ioc), strand_(net::make_strand(ioc)), acceptor_(strand_), retry_(strand_), on_accept_(std::move(on_accept)),
-      log_(log)
+listener::listener(net::io_context& ioc, accept_handler on_accept, const logger& log, context_pool* spread)
+    : ioc_(ioc), spread_(spread), acceptor_(ioc), retry_(ioc), on_accept_(std::move(on_accept)), log_(log)
 {
 }
 
 result<std::shared_ptr<listener>> listener::open(net::io_context& ioc, const tcp::endpoint& ep,
-                                                 accept_handler on_accept, const logger& log)
+                                                 accept_handler on_accept, const logger& log, context_pool* spread)
 {
-    auto l = std::make_shared<listener>(ioc, std::move(on_accept), log);
+    auto l = std::make_shared<listener>(ioc, std::move(on_accept), log, spread);
     boost::system::error_code ec;
     l->acceptor_.open(ep.protocol(), ec);
     if (!ec)
@@ -39,12 +38,12 @@ result<std::shared_ptr<listener>> listener::open(net::io_context& ioc, const tcp
 
 void listener::run()
 {
-    net::dispatch(strand_, boost::beast::bind_front_handler(&listener::do_accept, shared_from_this()));
+    net::dispatch(acceptor_.get_executor(), boost::beast::bind_front_handler(&listener::do_accept, shared_from_this()));
 }
 
 void listener::close()
 {
-    net::dispatch(strand_, boost::beast::bind_front_handler(&listener::on_close, shared_from_this()));
+    net::dispatch(acceptor_.get_executor(), boost::beast::bind_front_handler(&listener::on_close, shared_from_this()));
 }
 
 void listener::on_close()
@@ -59,11 +58,11 @@ void listener::do_accept()
 {
     if (closed_)
         return;
-    acceptor_.async_accept(net::make_strand(ioc_),
+    acceptor_.async_accept(spread_ ? spread_->next() : ioc_,
                            boost::beast::bind_front_handler(&listener::on_accept, shared_from_this()));
 }
 
-void listener::on_accept(boost::system::error_code ec, tcp::socket socket)
+void listener::on_accept(boost::system::error_code ec, tcp_socket socket)
 {
     if (closed_ || ec == net::error::operation_aborted)
         return;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// listener: accepts TCP connections on one endpoint, each onto its own strand.
+// listener: accepts TCP connections on one endpoint, onto its own context or spread over a pool.
 #pragma once
 
 #include <functional>
@@ -8,23 +8,25 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 
 #include "base/result.hpp"
+#include "server/context_pool.hpp"
 #include "server/logger.hpp"
 
 namespace kpw::server {
 
 class listener : public std::enable_shared_from_this<listener> {
 public:
-    // Receives each accepted socket (its executor is a fresh strand). Must not throw.
-    using accept_handler = std::function<void(boost::asio::ip::tcp::socket&&)>;
+    // Receives each accepted socket, on the listener's thread. Must not throw.
+    using accept_handler = std::function<void(tcp_socket&&)>;
 
     // Binds and listens; fails with "cannot listen on <addr>: <reason>" (port in use, bad address).
+    // Accepted sockets belong to `ioc`, or with `spread` to its contexts in turn.
     static result<std::shared_ptr<listener>> open(boost::asio::io_context& ioc, const boost::asio::ip::tcp::endpoint& ep,
-                                                  accept_handler on_accept, const logger& log);
+                                                  accept_handler on_accept, const logger& log,
+                                                  context_pool* spread = nullptr);
 
-    listener(boost::asio::io_context& ioc, accept_handler on_accept, const logger& log);
+    listener(boost::asio::io_context& ioc, accept_handler on_accept, const logger& log, context_pool* spread);
 
     // The bound endpoint (the real port when 0 was asked for).
     boost::asio::ip::tcp::endpoint local_endpoint() const { return endpoint_; }
@@ -34,13 +36,16 @@ public:
 
 private:
     void do_accept();
-    void on_accept(boost::system::error_code ec, boost::asio::ip::tcp::socket socket);
+    void on_accept(boost::system::error_code ec, tcp_socket socket);
     void on_close();
 
     boost::asio::io_context& ioc_;
-    boost::asio::strand<boost::asio::io_context::executor_type> strand_;
-    boost::asio::ip::tcp::acceptor acceptor_;
-    boost::asio::steady_timer retry_;
+    context_pool* spread_;
+    // On ioc_, whose only thread runs every handler of the listener: no strand needed.
+    boost::asio::basic_socket_acceptor<boost::asio::ip::tcp, executor> acceptor_;
+    boost::asio::basic_waitable_timer<std::chrono::steady_clock, boost::asio::wait_traits<std::chrono::steady_clock>,
+                                      executor>
+        retry_;
     boost::asio::ip::tcp::endpoint endpoint_;
     accept_handler on_accept_;
     const logger& log_;

@@ -8,8 +8,8 @@ namespace kpw::server {
 
 template class http_session<plain_session>;
 
-plain_session::plain_session(boost::asio::ip::tcp::socket&& socket, port_role role, server_state& state)
-    : http_session(state, role), stream_(std::move(socket))
+plain_session::plain_session(tcp_socket&& socket, port_role role, server_state& state)
+    : http_session(state, role, socket.get_executor()), stream_(std::move(socket))
 {
 }
 
@@ -22,7 +22,7 @@ void plain_session::run()
 void plain_session::do_eof()
 {
     beast::error_code ignored;
-    stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+    stream_.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
 }
 
 } // namespace kpw::server

@@ -5,7 +5,6 @@
 #include <memory>
 
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 
 #include "server/http_session.hpp"
 
@@ -13,15 +12,15 @@ namespace kpw::server {
 
 class plain_session final : public http_session<plain_session>, public std::enable_shared_from_this<plain_session> {
 public:
-    plain_session(boost::asio::ip::tcp::socket&& socket, port_role role, server_state& state);
+    plain_session(tcp_socket&& socket, port_role role, server_state& state);
 
     void run();
 
-    boost::beast::tcp_stream& stream() { return stream_; }
+    tcp_socket& stream() { return stream_; }
     void do_eof();
 
 private:
-    boost::beast::tcp_stream stream_;
+    tcp_socket stream_;
 };
 
 } // namespace kpw::server

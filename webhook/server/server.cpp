@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
-#include <vector>
 
 #include "server/address.hpp"
 #include "server/plain_session.hpp"
@@ -20,8 +19,7 @@ using tcp = net::ip::tcp;
 
 namespace {
 
-// --threads, 0 meaning one per CPU. Also the io_context's concurrency hint: a hint of 1 would make
-// asio keep follow-up work on the posting thread, starving the others.
+// --threads, 0 meaning one per CPU: the number of single-threaded io_contexts.
 int thread_count(const serve_options& o)
 {
     return o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -30,8 +28,8 @@ int thread_count(const serve_options& o)
 } // namespace
 
 server::server(const serve_options& options, std::string version)
-    : state_(options, std::move(version)), ioc_(thread_count(options)), strand_(net::make_strand(ioc_)),
-      signals_(strand_, SIGTERM, SIGINT), drain_timer_(strand_)
+    : state_(options, std::move(version)), pool_(static_cast<std::size_t>(thread_count(options))), ioc_(pool_.main()),
+      signals_(ioc_, SIGTERM, SIGINT), drain_timer_(ioc_)
 {
 }
 
@@ -78,7 +76,7 @@ result<bool> server::prepare()
 
 result<bool> server::open_listeners()
 {
-    auto on_tls = [this](tcp::socket&& socket) {
+    auto on_tls = [this](tcp_socket&& socket) {
         if (state_.connections().size() >= state_.options().max_connections) {
             state_.stats().connection_rejected();
             return; // the socket closes here
@@ -87,12 +85,12 @@ result<bool> server::open_listeners()
         socket.set_option(tcp::no_delay(true), ignored);
         std::make_shared<tls_session>(std::move(socket), watcher_->current(), state_)->run();
     };
-    auto wl = listener::open(ioc_, *webhook_ep_, on_tls, state_.log());
+    auto wl = listener::open(ioc_, *webhook_ep_, on_tls, state_.log(), &pool_);
     if (!wl)
         return wl.error();
     webhook_ = *wl;
     auto plain = [this](port_role role) {
-        return [this, role](tcp::socket&& socket) { std::make_shared<plain_session>(std::move(socket), role, state_)->run(); };
+        return [this, role](tcp_socket&& socket) { std::make_shared<plain_session>(std::move(socket), role, state_)->run(); };
     };
     if (health_ep_) {
         auto hl = listener::open(ioc_, *health_ep_, plain(port_role::health), state_.log());
@@ -154,31 +152,9 @@ int server::run()
     signals_.async_wait([this](boost::system::error_code ec, int sig) { on_signal(ec, sig); });
     state_.set_ready();
     announce();
-    run_threads();
+    pool_.run(state_.log());
     state_.log().info("stopped");
     return 0;
-}
-
-void server::run_threads()
-{
-    const auto n = static_cast<unsigned>(thread_count(state_.options()));
-    auto loop = [this] {
-        for (;;) {
-            try {
-                ioc_.run();
-                return;
-            } catch (const std::exception& e) { // a bug: handlers must not throw; keep the thread serving
-                state_.log().error("exception escaped a handler", "error=" + logger::quote(e.what()));
-            }
-        }
-    };
-    std::vector<std::thread> threads;
-    threads.reserve(n - 1);
-    for (unsigned i = 1; i < n; ++i)
-        threads.emplace_back(loop);
-    loop();
-    for (auto& t : threads)
-        t.join();
 }
 
 void server::on_signal(boost::system::error_code ec, int signal)
@@ -227,7 +203,7 @@ void server::finish()
         metrics_->close();
     drain_timer_.cancel();
     signals_.cancel();
-    ioc_.stop();
+    pool_.stop();
 }
 
 } // namespace kpw::server

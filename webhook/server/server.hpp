@@ -7,12 +7,11 @@
 #include <optional>
 #include <string>
 
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 
 #include "server/cert_watcher.hpp"
+#include "server/context_pool.hpp"
 #include "server/listener.hpp"
 #include "server/server_state.hpp"
 #include "server/snapshot_watcher.hpp"
@@ -31,14 +30,13 @@ private:
     result<bool> prepare();
     result<bool> open_listeners();
     void announce();
-    void run_threads();
     void on_signal(boost::system::error_code ec, int signal);
     void check_drained();
     void finish();
 
-    server_state state_; // first: sessions destroyed with the io_context still reach the registry
-    boost::asio::io_context ioc_;
-    boost::asio::strand<boost::asio::io_context::executor_type> strand_; // signals and drain timer
+    server_state state_; // first: sessions destroyed with their io_context still reach the registry
+    context_pool pool_;
+    boost::asio::io_context& ioc_; // pool_.main(): signals, drain timer, watchers, listeners
     boost::asio::signal_set signals_;
     boost::asio::steady_timer drain_timer_;
     std::chrono::steady_clock::time_point drain_deadline_;

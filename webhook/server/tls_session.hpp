@@ -6,7 +6,6 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 
 #include "server/http_session.hpp"
@@ -16,13 +15,13 @@ namespace kpw::server {
 class tls_session final : public http_session<tls_session>, public std::enable_shared_from_this<tls_session> {
 public:
     // `context` is the certificate current at accept time; the session keeps it for its whole life,
-    // so a reload never touches established connections. The socket's executor must be a strand.
-    tls_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<boost::asio::ssl::context> context,
+    // so a reload never touches established connections.
+    tls_session(tcp_socket&& socket, std::shared_ptr<boost::asio::ssl::context> context,
                 server_state& state);
 
     void run();
 
-    boost::beast::ssl_stream<boost::beast::tcp_stream>& stream() { return stream_; }
+    boost::beast::ssl_stream<tcp_socket>& stream() { return stream_; }
     void do_eof();
 
 private:
@@ -31,7 +30,7 @@ private:
     void on_shutdown(boost::beast::error_code ec);
 
     std::shared_ptr<boost::asio::ssl::context> context_; // declared first: outlives stream_
-    boost::beast::ssl_stream<boost::beast::tcp_stream> stream_;
+    boost::beast::ssl_stream<tcp_socket> stream_;
 };
 
 } // namespace kpw::server
