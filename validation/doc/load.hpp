@@ -24,7 +24,7 @@ struct document {
     value root;
 };
 
-// Strict JSON (RFC 8259): UTF-8 validated, depth bounded, iterative (no recursion on nesting).
+// Strict JSON (RFC 8259): UTF-8 validated, depth bounded (so is the parser's recursion).
 // Failures carry the line:column of the offending byte.
 result<value> parse_json(std::string_view text, const load_limits& limits = {});
 

@@ -46,12 +46,21 @@ TEST_CASE("json: malformed input is a failure with a position, never a crash")
     CHECK_FALSE(doc::parse_json(std::string("{\"a\":\"\0\"}", 9)).ok());
 }
 
-TEST_CASE("json: nesting is bounded without recursion")
+TEST_CASE("json: a stray closing bracket first is reported as an empty document")
+{
+    auto r = doc::parse_json("  ]{}");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message == "invalid JSON: The document is empty.");
+    CHECK(r.error().where.column == 3);
+}
+
+TEST_CASE("json: nesting is bounded, deep input fails at the first bracket too deep")
 {
     std::string deep(100000, '[');
     auto r = doc::parse_json(deep);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().message.find("deeper than 512") != std::string::npos);
+    CHECK(r.error().where.column == 513);
 
     std::string ok_depth = std::string(500, '[') + std::string(500, ']');
     CHECK(doc::parse_json(ok_depth).ok());
