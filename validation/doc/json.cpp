@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <iterator>
+#include <span>
 #include <string>
 #include <tuple>
 #include <unordered_set>
@@ -71,19 +72,38 @@ void keep_last_duplicate(value& mapping)
 // handler arguments, and no container regrows (each regrowth moved all its members and cost a malloc).
 class tree_builder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, tree_builder> {
 public:
-    explicit tree_builder(int max_depth) : max_depth_(max_depth) { scratch_.reserve(64); }
+    tree_builder(int max_depth, std::span<const json_prune> prune) : max_depth_(max_depth), root_prune_(prune)
+    {
+        scratch_.reserve(64);
+    }
 
     bool Null()
     {
-        slot();
+        if (!dropping())
+            slot(); // already null
         return true;
     }
-    bool Bool(bool b) { return set(value::boolean(b)); }
-    bool RawNumber(const char* s, rapidjson::SizeType n, bool) { return set(number_from_text({s, n})); }
-    bool String(const char* s, rapidjson::SizeType n, bool) { return set(value::string(std::string(s, n))); }
+    bool Bool(bool b) { return dropping() || set(value::boolean(b)); }
+    bool RawNumber(const char* s, rapidjson::SizeType n, bool) { return dropping() || set(number_from_text({s, n})); }
+    bool String(const char* s, rapidjson::SizeType n, bool)
+    {
+        return dropping() || set(value::string(std::string(s, n)));
+    }
     bool Key(const char* s, rapidjson::SizeType n, bool)
     {
-        // The member is created with its key; the next value event fills it (see slot()).
+        if (skip_depth_ > 0)
+            return true;
+        below_ = {};
+        for (const json_prune& p : open_.back().prune) {
+            if (p.key != std::string_view(s, n))
+                continue;
+            if (p.below.empty()) {
+                drop_next_ = true;
+                return true;
+            }
+            below_ = p.below;
+        }
+        // The member is created with its key and a null; the next value event fills it (see slot()).
         scratch_.emplace_back(std::piecewise_construct, std::forward_as_tuple(s, n), std::forward_as_tuple());
         return true;
     }
@@ -99,9 +119,15 @@ private:
     struct frame {
         std::size_t first; // the container's first child in scratch_; the container itself is just before
         bool mapping;
+        std::span<const json_prune> prune; // what to drop among this mapping's members
     };
 
-    // The value the next event fills: a mapping's pending member (made by Key) or a new item / the root.
+    // Whether the current value event is not stored: inside a dropped subtree, or a dropped member's
+    // scalar value (which ends the drop).
+    bool dropping() { return skip_depth_ > 0 || std::exchange(drop_next_, false); }
+
+    // The null the next value event overwrites: a mapping's pending member (made by Key), or a new
+    // item / the root. Assigning over a null has no storage to free, so it is the cheap path.
     value& slot()
     {
         if (open_.empty() || !open_.back().mapping)
@@ -117,17 +143,27 @@ private:
 
     bool open(value v, bool mapping)
     {
-        if (static_cast<int>(open_.size()) >= max_depth_) {
+        if (static_cast<int>(open_.size()) + skip_depth_ >= max_depth_) {
             too_deep_ = true;
             return false;
         }
+        if (dropping()) {
+            ++skip_depth_;
+            return true;
+        }
         slot() = std::move(v);
-        open_.push_back({scratch_.size(), mapping});
+        const auto prune = open_.empty() ? root_prune_ : std::exchange(below_, {});
+        open_.push_back({scratch_.size(), mapping, mapping ? prune : std::span<const json_prune>()});
         return true;
     }
 
     bool close()
     {
+        below_ = {};
+        if (skip_depth_ > 0) {
+            --skip_depth_;
+            return true;
+        }
         const frame f = open_.back();
         open_.pop_back();
         const auto first = scratch_.begin() + static_cast<std::ptrdiff_t>(f.first);
@@ -147,6 +183,10 @@ private:
 
     int max_depth_;
     bool too_deep_ = false;
+    std::span<const json_prune> root_prune_;
+    std::span<const json_prune> below_; // the prune list for the container value of the current member
+    bool drop_next_ = false;            // the current member's value is not stored
+    int skip_depth_ = 0;                // containers open inside a dropped value
     std::vector<value::member> scratch_;
     std::vector<frame> open_;
 };
@@ -164,14 +204,14 @@ rapidjson::ParseErrorCode error_code(std::string_view text, const rapidjson::Par
 
 } // namespace
 
-result<value> parse_json(std::string_view text, const load_limits& limits)
+result<value> parse_json(std::string_view text, const load_limits& limits, std::span<const json_prune> prune)
 {
     std::size_t bad = 0;
     if (!is_clean_utf8(text, bad))
         return failure{text[bad] == '\0' ? "NUL byte in JSON text" : "invalid UTF-8 in JSON text",
                        position_of(text, bad)};
 
-    tree_builder builder(limits.max_depth);
+    tree_builder builder(limits.max_depth, prune);
     // In-situ parsing of a private, NUL-terminated copy: RapidJSON decodes strings in place and uses
     // its SIMD scanner only for (in-situ) string streams, not for MemoryStream. The copy is cheap
     // next to the parse, and is_clean_utf8 above guarantees there is no NUL inside the text.

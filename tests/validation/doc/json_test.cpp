@@ -82,3 +82,24 @@ TEST_CASE("json: a repeated key keeps its last value, as Go's encoding/json does
     CHECK(b->members().size() == 100);
     CHECK(b->find("k7")->text() == "last");
 }
+
+TEST_CASE("json: pruned members are parsed and checked but not stored")
+{
+    static constexpr doc::json_prune meta[] = {{"managedFields", {}}};
+    static constexpr doc::json_prune object[] = {{"metadata", meta}, {"drop", {}}};
+    static constexpr doc::json_prune root[] = {{"object", object}, {"user", {}}};
+    auto r = doc::parse_json(R"({"user":{"a":[1,{"b":2}]},"object":{"drop":"x","metadata":{"name":"n",)"
+                             R"("managedFields":[{"f":{}}]},"keep":[{"metadata":{"managedFields":1}}]},"n":null})",
+                             {}, root);
+    REQUIRE(r.ok());
+    CHECK(doc::to_json(*r) == R"({"object":{"metadata":{"name":"n"},"keep":[{"metadata":{"managedFields":1}}]},"n":null})");
+
+    // A pruned subtree still counts for the depth limit and must still be valid JSON.
+    doc::load_limits shallow;
+    shallow.max_depth = 3;
+    CHECK_FALSE(doc::parse_json(R"({"user":{"a":[[1]]}})", shallow, root).ok());
+    CHECK(doc::parse_json(R"({"user":{"a":[1]}})", shallow, root).ok());
+    auto bad = doc::parse_json(R"({"user":{"a":[1,]}})", {}, root);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().message.find("invalid JSON") == 0);
+}
