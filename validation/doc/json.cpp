@@ -2,7 +2,8 @@
 // JSON text -> doc::value through RapidJSON's iterative SAX reader (RapidJSON stays in this file).
 #include "doc/load.hpp"
 
-#include <cerrno>
+#include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <iterator>
 #include <span>
@@ -24,15 +25,14 @@ namespace {
 // Parses a JSON number's text: int64 when it is an integer literal in range, else a double.
 value number_from_text(std::string_view text)
 {
-    std::string s(text);
-    const bool integral = s.find_first_of(".eE") == std::string::npos;
-    if (integral) {
-        errno = 0;
-        char* end = nullptr;
-        const long long i = std::strtoll(s.c_str(), &end, 10);
-        if (errno == 0 && end && *end == '\0')
+    std::int64_t i = 0;
+    const char* end = text.data() + text.size();
+    if (text.find_first_of(".eE") == std::string_view::npos) {
+        const auto [stop, ec] = std::from_chars(text.data(), end, i);
+        if (ec == std::errc() && stop == end)
             return value::integer(i);
     }
+    std::string s(text);
     return value::number(std::strtod(s.c_str(), nullptr), std::move(s));
 }
 

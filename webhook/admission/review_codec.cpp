@@ -98,9 +98,9 @@ void append_status(std::string& out, const response& r)
 constexpr doc::json_prune metadata_prune[] = {{"managedFields", {}}};
 constexpr doc::json_prune object_prune[] = {{"metadata", metadata_prune}};
 constexpr doc::json_prune request_prune[] = {
-    {"object", object_prune},    {"oldObject", object_prune},       {"userInfo", {}},
-    {"resource", {}},            {"requestKind", {}},               {"requestResource", {}},
-    {"requestSubResource", {}},  {"subResource", {}},               {"options", {}},
+    {"object", object_prune},  {"oldObject", object_prune}, {"userInfo", {}},
+    {"resource", {}},          {"requestKind", {}},         {"requestResource", {}},
+    {"subResource", {}},       {"requestSubResource", {}},  {"options", {}},
 };
 constexpr doc::json_prune review_prune[] = {{"request", request_prune}};
 
