@@ -113,9 +113,9 @@ value value::boolean(bool b, position at)
 value value::integer(std::int64_t i, position at)
 {
     value v;
-    v.start(type::integer);
+    new (&v.data_.text) std::string(std::to_string(i)); // constructed in place, not assigned
+    v.type_ = type::integer;
     v.scalar_.i = i;
-    v.data_.text = std::to_string(i);
     v.pos_ = at;
     return v;
 }
@@ -123,9 +123,9 @@ value value::integer(std::int64_t i, position at)
 value value::number(double d, std::string text, position at)
 {
     value v;
-    v.start(type::number);
+    new (&v.data_.text) std::string(std::move(text));
+    v.type_ = type::number;
     v.scalar_.d = d;
-    v.data_.text = std::move(text);
     v.pos_ = at;
     return v;
 }
@@ -133,8 +133,8 @@ value value::number(double d, std::string text, position at)
 value value::string(std::string s, position at)
 {
     value v;
-    v.start(type::string);
-    v.data_.text = std::move(s);
+    new (&v.data_.text) std::string(std::move(s));
+    v.type_ = type::string;
     v.pos_ = at;
     return v;
 }

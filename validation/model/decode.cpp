@@ -172,11 +172,9 @@ bool read(decoder& d, const doc::value& v, std::vector<T>& out)
     if (!v.is_sequence())
         return d.mismatch(v, "[]" + go_type_of(static_cast<const T*>(nullptr)));
     out.reserve(v.items().size());
-    for (const auto& item : v.items()) {
-        T x{};
-        if (read(d, item, x))
-            out.push_back(std::move(x));
-    }
+    for (const auto& item : v.items())
+        if (!read(d, item, out.emplace_back())) // decoded in place; an element that did not fit is left out
+            out.pop_back();
     return true;
 }
 
