@@ -215,7 +215,11 @@ result<value> parse_json(std::string_view text, const load_limits& limits, std::
     // In-situ parsing of a private, NUL-terminated copy: RapidJSON decodes strings in place and uses
     // its SIMD scanner only for (in-situ) string streams, not for MemoryStream. The copy is cheap
     // next to the parse, and is_clean_utf8 above guarantees there is no NUL inside the text.
-    std::string buffer(text);
+    // RapidJSON's SSE2 scanner loads whole aligned 16-byte blocks, so it may read up to 15 bytes past
+    // the terminating NUL (within its block, harmless, but outside the allocation): make them ours.
+    std::string buffer;
+    buffer.reserve(text.size() + 15);
+    buffer.assign(text);
     rapidjson::InsituStringStream ms(buffer.data());
     rapidjson::Reader reader;
     // No kParseValidateEncodingFlag: is_clean_utf8 has checked every byte already, and RapidJSON's
