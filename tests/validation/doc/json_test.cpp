@@ -92,7 +92,8 @@ TEST_CASE("json: pruned members are parsed and checked but not stored")
                              R"("managedFields":[{"f":{}}]},"keep":[{"metadata":{"managedFields":1}}]},"n":null})",
                              {}, root);
     REQUIRE(r.ok());
-    CHECK(doc::to_json(*r) == R"({"object":{"metadata":{"name":"n"},"keep":[{"metadata":{"managedFields":1}}]},"n":null})");
+    CHECK(doc::to_json(*r) ==
+          R"({"object":{"metadata":{"name":"n"},"keep":[{"metadata":{"managedFields":1}}]},"n":null})");
 
     // A pruned subtree still counts for the depth limit and must still be valid JSON.
     doc::load_limits shallow;
