@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -24,9 +25,16 @@ struct document {
     value root;
 };
 
-// Strict JSON (RFC 8259): UTF-8 validated, depth bounded, iterative (no recursion on nesting).
-// Failures carry the line:column of the offending byte.
-result<value> parse_json(std::string_view text, const load_limits& limits = {});
+// A member parse_json does not store because the caller never reads it (an admission review's
+// managedFields, userInfo, ...): it is still parsed and checked, and counts for the depth limit.
+struct json_prune {
+    std::string_view key;
+    std::span<const json_prune> below; // empty: drop the member `key`; else prune inside its object
+};
+
+// Strict JSON (RFC 8259): UTF-8 validated, depth bounded (so is the parser's recursion).
+// Failures carry the line:column of the offending byte. `prune` applies to the root object's members.
+result<value> parse_json(std::string_view text, const load_limits& limits = {}, std::span<const json_prune> prune = {});
 
 // YAML 1.1 as kubectl reads it (sigs.k8s.io/yaml): multi-document, duplicate keys rejected, anchors
 // and merge keys expanded under the node budget, every node positioned. JSON input works too.

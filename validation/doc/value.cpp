@@ -21,6 +21,79 @@ std::string_view type_name(type t)
     return "null";
 }
 
+value::value(const value& other) : scalar_(other.scalar_), pos_(other.pos_), key_pos_(other.key_pos_)
+{
+    // type_ stays null until the storage exists: a copy that throws leaves nothing to destroy.
+    if (other.has_text())
+        new (&data_.text) std::string(other.data_.text);
+    else if (other.is_sequence())
+        new (&data_.items) std::vector<value>(other.data_.items);
+    else if (other.is_mapping())
+        new (&data_.members) std::vector<member>(other.data_.members);
+    type_ = other.type_;
+}
+
+value& value::operator=(const value& other)
+{
+    if (this != &other)
+        *this = value(other);
+    return *this;
+}
+
+void value::start(type t)
+{
+    type_ = t;
+    if (has_text())
+        new (&data_.text) std::string();
+    else if (t == type::sequence)
+        new (&data_.items) std::vector<value>();
+    else if (t == type::mapping)
+        new (&data_.members) std::vector<member>();
+}
+
+const std::string& value::empty_text()
+{
+    static const std::string empty;
+    return empty;
+}
+
+const std::vector<value>& value::empty_items()
+{
+    static const std::vector<value> empty;
+    return empty;
+}
+
+const std::vector<value::member>& value::empty_members()
+{
+    static const std::vector<member> empty;
+    return empty;
+}
+
+std::vector<value>& value::items()
+{
+    if (is_sequence())
+        return data_.items;
+    thread_local std::vector<value> dropped;
+    dropped.clear();
+    return dropped;
+}
+
+std::vector<value::member>& value::members()
+{
+    if (is_mapping())
+        return data_.members;
+    thread_local std::vector<member> dropped;
+    dropped.clear();
+    return dropped;
+}
+
+double value::as_double() const
+{
+    if (type_ == type::integer)
+        return static_cast<double>(scalar_.i);
+    return type_ == type::number ? scalar_.d : 0;
+}
+
 value value::null_value(position at)
 {
     value v;
@@ -32,7 +105,7 @@ value value::boolean(bool b, position at)
 {
     value v;
     v.type_ = type::boolean;
-    v.bool_ = b;
+    v.scalar_.b = b;
     v.pos_ = at;
     return v;
 }
@@ -40,9 +113,9 @@ value value::boolean(bool b, position at)
 value value::integer(std::int64_t i, position at)
 {
     value v;
+    new (&v.data_.text) std::string(std::to_string(i)); // constructed in place, not assigned
     v.type_ = type::integer;
-    v.int_ = i;
-    v.text_ = std::to_string(i);
+    v.scalar_.i = i;
     v.pos_ = at;
     return v;
 }
@@ -50,9 +123,9 @@ value value::integer(std::int64_t i, position at)
 value value::number(double d, std::string text, position at)
 {
     value v;
+    new (&v.data_.text) std::string(std::move(text));
     v.type_ = type::number;
-    v.double_ = d;
-    v.text_ = std::move(text);
+    v.scalar_.d = d;
     v.pos_ = at;
     return v;
 }
@@ -60,8 +133,8 @@ value value::number(double d, std::string text, position at)
 value value::string(std::string s, position at)
 {
     value v;
+    new (&v.data_.text) std::string(std::move(s));
     v.type_ = type::string;
-    v.text_ = std::move(s);
     v.pos_ = at;
     return v;
 }
@@ -69,7 +142,7 @@ value value::string(std::string s, position at)
 value value::sequence(position at)
 {
     value v;
-    v.type_ = type::sequence;
+    v.start(type::sequence);
     v.pos_ = at;
     return v;
 }
@@ -77,7 +150,7 @@ value value::sequence(position at)
 value value::mapping(position at)
 {
     value v;
-    v.type_ = type::mapping;
+    v.start(type::mapping);
     v.pos_ = at;
     return v;
 }
@@ -86,7 +159,7 @@ const value* value::find(std::string_view key) const
 {
     if (type_ != type::mapping)
         return nullptr;
-    for (const auto& m : members_)
+    for (const auto& m : data_.members)
         if (m.first == key)
             return &m.second;
     return nullptr;
@@ -111,23 +184,25 @@ const value* value::find_path(std::initializer_list<std::string_view> keys) cons
 std::string_view value::string_at(std::string_view key) const
 {
     const value* v = find(key);
-    return v && v->is_string() ? std::string_view(v->text_) : std::string_view();
+    return v && v->is_string() ? std::string_view(v->data_.text) : std::string_view();
 }
 
 value& value::push_back(value v)
 {
-    if (items_.empty())
-        items_.reserve(4); // skip the 1 -> 2 -> 4 regrowth moves that dominate building small lists
-    items_.push_back(std::move(v));
-    return items_.back();
+    auto& list = items();
+    if (list.empty())
+        list.reserve(4); // skip the 1 -> 2 -> 4 regrowth moves that dominate building small lists
+    list.push_back(std::move(v));
+    return list.back();
 }
 
 value& value::add(std::string key, value v)
 {
-    if (members_.empty())
-        members_.reserve(4); // most Kubernetes objects have a handful of keys
-    members_.emplace_back(std::move(key), std::move(v));
-    return members_.back().second;
+    auto& list = members();
+    if (list.empty())
+        list.reserve(4); // most Kubernetes objects have a handful of keys
+    list.emplace_back(std::move(key), std::move(v));
+    return list.back().second;
 }
 
 value& value::set(std::string key, value v)
@@ -144,9 +219,11 @@ value& value::set(std::string key, value v)
 
 bool value::erase(std::string_view key)
 {
-    for (auto it = members_.begin(); it != members_.end(); ++it) {
+    if (!is_mapping())
+        return false;
+    for (auto it = data_.members.begin(); it != data_.members.end(); ++it) {
         if (it->first == key) {
-            members_.erase(it);
+            data_.members.erase(it);
             return true;
         }
     }
@@ -159,12 +236,12 @@ bool operator==(const value& a, const value& b)
         return false;
     switch (a.type_) {
     case type::null: return true;
-    case type::boolean: return a.bool_ == b.bool_;
-    case type::integer: return a.int_ == b.int_;
-    case type::number: return a.text_ == b.text_;
-    case type::string: return a.text_ == b.text_;
-    case type::sequence: return a.items_ == b.items_;
-    case type::mapping: return a.members_ == b.members_;
+    case type::boolean: return a.scalar_.b == b.scalar_.b;
+    case type::integer: return a.scalar_.i == b.scalar_.i;
+    case type::number: return a.data_.text == b.data_.text;
+    case type::string: return a.data_.text == b.data_.text;
+    case type::sequence: return a.data_.items == b.data_.items;
+    case type::mapping: return a.data_.members == b.data_.members;
     }
     return false;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,7 +21,17 @@ class value {
 public:
     using member = std::pair<std::string, value>;
 
-    value() = default;
+    value() noexcept {}
+    value(const value& other);
+    value(value&& other) noexcept
+        : type_(other.type_), scalar_(other.scalar_), pos_(other.pos_), key_pos_(other.key_pos_)
+    {
+        take(std::move(other));
+    }
+    value& operator=(const value& other);
+    value& operator=(value&& other) noexcept;
+    ~value() { destroy(); }
+
     static value null_value(position at = {});
     static value boolean(bool b, position at = {});
     static value integer(std::int64_t i, position at = {});
@@ -39,16 +50,19 @@ public:
     bool is_sequence() const { return type_ == type::sequence; }
     bool is_mapping() const { return type_ == type::mapping; }
 
-    bool as_bool() const { return bool_; }
-    std::int64_t as_int() const { return int_; }
-    double as_double() const { return type_ == type::integer ? static_cast<double>(int_) : double_; }
-    // The string of a string node, or the source text of a number.
-    const std::string& text() const { return text_; }
+    // false / 0 for nodes of another kind.
+    bool as_bool() const { return type_ == type::boolean && scalar_.b; }
+    std::int64_t as_int() const { return type_ == type::integer ? scalar_.i : 0; }
+    double as_double() const;
+    // The string of a string node, or the source text of a number; "" for other kinds.
+    const std::string& text() const { return has_text() ? data_.text : empty_text(); }
 
-    const std::vector<value>& items() const { return items_; }
-    std::vector<value>& items() { return items_; }
-    const std::vector<member>& members() const { return members_; }
-    std::vector<member>& members() { return members_; }
+    // Empty for nodes of another kind; the mutable forms of a node of another kind hand out a
+    // scratch vector whose contents are dropped (as before, they never reached find() or to_json).
+    const std::vector<value>& items() const { return is_sequence() ? data_.items : empty_items(); }
+    std::vector<value>& items();
+    const std::vector<member>& members() const { return is_mapping() ? data_.members : empty_members(); }
+    std::vector<member>& members();
 
     // Mapping lookup (first match); nullptr when absent or when this is not a mapping.
     const value* find(std::string_view key) const;
@@ -74,16 +88,73 @@ public:
     friend bool operator==(const value& a, const value& b); // structural, ignores positions
 
 private:
+    // One node is one of these at a time, so they share storage: a value is 64 bytes instead of
+    // 120, which made building, moving and freeing the tree of every admission review cheaper.
+    union scalar {
+        bool b;
+        std::int64_t i;
+        double d;
+    };
+    union storage {
+        storage() noexcept {}
+        ~storage() {}
+        std::string text;            // string, integer, number
+        std::vector<value> items;    // sequence
+        std::vector<member> members; // mapping
+    };
+
+    bool has_text() const { return type_ >= type::integer && type_ <= type::string; }
+    static const std::string& empty_text();
+    static const std::vector<value>& empty_items();
+    static const std::vector<member>& empty_members();
+    // Starts the lifetime of the storage member for `t` (empty); the current one must be inactive.
+    void start(type t);
+    // Takes over other's storage; this node has other's kind and no live storage yet.
+    void take(value&& other) noexcept
+    {
+        // The moved-from node keeps its kind with an empty string / container, as before.
+        if (has_text())
+            new (&data_.text) std::string(std::move(other.data_.text));
+        else if (type_ == type::sequence)
+            new (&data_.items) std::vector<value>(std::move(other.data_.items));
+        else if (type_ == type::mapping)
+            new (&data_.members) std::vector<member>(std::move(other.data_.members));
+    }
+    void destroy() noexcept
+    {
+        if (has_text())
+            data_.text.~basic_string();
+        else if (type_ == type::sequence)
+            data_.items.~vector();
+        else if (type_ == type::mapping)
+            data_.members.~vector();
+        type_ = type::null;
+    }
+
     type type_ = type::null;
-    bool bool_ = false;
-    std::int64_t int_ = 0;
-    double double_ = 0;
-    std::string text_;
-    std::vector<value> items_;
-    std::vector<member> members_;
+    scalar scalar_{};
+    storage data_;
     position pos_;
     position key_pos_;
 };
+
+inline value& value::operator=(value&& other) noexcept
+{
+    if (this == &other)
+        return *this;
+    if (type_ > type::boolean) {
+        // `other` may live inside this node (v = std::move(v.items()[0])): move it out before freeing.
+        value held(std::move(other));
+        destroy();
+        return *this = std::move(held);
+    }
+    type_ = other.type_;
+    scalar_ = other.scalar_;
+    pos_ = other.pos_;
+    key_pos_ = other.key_pos_;
+    take(std::move(other));
+    return *this;
+}
 
 // Compact JSON in document order (keys as stored), Go-style escaping of <, > and &.
 std::string to_json(const value& v);

@@ -92,12 +92,24 @@ void append_status(std::string& out, const response& r)
     out += '}';
 }
 
+// Members of a review that nothing here reads, not stored (about a third of a typical review's nodes,
+// more for objects with many field managers). Validation decodes metadata's name, namespace, labels,
+// annotations, ... but never managedFields; the request's kind is read, its resource, user and options not.
+constexpr doc::json_prune metadata_prune[] = {{"managedFields", {}}};
+constexpr doc::json_prune object_prune[] = {{"metadata", metadata_prune}};
+constexpr doc::json_prune request_prune[] = {
+    {"object", object_prune},  {"oldObject", object_prune}, {"userInfo", {}},
+    {"resource", {}},          {"requestKind", {}},         {"requestResource", {}},
+    {"subResource", {}},       {"requestSubResource", {}},  {"options", {}},
+};
+constexpr doc::json_prune review_prune[] = {{"request", request_prune}};
+
 } // namespace
 
 decoded_review decode_review(std::string_view body)
 {
     decoded_review out;
-    auto parsed = doc::parse_json(body);
+    auto parsed = doc::parse_json(body, {}, review_prune);
     if (!parsed) {
         const auto& f = parsed.error();
         out.error = "couldn't decode the AdmissionReview: " + f.message;

@@ -46,12 +46,21 @@ TEST_CASE("json: malformed input is a failure with a position, never a crash")
     CHECK_FALSE(doc::parse_json(std::string("{\"a\":\"\0\"}", 9)).ok());
 }
 
-TEST_CASE("json: nesting is bounded without recursion")
+TEST_CASE("json: a stray closing bracket first is reported as an empty document")
+{
+    auto r = doc::parse_json("  ]{}");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message == "invalid JSON: The document is empty.");
+    CHECK(r.error().where.column == 3);
+}
+
+TEST_CASE("json: nesting is bounded, deep input fails at the first bracket too deep")
 {
     std::string deep(100000, '[');
     auto r = doc::parse_json(deep);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().message.find("deeper than 512") != std::string::npos);
+    CHECK(r.error().where.column == 513);
 
     std::string ok_depth = std::string(500, '[') + std::string(500, ']');
     CHECK(doc::parse_json(ok_depth).ok());
@@ -72,4 +81,26 @@ TEST_CASE("json: a repeated key keeps its last value, as Go's encoding/json does
     REQUIRE(b.ok());
     CHECK(b->members().size() == 100);
     CHECK(b->find("k7")->text() == "last");
+}
+
+TEST_CASE("json: pruned members are parsed and checked but not stored")
+{
+    static constexpr doc::json_prune meta[] = {{"managedFields", {}}};
+    static constexpr doc::json_prune object[] = {{"metadata", meta}, {"drop", {}}};
+    static constexpr doc::json_prune root[] = {{"object", object}, {"user", {}}};
+    auto r = doc::parse_json(R"({"user":{"a":[1,{"b":2}]},"object":{"drop":"x","metadata":{"name":"n",)"
+                             R"("managedFields":[{"f":{}}]},"keep":[{"metadata":{"managedFields":1}}]},"n":null})",
+                             {}, root);
+    REQUIRE(r.ok());
+    CHECK(doc::to_json(*r) ==
+          R"({"object":{"metadata":{"name":"n"},"keep":[{"metadata":{"managedFields":1}}]},"n":null})");
+
+    // A pruned subtree still counts for the depth limit and must still be valid JSON.
+    doc::load_limits shallow;
+    shallow.max_depth = 3;
+    CHECK_FALSE(doc::parse_json(R"({"user":{"a":[[1]]}})", shallow, root).ok());
+    CHECK(doc::parse_json(R"({"user":{"a":[1]}})", shallow, root).ok());
+    auto bad = doc::parse_json(R"({"user":{"a":[1,]}})", {}, root);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().message.find("invalid JSON") == 0);
 }
