@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// JSON text -> doc::value through RapidJSON's iterative SAX reader (RapidJSON stays in this file).
+// JSON text -> doc::value through RapidJSON's SAX reader (RapidJSON stays in this file).
 #include "doc/load.hpp"
 
 #include <charconv>
