@@ -44,10 +44,6 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
 // Whether `text` is valid UTF-8 without NUL bytes; on failure `where` is the offending byte.
 bool is_clean_utf8(std::string_view text, std::size_t& where);
 
-// The length (1-4) of the valid UTF-8 sequence starting at text[i], or 0 when the byte there does not
-// start one (stray continuation, overlong form, surrogate, beyond U+10FFFF, truncated) — Go's rules.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
-
 // 1-based line:column of a byte offset.
 position position_of(std::string_view text, std::size_t offset);
 

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "doc/load.hpp"
+#include "base/utf8.hpp"
 
 namespace kpw::doc {
 

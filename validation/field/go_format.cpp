@@ -5,29 +5,10 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "base/utf8.hpp"
+
 namespace kpw::field {
 namespace {
-
-// Decodes one UTF-8 rune at s[i]; returns its length, or 0 when the bytes are not valid UTF-8.
-std::size_t decode_rune(std::string_view s, std::size_t i, char32_t& rune)
-{
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    std::size_t len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xe ? 3 : (b0 >> 3) == 0x1e ? 4 : 0;
-    if (len == 0 || i + len > s.size())
-        return 0;
-    char32_t r = len == 1 ? b0 : len == 2 ? (b0 & 0x1f) : len == 3 ? (b0 & 0x0f) : (b0 & 0x07);
-    for (std::size_t k = 1; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + k]);
-        if ((b & 0xc0) != 0x80)
-            return 0;
-        r = (r << 6) | (b & 0x3f);
-    }
-    static constexpr char32_t min_for_len[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (r < min_for_len[len] || r > 0x10ffff || (r >= 0xd800 && r <= 0xdfff))
-        return 0;
-    rune = r;
-    return len;
-}
 
 // Approximates unicode.IsPrint for the runes that matter in Kubernetes names: controls,
 // C1 controls, and the format/separator characters that Go escapes.
@@ -54,7 +35,7 @@ std::string go_quote(std::string_view s)
     out.push_back('"');
     for (std::size_t i = 0; i < s.size();) {
         char32_t r = 0;
-        const std::size_t len = decode_rune(s, i, r);
+        const std::size_t len = utf8_decode(s, i, r);
         if (len == 0) {
             append_hex(out, "\\x%02x", static_cast<unsigned char>(s[i]));
             ++i;
