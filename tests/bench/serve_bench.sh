@@ -69,18 +69,6 @@ echo "serve answer: $(curl -s --cacert "$work/certs/ca.crt" -H 'Content-Type: ap
 echo "nginx answer: $(curl -sk -H 'Content-Type: application/json' --data-binary @"$review" \
   "https://127.0.0.1:$nginx_port/validate-propagationpolicy" | cut -c1-160)"
 
-cat >"$work/post.lua" <<LUA
-local f = assert(io.open("$PWD/$review", "rb"))
-wrk.method = "POST"
-wrk.body = f:read("*a")
-f:close()
-wrk.headers["Content-Type"] = "application/json"
-done = function(summary, latency, requests)
-  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status + summary.errors.timeout
-  io.write(string.format("RESULT rps=%.0f p50_us=%d p99_us=%d errors=%d\n",
-    summary.requests / (summary.duration / 1e6), latency:percentile(50), latency:percentile(99), errors))
-end
-LUA
 
 # rss_kib PID...: the sum of the processes' peak resident set (VmHWM), in KiB.
 rss_kib() { local t=0; for p in "$@"; do t=$((t + $(awk '/VmHWM/{print $2}' "/proc/$p/status"))); done; echo "$t"; }
@@ -88,8 +76,8 @@ children() { pgrep -P "$1" | tr '\n' ' '; }
 
 # bench NAME URL: a 2 s warm-up, then the measured run; prints "rps p50 p99 errors".
 bench() {
-  wrk -t2 -c"$conns" -d2s -s "$work/post.lua" "$2" >/dev/null
-  wrk -t2 -c"$conns" -d"${duration}s" --latency -s "$work/post.lua" "$2" | awk '/^RESULT/{print}'
+  wrk -t2 -c"$conns" -d2s -s tests/bench/post_review.lua "$2" -- "$review" >/dev/null
+  wrk -t2 -c"$conns" -d"${duration}s" --latency -s tests/bench/post_review.lua "$2" -- "$review" | awk '/^RESULT/{print}'
 }
 
 url_path="/validate-propagationpolicy?timeout=3s"

@@ -62,19 +62,6 @@ url="https://127.0.0.1:$port/validate-propagationpolicy?timeout=10s"
  done) &
 pids+=("$!")
 
-cat >"$work/post.lua" <<LUA
-local f = assert(io.open("$review", "rb"))
-wrk.method = "POST"
-wrk.body = f:read("*a")
-f:close()
-wrk.headers["Content-Type"] = "application/json"
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format("RESULT requests=%d rps=%.0f p50_us=%d p99_us=%d max_us=%d connect=%d read=%d write=%d status=%d timeout=%d\n",
-    summary.requests, summary.requests / (summary.duration / 1e6), latency:percentile(50), latency:percentile(99),
-    latency.max, e.connect, e.read, e.write, e.status, e.timeout))
-end
-LUA
 field() { echo "$1" | sed -n "s/.*[ ]$2=\([0-9.]*\).*/\1/p"; }
 
 # Fresh connections: one CA-verified handshake per request, counting anything but HTTP 200.
@@ -92,7 +79,7 @@ fresh_loop() {
 fresh_loop &
 fresh_pid=$!; pids+=("$fresh_pid")
 
-wrk -t2 -c"$conns" -d"${duration}s" --latency --timeout 5s -s "$work/post.lua" "$url" >"$work/wrk.out" &
+wrk -t2 -c"$conns" -d"${duration}s" --latency --timeout 5s -s tests/bench/post_review.lua "$url" -- "$review" >"$work/wrk.out" &
 wrk_pid=$!; pids+=("$wrk_pid")
 
 # Rotation 1 at 1/3 of the run: a kubelet-style atomic symlink swap of ..data.
@@ -118,7 +105,7 @@ metrics_text=$(curl -s "http://127.0.0.1:$metrics/metrics")
 
 # SIGTERM under load: wrk keeps going while 8 requests are held in flight (header and half the body
 # sent); after the signal their bodies are completed and each must be answered 200, then serve exits.
-wrk -t2 -c"$conns" -d10s --timeout 5s -s "$work/post.lua" "$url" >"$work/wrk-term.out" &
+wrk -t2 -c"$conns" -d10s --timeout 5s -s tests/bench/post_review.lua "$url" -- "$review" >"$work/wrk-term.out" &
 term_wrk=$!; pids+=("$term_wrk")
 python3 - "$port" "$metrics" "$serve_pid" "$work/trust.pem" "$review" >"$work/inflight.out" 2>&1 <<'PY' && inflight=ok || inflight=failed
 import os, signal, socket, ssl, sys, time, urllib.request
