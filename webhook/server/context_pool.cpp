@@ -2,15 +2,17 @@
 // The per-thread io_contexts and their threads.
 #include "server/context_pool.hpp"
 
+#include <algorithm>
 #include <thread>
 
 namespace kpw::server {
 
 context_pool::context_pool(std::size_t threads)
 {
-    contexts_.reserve(threads);
-    guards_.reserve(threads);
-    for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i) {
+    const std::size_t n = std::max<std::size_t>(threads, 1);
+    contexts_.reserve(n);
+    guards_.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
         contexts_.push_back(std::make_unique<boost::asio::io_context>(1));
         guards_.push_back(boost::asio::make_work_guard(contexts_.back()->get_executor()));
     }
