@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// http_session<Derived>: the HTTP/1.1 read -> respond -> write loop shared by TLS and plain sessions.
+// http_session<Transport>: one connection's HTTP/1.1 exchange, driven by socket readiness.
 #pragma once
 
 #include <chrono>
@@ -9,80 +9,104 @@
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/parser.hpp>
 
 #include "server/connection_registry.hpp"
 #include "server/context_pool.hpp"
 #include "server/responder.hpp"
+#include "server/transport.hpp"
 
 namespace kpw::server {
 
-// CRTP (Beast's advanced_server_flex): Derived supplies stream() (over a tcp_socket), do_eof() and
-// enable_shared_from_this.
-// All members are touched only on the connection's context thread; stop() is the one thread-safe entry.
-// Definitions live in http_session_impl.hpp, instantiated by tls_session.cpp and plain_session.cpp.
-template <class Derived>
-class http_session : public session_control {
+// The loop (pump) does everything the socket allows without blocking — handshake, reading,
+// parsing, answering, writing, pipelined requests — and suspends on one readiness wait only when
+// the transport reports it must. A keep-alive review therefore costs one read, one write and one
+// reactor wake-up, where Beast's composed operations over asio::ssl::stream posted a handler, and
+// with it a reactor poll, for every step.
+//
+// All members are touched only on the connection's context thread; stop() is the one thread-safe
+// entry. Instantiated for tls_transport (webhook port) and plain_transport (probes, metrics).
+template <class Transport>
+class http_session final : public session_control, public std::enable_shared_from_this<http_session<Transport>> {
 public:
+    http_session(Transport&& transport, port_role role, server_state& state);
+    ~http_session() override;
+
+    // Registers webhook connections (cap, shutdown) and starts on the socket's own context
+    // (it was accepted on the listener's thread).
+    void run();
     // Shutdown: an idle connection closes now; a busy one answers with Connection: close first.
     void stop() override;
 
-protected:
-    http_session(server_state& state, port_role role, const executor& ex);
-    ~http_session() override;
-
-    // The current step (handshake, read, write, shutdown) must end within `d`, or the socket closes.
-    void set_deadline(std::chrono::steady_clock::duration d);
-    // `ec` as the log should name it: a deadline that closed the socket is a timeout, not a cancel.
-    boost::beast::error_code reason(boost::beast::error_code ec) const;
-
-    // Registers with the connection registry (webhook sessions, for the cap and for shutdown).
-    void track();
-    void do_read();
-
-    server_state& state_;
-    boost::beast::flat_buffer buffer_;
-
 private:
+    enum class phase { handshake, exchange, lingering };
+    // What the loop does next: another step, suspend on a readiness wait, let the context's other
+    // connections run first, or end the connection.
+    enum class step { again, wait_readable, wait_writable, yield, done };
+    // What follows a completely written reply.
+    enum class then { read_body, next_request, close };
+
     struct active_request {
         webhook_path webhook;
         std::chrono::steady_clock::time_point started;
         bool counted = false; // in the in-flight gauge
     };
 
-    Derived& derived() { return static_cast<Derived&>(*this); }
-    void on_header(boost::beast::error_code ec, std::size_t);
-    void read_body();
-    void on_continue(boost::beast::error_code ec, std::size_t);
-    void on_body(boost::beast::error_code ec, std::size_t);
-    bool answer_read_error(boost::beast::error_code ec);
+    void pump();
+    step handshake();
+    step exchange();
+    step write_pending();
+    step parse_buffered();
+    step read_more();
+    step linger();
+    step wait_for(io_wait w) const;
+
+    void begin_request();
+    void on_header();
+    void on_message();
+    step on_read_failure(boost::system::error_code ec);
     void send(http_response&& res);
-    void on_write(bool keep_alive, boost::beast::error_code ec, std::size_t);
+    // Sends close_notify and FIN, then reads and drops what the client still sends (up to a
+    // deadline) so that closing does not reset the connection before the client reads the reply.
+    step begin_close();
+    step drop(const char* what, boost::system::error_code ec);
+
+    void on_ready(boost::system::error_code ec);
     void on_stop();
-    void arm_timer(std::chrono::steady_clock::time_point at);
-    static void on_timer(std::weak_ptr<Derived> weak, boost::beast::error_code ec);
     bool next_request_started();
     void release_request();
 
+    // The current step (handshake, read, write, close) must end within `d`, or the socket closes.
+    void set_deadline(std::chrono::steady_clock::duration d);
+    void arm_timer(std::chrono::steady_clock::time_point at);
+    static void on_timer(std::weak_ptr<http_session> weak, boost::system::error_code ec);
+
+    Transport transport_;
+    server_state& state_;
     port_role role_;
+    phase phase_;
     bool tracked_ = false;
-    bool idle_ = false;     // waiting for the next request's first bytes
-    bool stopping_ = false; // shutdown asked; close after the current exchange
+    bool idle_ = false;        // no byte of the next request yet
+    bool stopping_ = false;    // shutdown asked; close after the current exchange
+    bool header_seen_ = false; // on_header ran for the current request
+    bool need_input_ = false;  // the parser consumed all it could of buffer_
+    unsigned answered_in_turn_ = 0; // replies written since this connection last yielded
+
+    boost::beast::flat_buffer buffer_;
     std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
     std::optional<active_request> request_;
     route route_;
-    http_response res_;
-    boost::beast::http::response<boost::beast::http::empty_body> continue_;
     // Kept only up to this size: a connection must not hold on to a 3 MiB buffer while idle.
     static constexpr std::size_t spare_body_limit = 64 * 1024;
     std::string spare_body_;
 
-    // One timer per connection instead of Beast's basic_stream timeouts, which arm and cancel a
-    // timer around every read and write (an extra wait, cancel and handler per I/O operation).
-    // Setting a deadline only stores it; the timer is re-armed only when the new deadline comes
-    // before the pending wait, which the timer's step (never more than the read/write timeouts)
-    // makes rare: idle 120 s -> read 30 s finds a wait armed at most 30 s ahead.
+    std::string out_; // the serialized reply (or 100 Continue) being written
+    std::size_t written_ = 0;
+    then after_write_ = then::next_request;
+
+    // One timer per connection: setting a deadline only stores it; the timer is re-armed only when
+    // the new deadline comes before the pending wait, which the timer's step (never more than the
+    // read/write timeouts) makes rare: idle 120 s -> read 30 s finds a wait armed at most 30 s ahead.
     boost::asio::basic_waitable_timer<std::chrono::steady_clock, boost::asio::wait_traits<std::chrono::steady_clock>,
                                       executor>
         timer_;

@@ -2,7 +2,9 @@
 // Building HTTP responses from routes.
 #include "server/responder.hpp"
 
+#include <boost/beast/core/buffers_range.hpp>
 #include <boost/beast/http/error.hpp>
+#include <boost/beast/http/serializer.hpp>
 
 #include "admission/review_endpoint.hpp"
 
@@ -77,6 +79,22 @@ http_response transport_error(unsigned status, unsigned version)
     res.keep_alive(false);
     res.prepare_payload();
     return res;
+}
+
+void serialize(http_response& res, std::string& out)
+{
+    http::response_serializer<http::string_body> sr{res};
+    boost::beast::error_code ec;
+    while (!ec && !sr.is_done()) {
+        std::size_t n = 0;
+        sr.next(ec, [&](boost::beast::error_code&, const auto& buffers) {
+            for (const auto b : boost::beast::buffers_range_ref(buffers)) {
+                out.append(static_cast<const char*>(b.data()), b.size());
+                n += b.size();
+            }
+        });
+        sr.consume(n);
+    }
 }
 
 unsigned read_error_status(boost::beast::error_code ec)

@@ -27,6 +27,9 @@ http_response respond(server_state& state, const route& r, http_request& req,
 // an AdmissionReview with code 413), 431 (header too large), 500. Always closes the connection.
 http_response transport_error(unsigned status, unsigned version = 11);
 
+// Appends `res` as HTTP/1.1 bytes to `out`: one buffer, so one TLS record and one write.
+void serialize(http_response& res, std::string& out);
+
 // The status transport_error answers a failed read with: 413 (body limit), 431 (header limit),
 // 400 (malformed request); 0 for transport errors (timeout, reset, TLS alert, truncated message),
 // after which the connection is simply dropped.

@@ -2,15 +2,17 @@
 // Process setup, the io_context threads and the shutdown sequence.
 #include "server/server.hpp"
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
 #include "server/address.hpp"
-#include "server/plain_session.hpp"
+#include "server/http_session.hpp"
+#include "server/plain_transport.hpp"
 #include "server/self_signed.hpp"
-#include "server/tls_session.hpp"
+#include "server/tls_transport.hpp"
 
 namespace kpw::server {
 
@@ -83,14 +85,18 @@ result<bool> server::open_listeners()
         }
         boost::system::error_code ignored;
         socket.set_option(tcp::no_delay(true), ignored);
-        std::make_shared<tls_session>(std::move(socket), watcher_->current(), state_)->run();
+        std::make_shared<http_session<tls_transport>>(tls_transport(std::move(socket), watcher_->current()),
+                                                     port_role::webhook, state_)
+            ->run();
     };
     auto wl = listener::open(ioc_, *webhook_ep_, on_tls, state_.log(), &pool_);
     if (!wl)
         return wl.error();
     webhook_ = *wl;
     auto plain = [this](port_role role) {
-        return [this, role](tcp_socket&& socket) { std::make_shared<plain_session>(std::move(socket), role, state_)->run(); };
+        return [this, role](tcp_socket&& socket) {
+            std::make_shared<http_session<plain_transport>>(plain_transport(std::move(socket)), role, state_)->run();
+        };
     };
     if (health_ep_) {
         auto hl = listener::open(ioc_, *health_ep_, plain(port_role::health), state_.log());
@@ -141,6 +147,9 @@ int server::run()
         state_.log().error(ok.error().message);
         return 2;
     }
+    // OpenSSL writes to the socket with write(2), not send(MSG_NOSIGNAL): a peer that closed
+    // would otherwise kill the process with SIGPIPE instead of failing one write with EPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
     webhook_->run();
     if (health_)
         health_->run();

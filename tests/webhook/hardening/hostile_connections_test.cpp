@@ -72,6 +72,26 @@ TEST_CASE("abandoned connections: TCP only, half a ClientHello, handshake then c
     stop_gracefully(s);
 }
 
+TEST_CASE("clients that leave before their reply is written (close or reset) do not take the server down")
+{
+    serve_process s;
+    const std::string request =
+        post_bytes(review("admission.k8s.io/v1", "gone", "CREATE", "PropagationPolicy", admitted_pp));
+    // The reply, then close_notify, go to a socket the client has closed: the second write fails
+    // with EPIPE, which must be an error for that connection and not SIGPIPE for the process.
+    for (int i = 0; i < 100; ++i) {
+        auto c = tls_connect(s);
+        REQUIRE_FALSE(c->write_raw(request));
+        if (i % 2 == 0)
+            c->close();
+        else
+            c->reset();
+    }
+    CHECK(all_connections_released(s));
+    check_still_serving(s);
+    stop_gracefully(s);
+}
+
 TEST_CASE("300 slowloris connections do not delay a normal review")
 {
     serve_process s;

@@ -115,6 +115,14 @@ void tls_client::close()
     beast::get_lowest_layer(stream_).socket().close(ignored);
 }
 
+void tls_client::reset()
+{
+    boost::system::error_code ignored;
+    auto& socket = beast::get_lowest_layer(stream_).socket();
+    socket.set_option(net::socket_base::linger(true, 0), ignored);
+    socket.close(ignored);
+}
+
 std::string tls_client::selected_alpn()
 {
     const unsigned char* data = nullptr;

@@ -42,6 +42,8 @@ public:
     bool closed_by_peer();
     // Closes the TCP connection (no close_notify), as a client does after "Connection: close".
     void close();
+    // Aborts the TCP connection (RST, via SO_LINGER 0).
+    void reset();
 
     std::string selected_alpn();
     std::string peer_certificate_pem();
