@@ -40,9 +40,9 @@ public:
 
 private:
     enum class phase { handshake, exchange, lingering };
-    // What the loop does next: another step, suspend on a readiness wait, let the context's other
-    // connections run first, or end the connection.
-    enum class step { again, wait_readable, wait_writable, yield, done };
+    // What the loop does next: another step, suspend on a readiness wait, suspend until this
+    // thread writes its batch of replies, or end the connection.
+    enum class step { again, wait_readable, wait_writable, write_with_batch, done };
     // What follows a completely written reply.
     enum class then { read_body, next_request, close };
 
@@ -66,6 +66,8 @@ private:
     void on_message();
     step on_read_failure(boost::system::error_code ec);
     void send(http_response&& res);
+    // Queues this session for the thread's batch write (see http_session.cpp).
+    void join_write_batch();
     // Sends close_notify and FIN, then reads and drops what the client still sends (up to a
     // deadline) so that closing does not reset the connection before the client reads the reply.
     step begin_close();
@@ -90,7 +92,7 @@ private:
     bool stopping_ = false;    // shutdown asked; close after the current exchange
     bool header_seen_ = false; // on_header ran for the current request
     bool need_input_ = false;  // the parser consumed all it could of buffer_
-    unsigned answered_in_turn_ = 0; // replies written since this connection last yielded
+    bool reply_batched_ = false; // out_ holds a reply that waits for the thread's batch write
 
     boost::beast::flat_buffer buffer_;
     std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
