@@ -74,28 +74,43 @@ echo "nginx answer: $(curl -sk -H 'Content-Type: application/json' --data-binary
 rss_kib() { local t=0; for p in "$@"; do t=$((t + $(awk '/VmHWM/{print $2}' "/proc/$p/status"))); done; echo "$t"; }
 children() { pgrep -P "$1" | tr '\n' ' '; }
 
-# bench NAME URL: a 2 s warm-up, then the measured run; prints "rps p50 p99 errors".
+# cpu_ticks PID...: user + system CPU time the processes have used, in clock ticks.
+cpu_ticks() { local t=0; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo "$t"; }
+
+# bench URL SERVER_PID...: a 2 s warm-up, then the measured run; prints wrk's RESULT line plus the
+# CPU seconds the server processes and wrk used during the measured run.
 bench() {
-  wrk -t2 -c"$conns" -d2s -s tests/bench/post_review.lua "$2" -- "$review" >/dev/null
-  wrk -t2 -c"$conns" -d"${duration}s" --latency -s tests/bench/post_review.lua "$2" -- "$review" | awk '/^RESULT/{print}'
+  local url=$1; shift
+  wrk -t2 -c"$conns" -d2s -s tests/bench/post_review.lua "$url" -- "$review" >/dev/null
+  local before after wrk_cpu
+  before=$(cpu_ticks "$@")
+  wrk_cpu=$( { TIMEFORMAT='%U %S'; time wrk -t2 -c"$conns" -d"${duration}s" --latency -s tests/bench/post_review.lua \
+    "$url" -- "$review" >"$work/wrk.out"; } 2>&1 )
+  after=$(cpu_ticks "$@")
+  echo "$(awk '/^RESULT/{print}' "$work/wrk.out") server_cpu_s=$(awk -v t=$((after - before)) -v h="$(getconf CLK_TCK)" \
+    'BEGIN{print t/h}') wrk_cpu_s=$(echo "$wrk_cpu" | awk '{print $1 + $2}')"
 }
 
 url_path="/validate-propagationpolicy?timeout=3s"
-serve_result=$(bench serve "https://127.0.0.1:$serve_port$url_path")
+serve_result=$(bench "https://127.0.0.1:$serve_port$url_path" "$serve_pid")
 serve_rss=$(rss_kib "$serve_pid")
-nginx_result=$(bench nginx "https://127.0.0.1:$nginx_port$url_path")
+nginx_result=$(bench "https://127.0.0.1:$nginx_port$url_path" $(children "$nginx_pid"))
 nginx_rss=$(rss_kib "$nginx_pid" $(children "$nginx_pid"))
 
 field() { echo "$1" | sed -n "s/.*$2=\([0-9.]*\).*/\1/p"; }
 printf '\n%s connections, %ss per run after a 2 s warm-up, wrk -t2, %s server threads/workers, %s B review, %s cores\n' \
   "$conns" "$duration" "$threads" "$(wc -c <"$review")" "$(nproc)"
-printf '%-8s %10s %10s %10s %8s %14s\n' server "req/s" "p50 ms" "p99 ms" errors "peak RSS MiB"
+printf '%-8s %10s %10s %10s %8s %14s %16s %13s\n' server "req/s" "p50 ms" "p99 ms" errors "peak RSS MiB" \
+  "server us/req" "wrk us/req"
 for s in serve nginx; do
   r=${s}_result; m=${s}_rss
-  printf '%-8s %10s %10.3f %10.3f %8s %14.1f\n' "$s" "$(field "${!r}" rps)" \
+  printf '%-8s %10s %10.3f %10.3f %8s %14.1f %16.1f %13.1f\n' "$s" "$(field "${!r}" rps)" \
     "$(awk "BEGIN{print $(field "${!r}" p50_us)/1000}")" "$(awk "BEGIN{print $(field "${!r}" p99_us)/1000}")" \
-    "$(field "${!r}" errors)" "$(awk "BEGIN{print ${!m}/1024}")"
+    "$(field "${!r}" errors)" "$(awk "BEGIN{print ${!m}/1024}")" \
+    "$(awk "BEGIN{print $(field "${!r}" server_cpu_s)*1e6/$(field "${!r}" requests)}")" \
+    "$(awk "BEGIN{print $(field "${!r}" wrk_cpu_s)*1e6/$(field "${!r}" requests)}")"
 done
+echo "(us/req: CPU time, user + system, of the server's processes and of wrk during the measured run, per request)"
 awk -v a="$(field "$serve_result" rps)" -v b="$(field "$nginx_result" rps)" \
   'BEGIN{printf "serve / nginx requests/s: %.2f (target >= 0.80)\n", (b>0?a/b:0)}'
 echo "(nginx RSS = master + workers)"
