@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <tuple>
-#include <vector>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/error.hpp>
@@ -33,27 +32,13 @@ constexpr std::size_t read_chunk = 16 * 1024;
 constexpr std::chrono::seconds linger_timeout{5};
 constexpr std::string_view continue_reply = "HTTP/1.1 100 Continue\r\n\r\n";
 
-// The replies a thread collects for one batch write (see join_write_batch).
-template <class Session>
-struct write_batch {
-    std::vector<std::shared_ptr<Session>> sessions;
-    static thread_local write_batch* filling; // the batch this thread adds to; its flush is posted
-    ~write_batch()
-    {
-        if (filling == this)
-            filling = nullptr;
-    }
-};
-template <class Session>
-thread_local write_batch<Session>* write_batch<Session>::filling = nullptr;
-
 } // namespace
 
 template <class Transport>
 http_session<Transport>::http_session(Transport&& transport, port_role role, server_state& state)
     : transport_(std::move(transport)), state_(state), role_(role),
-      phase_(role == port_role::webhook ? phase::handshake : phase::exchange),
-      timer_(transport_.socket().get_executor())
+      batch_(boost::asio::use_service<reply_batch>(transport_.socket().get_executor().context())),
+      phase_(role == port_role::webhook ? phase::handshake : phase::exchange), timer_(transport_.socket().get_executor())
 {
 }
 
@@ -104,7 +89,7 @@ void http_session<Transport>::pump()
         if (s == step::done)
             return release_request(); // no wait pending: the last reference goes with this call
         if (s == step::write_with_batch)
-            return join_write_batch();
+            return batch_.add(this->shared_from_this(), transport_.socket().get_executor());
         const auto wait = s == step::wait_readable ? net::socket_base::wait_read : net::socket_base::wait_write;
         return transport_.socket().async_wait(
             wait, [self = this->shared_from_this()](error_code ec) { self->on_ready(ec); });
@@ -183,31 +168,10 @@ auto http_session<Transport>::write_pending() -> step
     return step::again;
 }
 
-// Replies are written in batches, once per reactor round, after every connection that was ready
-// in that round has been answered (Redis writes its replies before sleeping the same way):
-//  - each write to a sleeping client wakes it, and on a VM that wake-up (an IPI) cost as much as
-//    the write; written back to back, the later writes find the client already awake;
-//  - a connection gets one request per turn, so a client that answers fast cannot keep the
-//    thread to itself (replying inline, one client's next request was often in the socket by the
-//    time we read again: p99 27 ms at 32 connections).
-// Each context has one thread, so the batch being filled is per thread; the flush is posted
-// behind the handlers already queued, i.e. it runs when the round's ready connections have been
-// served. The batch is owned by that posted handler: if the context is destroyed first (a hard
-// stop), the sessions go with its pending handlers, in the order Asio destroys them.
 template <class Transport>
-void http_session<Transport>::join_write_batch()
+void http_session<Transport>::write_reply()
 {
-    using batch = write_batch<http_session>;
-    if (!batch::filling) {
-        auto next = std::make_shared<batch>();
-        batch::filling = next.get();
-        net::post(transport_.socket().get_executor(), [next] {
-            batch::filling = nullptr; // sessions resumed below join the next batch
-            for (auto& session : next->sessions)
-                session->on_ready(error_code());
-        });
-    }
-    batch::filling->sessions.push_back(this->shared_from_this());
+    on_ready(error_code());
 }
 
 template <class Transport>

@@ -13,6 +13,7 @@
 
 #include "server/connection_registry.hpp"
 #include "server/context_pool.hpp"
+#include "server/reply_batch.hpp"
 #include "server/responder.hpp"
 #include "server/transport.hpp"
 
@@ -27,7 +28,9 @@ namespace kpw::server {
 // All members are touched only on the connection's context thread; stop() is the one thread-safe
 // entry. Instantiated for tls_transport (webhook port) and plain_transport (probes, metrics).
 template <class Transport>
-class http_session final : public session_control, public std::enable_shared_from_this<http_session<Transport>> {
+class http_session final : public session_control,
+                           public batched_writer,
+                           public std::enable_shared_from_this<http_session<Transport>> {
 public:
     http_session(Transport&& transport, port_role role, server_state& state);
     ~http_session() override;
@@ -37,11 +40,13 @@ public:
     void run();
     // Shutdown: an idle connection closes now; a busy one answers with Connection: close first.
     void stop() override;
+    // The reply batch's turn: writes the waiting reply, then goes on reading.
+    void write_reply() override;
 
 private:
     enum class phase { handshake, exchange, lingering };
-    // What the loop does next: another step, suspend on a readiness wait, suspend until this
-    // thread writes its batch of replies, or end the connection.
+    // What the loop does next: another step, suspend on a readiness wait, suspend until the
+    // context writes its batch of replies (reply_batch.hpp), or end the connection.
     enum class step { again, wait_readable, wait_writable, write_with_batch, done };
     // What follows a completely written reply.
     enum class then { read_body, next_request, close };
@@ -66,8 +71,6 @@ private:
     void on_message();
     step on_read_failure(boost::system::error_code ec);
     void send(http_response&& res);
-    // Queues this session for the thread's batch write (see http_session.cpp).
-    void join_write_batch();
     // Sends close_notify and FIN, then reads and drops what the client still sends (up to a
     // deadline) so that closing does not reset the connection before the client reads the reply.
     step begin_close();
@@ -86,13 +89,14 @@ private:
     Transport transport_;
     server_state& state_;
     port_role role_;
+    reply_batch& batch_; // this connection's io_context's
     phase phase_;
     bool tracked_ = false;
     bool idle_ = false;        // no byte of the next request yet
     bool stopping_ = false;    // shutdown asked; close after the current exchange
     bool header_seen_ = false; // on_header ran for the current request
     bool need_input_ = false;  // the parser consumed all it could of buffer_
-    bool reply_batched_ = false; // out_ holds a reply that waits for the thread's batch write
+    bool reply_batched_ = false; // out_ holds a reply that goes out with the context's batch
 
     boost::beast::flat_buffer buffer_;
     std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
