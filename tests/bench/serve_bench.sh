@@ -16,7 +16,7 @@ done
 [ ${#need[@]} -eq 0 ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; }
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 [ -f build/build.ninja ] || meson setup build >/dev/null
-ninja -C build webhook/karmada-policy-webhook tests/bench/review_bench >/dev/null
+ninja -C build webhook/karmada-policy-webhook tests/bench/review_bench tests/bench/json_scan_bench >/dev/null
 bin=build/webhook/karmada-policy-webhook
 review=tests/bench/serve_review.json
 
@@ -117,3 +117,5 @@ echo "(nginx RSS = master + workers)"
 # The review's own cost (JSON parse, validation, encode: admission::serve_review, no TLS or HTTP), to
 # split serve's per-request time into the review and everything around it.
 build/tests/bench/review_bench "$review" 20000
+# The parser alone (RapidJSON, no tree): the part of the review no decoder on this stack can avoid.
+build/tests/bench/json_scan_bench "$review" 100000
