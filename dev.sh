@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 
 packages=(
   meson ninja-build pkg-config g++ clang python3
-  libboost1.81-dev libssl-dev rapidjson-dev libyaml-cpp-dev doctest-dev libcli11-dev
+  libboost1.81-dev libssl-dev rapidjson-dev libyaml-cpp-dev doctest-dev libcli11-dev libmimalloc-dev
   openssl curl
   libclang-rt-14-dev llvm-14 # sanitizer + libFuzzer runtimes and llvm-symbolizer (clang's Recommends)
 )
