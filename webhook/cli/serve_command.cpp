@@ -2,6 +2,7 @@
 // `serve`: flags (Karmada's karmada-webhook names) -> serve_options -> the HTTPS admission server.
 #include "cli/command.hpp"
 
+#include <array>
 #include <charconv>
 #include <memory>
 
@@ -108,23 +109,62 @@ void apply_self_signed_defaults(const CLI::App& sub, server::serve_options& o)
         o.metrics_bind_address = "127.0.0.1:8080";
 }
 
+// The flags that take a duration ("25s", "2m"), each with the serve_options field it sets.
+struct duration_flag {
+    const char* name;
+    const char* help;
+    std::chrono::seconds server::serve_options::*field;
+    bool may_be_zero;
+};
+constexpr duration_flag duration_flags[] = {
+    {"--shutdown-grace-period", "How long SIGTERM waits for open requests", &server::serve_options::shutdown_grace,
+     true},
+    {"--handshake-timeout", "A TLS handshake must complete within this", &server::serve_options::handshake_timeout,
+     false},
+    {"--read-timeout", "A request must arrive completely within this of its first byte",
+     &server::serve_options::read_timeout, false},
+    {"--write-timeout", "A reply must be written within this", &server::serve_options::write_timeout, false},
+    {"--idle-timeout",
+     "Keep-alive connections idle for this long are closed (keep it above the API server's 90 s, so that the "
+     "client closes first)",
+     &server::serve_options::idle_timeout, false},
+};
+using duration_texts = std::array<std::string, std::size(duration_flags)>;
+
+void add_duration_flags(CLI::App& sub, const server::serve_options& defaults, duration_texts& texts)
+{
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        texts[i] = std::to_string((defaults.*duration_flags[i].field).count()) + "s";
+        sub.add_option(duration_flags[i].name, texts[i], duration_flags[i].help)->capture_default_str();
+    }
+}
+
+void apply_duration_flags(const duration_texts& texts, server::serve_options& o)
+{
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const duration_flag& f = duration_flags[i];
+        if (auto e = parse_seconds(texts[i], o.*f.field); !e.empty())
+            throw CLI::ValidationError(f.name, e);
+        if (!f.may_be_zero && (o.*f.field).count() == 0)
+            throw CLI::ValidationError(f.name, "must be at least 1s");
+    }
+}
+
 } // namespace
 
 command add_serve_command(CLI::App& parent)
 {
     auto* sub = parent.add_subcommand("serve", "Run the HTTPS validating admission webhook");
     auto options = std::make_shared<server::serve_options>();
-    auto grace = std::make_shared<std::string>("25s");
+    auto durations = std::make_shared<duration_texts>();
     add_karmada_flags(*sub, *options);
     add_own_flags(*sub, *options);
     add_snapshot_flags(*sub, *options);
-    sub->add_option("--shutdown-grace-period", *grace, "How long SIGTERM waits for open requests")
-        ->capture_default_str();
-    return {sub, [sub, options, grace] {
+    add_duration_flags(*sub, *options, *durations);
+    return {sub, [sub, options, durations] {
                 apply_self_signed_defaults(*sub, *options);
                 check_snapshot_flags(*options);
-                if (auto e = parse_seconds(*grace, options->shutdown_grace); !e.empty())
-                    throw CLI::ValidationError("--shutdown-grace-period", e);
+                apply_duration_flags(*durations, *options);
                 server::server s(*options, KPW_VERSION);
                 return s.run();
             }};

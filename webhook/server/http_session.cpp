@@ -38,7 +38,8 @@ template <class Transport>
 http_session<Transport>::http_session(Transport&& transport, port_role role, server_state& state)
     : transport_(std::move(transport)), state_(state), role_(role),
       batch_(boost::asio::use_service<reply_batch>(transport_.socket().get_executor().context())),
-      phase_(role == port_role::webhook ? phase::handshake : phase::exchange), timer_(transport_.socket().get_executor())
+      phase_(role == port_role::webhook ? phase::handshake : phase::exchange),
+      deadline_(transport_.socket().get_executor(), std::min(state.options().read_timeout, state.options().write_timeout))
 {
 }
 
@@ -57,9 +58,10 @@ void http_session<Transport>::run()
         tracked_ = true;
         state_.connections().add(this, this->shared_from_this());
     }
+    deadline_.watch(this->weak_from_this(), transport_.socket());
     net::dispatch(transport_.socket().get_executor(), [self = this->shared_from_this()] {
         if (self->phase_ == phase::handshake)
-            self->set_deadline(self->state_.options().handshake_timeout);
+            self->deadline_.set(self->state_.options().handshake_timeout);
         else
             self->begin_request();
         self->pump();
@@ -102,7 +104,7 @@ void http_session<Transport>::on_ready(error_code ec)
     // The deadline may have closed the socket after this wait had already completed (or while
     // the reply waited for the batch): the descriptor number could belong to another connection
     // by now, so nothing may touch it.
-    if (!transport_.socket().is_open() || timed_out_)
+    if (!transport_.socket().is_open() || deadline_.expired())
         return void(drop("connection closed", beast::error::timeout));
     if (ec && ec != net::error::operation_aborted) // operation_aborted: stop() woke an idle connection
         return void(drop("connection closed", ec));
@@ -157,7 +159,7 @@ auto http_session<Transport>::write_pending() -> step
     written_ = 0;
     switch (after_write_) {
     case then::read_body:
-        set_deadline(state_.options().read_timeout);
+        deadline_.set(state_.options().read_timeout);
         return step::again;
     case then::close:
         return begin_close();
@@ -214,7 +216,7 @@ auto http_session<Transport>::read_more() -> step
     need_input_ = false;
     if (idle_) { // the first byte of a request: from now on the read timeout applies
         idle_ = false;
-        set_deadline(state_.options().read_timeout);
+        deadline_.set(state_.options().read_timeout);
     }
     return step::again;
 }
@@ -250,7 +252,7 @@ void http_session<Transport>::begin_request()
     // Between requests the keep-alive idle timeout applies (above the client's 90 s); a pipelined
     // request already buffered is being read.
     idle_ = buffer_.size() == 0;
-    set_deadline(idle_ ? state_.options().idle_timeout : state_.options().read_timeout);
+    deadline_.set(idle_ ? state_.options().idle_timeout : state_.options().read_timeout);
 }
 
 template <class Transport>
@@ -271,7 +273,7 @@ void http_session<Transport>::on_header()
         out_.assign(continue_reply);
         written_ = 0;
         after_write_ = then::read_body;
-        set_deadline(state_.options().write_timeout);
+        deadline_.set(state_.options().write_timeout);
     }
 }
 
@@ -325,7 +327,7 @@ void http_session<Transport>::send(http_response&& res)
     reply_batched_ = true;
     serialize(res, out_);
     written_ = 0;
-    set_deadline(state_.options().write_timeout);
+    deadline_.set(state_.options().write_timeout);
 }
 
 template <class Transport>
@@ -335,7 +337,7 @@ auto http_session<Transport>::begin_close() -> step
     error_code ignored;
     transport_.socket().shutdown(net::socket_base::shutdown_send, ignored);
     phase_ = phase::lingering;
-    set_deadline(linger_timeout);
+    deadline_.set(linger_timeout);
     return step::again;
 }
 
@@ -383,46 +385,6 @@ bool http_session<Transport>::next_request_started()
 {
     error_code ec;
     return buffer_.size() > 0 || transport_.has_pending() || transport_.socket().available(ec) > 0;
-}
-
-// ---- deadline ----------------------------------------------------------------------------------
-
-template <class Transport>
-void http_session<Transport>::set_deadline(std::chrono::steady_clock::duration d)
-{
-    deadline_ = std::chrono::steady_clock::now() + d;
-    if (armed_ == std::chrono::steady_clock::time_point{} || deadline_ < armed_)
-        arm_timer(deadline_);
-}
-
-// The wait holds the session weakly: a connection whose I/O has ended is destroyed at once, not
-// kept alive (and counted open) until its timer fires.
-template <class Transport>
-void http_session<Transport>::arm_timer(std::chrono::steady_clock::time_point at)
-{
-    armed_ = at;
-    timer_.expires_at(at);
-    timer_.async_wait([weak = this->weak_from_this()](error_code ec) { on_timer(weak, ec); });
-}
-
-template <class Transport>
-void http_session<Transport>::on_timer(std::weak_ptr<http_session> weak, error_code ec)
-{
-    auto self = weak.lock();
-    if (ec == net::error::operation_aborted || !self)
-        return; // re-armed (a newer wait is pending) or the session is gone
-    const auto now = std::chrono::steady_clock::now();
-    http_session& s = *self;
-    s.armed_ = {};
-    if (now < s.deadline_) {
-        const auto& o = s.state_.options();
-        return s.arm_timer(std::min(s.deadline_, now + std::min<std::chrono::steady_clock::duration>(
-                                                               o.read_timeout, o.write_timeout)));
-    }
-    // Expired: closing the socket fails the pending readiness wait, which ends the session.
-    s.timed_out_ = true;
-    error_code ignored;
-    s.transport_.socket().close(ignored);
 }
 
 template class http_session<tls_transport>;

@@ -7,12 +7,12 @@
 #include <optional>
 #include <string>
 
-#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/parser.hpp>
 
 #include "server/connection_registry.hpp"
 #include "server/context_pool.hpp"
+#include "server/deadline.hpp"
 #include "server/reply_batch.hpp"
 #include "server/responder.hpp"
 #include "server/transport.hpp"
@@ -81,11 +81,6 @@ private:
     bool next_request_started();
     void release_request();
 
-    // The current step (handshake, read, write, close) must end within `d`, or the socket closes.
-    void set_deadline(std::chrono::steady_clock::duration d);
-    void arm_timer(std::chrono::steady_clock::time_point at);
-    static void on_timer(std::weak_ptr<http_session> weak, boost::system::error_code ec);
-
     Transport transport_;
     server_state& state_;
     port_role role_;
@@ -110,15 +105,7 @@ private:
     std::size_t written_ = 0;
     then after_write_ = then::next_request;
 
-    // One timer per connection: setting a deadline only stores it; the timer is re-armed only when
-    // the new deadline comes before the pending wait, which the timer's step (never more than the
-    // read/write timeouts) makes rare: idle 120 s -> read 30 s finds a wait armed at most 30 s ahead.
-    boost::asio::basic_waitable_timer<std::chrono::steady_clock, boost::asio::wait_traits<std::chrono::steady_clock>,
-                                      executor>
-        timer_;
-    std::chrono::steady_clock::time_point deadline_{};
-    std::chrono::steady_clock::time_point armed_{}; // expiry of the pending wait; {} when none
-    bool timed_out_ = false;
+    deadline deadline_; // the current step's time limit
 };
 
 } // namespace kpw::server

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Hostile connections: plain HTTP on the TLS port, handshakes abandoned, 300 slowloris clients, floods
 // up to the connection cap. The server keeps answering, frees every slot, and still exits 0 on SIGTERM.
+#include <chrono>
 #include <csignal>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -86,6 +88,72 @@ TEST_CASE("clients that leave before their reply is written (close or reset) do 
             c->close();
         else
             c->reset();
+    }
+    CHECK(all_connections_released(s));
+    check_still_serving(s);
+    stop_gracefully(s);
+}
+
+// How long `wait_for_close` (which returns whether the server closed the connection within 10 s)
+// took; -1 s when the server did not close it.
+template <class Wait>
+std::chrono::milliseconds time_to_close(Wait&& wait_for_close)
+{
+    const auto start = std::chrono::steady_clock::now();
+    if (!wait_for_close())
+        return std::chrono::seconds(-1);
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+}
+
+TEST_CASE("every step has a time limit: silent TCP, half a request, a trickled header, an idle keep-alive")
+{
+    // The idle limit is longer than the others, so the trickled header shows which one applies.
+    serve_process s({"--handshake-timeout=1s", "--read-timeout=1s", "--idle-timeout=3s", "--write-timeout=1s"});
+    const auto closed_in_time = [](std::chrono::milliseconds t, std::chrono::seconds limit = std::chrono::seconds(1)) {
+        // Not before the limit (it is the deadline that closed it), and not much after.
+        CHECK(t >= limit - std::chrono::milliseconds(100));
+        CHECK(t < limit + std::chrono::milliseconds(1500));
+    };
+    SUBCASE("no ClientHello: the handshake timeout")
+    {
+        raw_tcp silent(s.webhook_port());
+        REQUIRE(silent.connected());
+        bool closed = false;
+        closed_in_time(time_to_close([&] {
+            silent.read_until_close(std::chrono::seconds(10), closed);
+            return closed;
+        }));
+    }
+    SUBCASE("half a request: the read timeout, and no answer")
+    {
+        auto c = tls_connect(s);
+        REQUIRE_FALSE(c->write_raw("POST /validate HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{"));
+        closed_in_time(time_to_close([&] { return c->closed_by_peer(); }));
+    }
+    SUBCASE("a header trickled a byte every 100 ms: the read timeout counts from the first byte")
+    {
+        auto c = tls_connect(s);
+        const std::string header = "POST /validate HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + std::string(100, 'a');
+        const auto start = std::chrono::steady_clock::now();
+        std::size_t sent = 0;
+        while (sent < header.size() && !c->write_raw(header.substr(sent, 1))) {
+            ++sent;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100)); // the client's pace, not a wait
+        }
+        // The server closed the connection after the read timeout (1 s), not the idle one (3 s),
+        // long before the header ended.
+        const auto took = std::chrono::steady_clock::now() - start;
+        CHECK(sent < header.size());
+        CHECK(took < std::chrono::milliseconds(2500));
+        CHECK(c->closed_by_peer());
+    }
+    SUBCASE("an idle keep-alive connection: the idle timeout")
+    {
+        auto c = tls_connect(s);
+        const decision d = decode_reply(
+            c->post("/validate", review("admission.k8s.io/v1", "then-idle", "CREATE", "PropagationPolicy", admitted_pp)));
+        CHECK(d.allowed);
+        closed_in_time(time_to_close([&] { return c->closed_by_peer(); }), std::chrono::seconds(3));
     }
     CHECK(all_connections_released(s));
     check_still_serving(s);
