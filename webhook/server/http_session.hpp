@@ -21,9 +21,10 @@ namespace kpw::server {
 
 // The loop (pump) does everything the socket allows without blocking — handshake, reading,
 // parsing, answering, writing, pipelined requests — and suspends on one readiness wait only when
-// the transport reports it must. A keep-alive review therefore costs one read, one write and one
-// reactor wake-up, where Beast's composed operations over asio::ssl::stream posted a handler, and
-// with it a reactor poll, for every step.
+// the transport reports it must, or while its reply waits for the context's batch write. A
+// keep-alive review costs one read, one write, one read that finds the socket empty and a share
+// of one reactor wake-up, where Beast's composed operations over asio::ssl::stream posted a
+// handler, and with it a reactor poll, for every step.
 //
 // All members are touched only on the connection's context thread; stop() is the one thread-safe
 // entry. Instantiated for tls_transport (webhook port) and plain_transport (probes, metrics).
