@@ -155,6 +155,29 @@ TEST_CASE("pipelined reviews are answered in order; nothing after Connection: cl
     check_still_serving(s);
 }
 
+TEST_CASE("pipelined reviews split into TLS records of 1 to 97 bytes are answered in order")
+{
+    serve_process s;
+    auto c = tls_connect(s);
+    const std::string bytes = post_bytes(v1_review("s1")) + post_bytes(v1_review("s2")) + post_bytes(v1_review("s3"));
+    // Every split point the reader can meet: inside the request line, a header, the blank line,
+    // the body and between requests. Each write_raw is one TLS record.
+    std::size_t size = 1;
+    for (std::size_t at = 0; at < bytes.size(); at += size) {
+        size = 1 + (at * 7919 + size * 31) % 97;
+        REQUIRE_FALSE(c->write_raw(bytes.substr(at, size)));
+    }
+    for (const char* uid : {"s1", "s2", "s3"}) {
+        response res;
+        REQUIRE_FALSE(c->receive(res));
+        const decision d = decode_reply(res);
+        CHECK(d.uid == uid);
+        CHECK(d.allowed);
+        CHECK(res.keep_alive());
+    }
+    check_still_serving(s);
+}
+
 TEST_CASE("garbage request lines and headers are 400 and the connection closes")
 {
     serve_process s;
