@@ -89,7 +89,7 @@ void http_session<Transport>::pump()
         if (s == step::again)
             continue;
         if (s == step::done)
-            return release_request(); // no wait pending: the last reference goes with this call
+            return; // no wait pending: the last reference goes with this call (~http_session)
         if (s == step::write_with_batch)
             return batch_.add(this->shared_from_this(), transport_.socket().get_executor());
         const auto wait = s == step::wait_readable ? net::socket_base::wait_read : net::socket_base::wait_write;
@@ -226,11 +226,11 @@ auto http_session<Transport>::linger() -> step
 {
     std::array<char, read_chunk> discard;
     for (;;) {
-        error_code ec;
-        transport_.socket().read_some(net::buffer(discard), ec);
-        if (ec == net::error::would_block || ec == net::error::try_again)
-            return step::wait_readable;
-        if (ec) // the client's FIN (eof) or a reset: done
+        // The raw socket, TLS records and all: nothing of it is read any more.
+        const io_result r = read_socket(transport_.socket(), discard.data(), discard.size());
+        if (r.wait != io_wait::none)
+            return wait_for(r.wait);
+        if (r.ec) // the client's FIN (eof) or a reset: done
             return step::done;
     }
 }
@@ -346,8 +346,7 @@ auto http_session<Transport>::drop(const char* what, error_code ec) -> step
 {
     if (state_.log().enabled(2) && ec != net::error::operation_aborted)
         state_.log().info(what, "error=" + logger::quote(ec.message()));
-    release_request();
-    return step::done;
+    return step::done; // the destructor counts an unanswered review as abandoned
 }
 
 template <class Transport>

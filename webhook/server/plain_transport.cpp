@@ -23,10 +23,10 @@ plain_transport::plain_transport(tcp_socket&& socket) : socket_(std::move(socket
     socket_.non_blocking(true, ignored);
 }
 
-io_result plain_transport::read_some(void* data, std::size_t size)
+io_result read_socket(tcp_socket& socket, void* data, std::size_t size)
 {
     boost::system::error_code ec;
-    const std::size_t n = socket_.read_some(boost::asio::buffer(data, size), ec);
+    const std::size_t n = socket.read_some(boost::asio::buffer(data, size), ec);
     return outcome(n, ec, io_wait::readable);
 }
 
