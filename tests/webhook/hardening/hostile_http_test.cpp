@@ -3,6 +3,8 @@
 // pipelining. Each is answered or dropped, never hangs the server, and a normal review is served after.
 #include <csignal>
 #include <cstdio>
+#include <initializer_list>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -39,6 +41,22 @@ bool write_streaming(tls_client& c, const std::string& head, std::size_t body_by
             return false;
     }
     return !chunked || !c.write_raw("0\r\n\r\n");
+}
+
+// Receives one reply per uid, checking each is that review's, allowed; returns whether each kept
+// the connection alive.
+std::vector<bool> check_answered_in_order(tls_client& c, std::initializer_list<const char*> uids)
+{
+    std::vector<bool> keep_alive;
+    for (const char* uid : uids) {
+        response res;
+        REQUIRE_FALSE(c.receive(res));
+        const decision d = decode_reply(res);
+        CHECK(d.uid == uid);
+        CHECK(d.allowed);
+        keep_alive.push_back(res.keep_alive());
+    }
+    return keep_alive;
 }
 
 } // namespace
@@ -144,13 +162,7 @@ TEST_CASE("pipelined reviews are answered in order; nothing after Connection: cl
     auto c = tls_connect(s);
     REQUIRE_FALSE(c->write_raw(post_bytes(v1_review("p1")) + post_bytes(v1_review("p2")) +
                                post_bytes(v1_review("p3"), "Connection: close\r\n") + post_bytes(v1_review("p4"))));
-    for (const char* uid : {"p1", "p2", "p3"}) {
-        response res;
-        REQUIRE_FALSE(c->receive(res));
-        const decision d = decode_reply(res);
-        CHECK(d.uid == uid);
-        CHECK(d.allowed);
-    }
+    check_answered_in_order(*c, {"p1", "p2", "p3"});
     CHECK(c->closed_by_peer());
     check_still_serving(s);
 }
@@ -167,14 +179,7 @@ TEST_CASE("pipelined reviews split into TLS records of 1 to 97 bytes are answere
         size = 1 + (at * 7919 + size * 31) % 97;
         REQUIRE_FALSE(c->write_raw(bytes.substr(at, size)));
     }
-    for (const char* uid : {"s1", "s2", "s3"}) {
-        response res;
-        REQUIRE_FALSE(c->receive(res));
-        const decision d = decode_reply(res);
-        CHECK(d.uid == uid);
-        CHECK(d.allowed);
-        CHECK(res.keep_alive());
-    }
+    CHECK(check_answered_in_order(*c, {"s1", "s2", "s3"}) == std::vector<bool>{true, true, true});
     check_still_serving(s);
 }
 
