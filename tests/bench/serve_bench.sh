@@ -3,6 +3,8 @@
 # Benchmarks `serve` under wrk (POST of a realistic 4.5 KB AdmissionReview, keep-alive, TLS, loopback):
 # requests/s, p50/p99 latency and peak RSS, side by side in the same run with nginx answering a fixed
 # AdmissionReview over TLS with the same certificate and worker count (the TLS + HTTP/1.1 ceiling here).
+# A third row, transport, is serve answering the same POST on an unrouted path (404): its cost
+# without the review.
 #   tests/bench/serve_bench.sh [CONNECTIONS] [DURATION_SECONDS] [THREADS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
