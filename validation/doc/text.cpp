@@ -5,6 +5,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "base/utf8.hpp"
 
 namespace kpw::doc {
@@ -13,6 +17,17 @@ bool is_clean_utf8(std::string_view text, std::size_t& where)
 {
     const auto* s = reinterpret_cast<const unsigned char*>(text.data());
     for (std::size_t i = 0; i < text.size();) {
+#if defined(__SSE2__)
+        // ASCII fast path, sixteen bytes at a time (every x86-64 has SSE2): no high bit, no zero
+        // byte. It halves the check's share of an admission review (callgrind, review_bench).
+        const __m128i zero = _mm_setzero_si128();
+        while (i + 16 <= text.size()) {
+            const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+            if (_mm_movemask_epi8(_mm_or_si128(block, _mm_cmpeq_epi8(block, zero))) != 0)
+                break;
+            i += 16;
+        }
+#endif
         // ASCII fast path, eight bytes at a time: no high bit set and no zero byte.
         while (i + 8 <= text.size()) {
             std::uint64_t w;

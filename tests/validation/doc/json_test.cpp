@@ -104,3 +104,25 @@ TEST_CASE("json: pruned members are parsed and checked but not stored")
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().message.find("invalid JSON") == 0);
 }
+
+TEST_CASE("is_clean_utf8: the first bad byte is found at every offset, across the 16- and 8-byte fast paths")
+{
+    const std::string ascii(47, 'a');
+    for (std::size_t at = 0; at < ascii.size(); ++at) {
+        CAPTURE(at);
+        for (const std::string_view bad : {std::string_view("\0", 1), std::string_view("\x80"), std::string_view("\xc3\x28")}) {
+            std::string text = ascii;
+            text.replace(at, bad.size(), bad);
+            std::size_t where = 12345;
+            CHECK_FALSE(doc::is_clean_utf8(text, where));
+            CHECK(where == at);
+        }
+        // A valid 3-byte sequence anywhere, straddling the block boundaries too, is clean.
+        if (at + 3 <= ascii.size()) {
+            std::string text = ascii;
+            text.replace(at, 3, "\xe2\x82\xac");
+            std::size_t where = 0;
+            CHECK(doc::is_clean_utf8(text, where));
+        }
+    }
+}
