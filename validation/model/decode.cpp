@@ -11,10 +11,7 @@ namespace {
 
 class decoder {
 public:
-    explicit decoder(std::string* first_error) : first_error_(first_error)
-    {
-        stack_.reserve(16); // policies nest about 8 fields deep: no regrowth while descending
-    }
+    explicit decoder(std::string* first_error) : first_error_(first_error) {}
 
     // encoding/json's UnmarshalTypeError: Struct is the innermost struct whose field is being decoded,
     // Field the dotted JSON path from the root (no indices). Only the first error is kept, as Go does.
@@ -25,37 +22,45 @@ public:
         std::string what = go_value.empty() ? go_value_name(v) : std::string(go_value);
         std::string& e = *first_error_;
         e = "json: cannot unmarshal " + what + " into Go ";
-        if (stack_.empty()) {
+        if (!innermost_) {
             e += "value of type ";
         } else {
             e += "struct field " + std::string(owner_);
-            for (auto k : stack_)
-                e.append(".").append(k);
+            std::vector<std::string_view> keys; // innermost first: only errors walk the chain
+            for (const scope* s = innermost_; s; s = s->outer_)
+                keys.push_back(s->key_);
+            for (auto k = keys.rbegin(); k != keys.rend(); ++k)
+                e.append(".").append(*k);
             e += " of type ";
         }
         e += go_type;
         return false;
     }
 
-    // Enters field `key` of Go struct `owner` for the duration of one member's decoding.
+    // Enters field `key` of Go struct `owner` for the duration of one member's decoding. The open
+    // scopes form a chain through the call stack, so entering one allocates nothing.
     class scope {
     public:
-        scope(decoder& d, std::string_view key, std::string_view owner) : d_(d), saved_(d.owner_)
+        scope(decoder& d, std::string_view key, std::string_view owner)
+            : d_(d), key_(key), outer_(d.innermost_), saved_owner_(d.owner_)
         {
-            d_.stack_.push_back(key);
+            d_.innermost_ = this;
             d_.owner_ = owner;
         }
         ~scope()
         {
-            d_.stack_.pop_back();
-            d_.owner_ = saved_;
+            d_.innermost_ = outer_;
+            d_.owner_ = saved_owner_;
         }
         scope(const scope&) = delete;
         scope& operator=(const scope&) = delete;
 
     private:
+        friend class decoder;
         decoder& d_;
-        std::string_view saved_;
+        std::string_view key_;
+        const scope* outer_;
+        std::string_view saved_owner_;
     };
 
 private:
@@ -66,7 +71,7 @@ private:
     }
 
     std::string* first_error_;
-    std::vector<std::string_view> stack_;
+    const scope* innermost_ = nullptr;
     std::string_view owner_;
 };
 
