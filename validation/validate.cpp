@@ -34,16 +34,13 @@ admission_verdict denied(std::string message, field::error_list errors = {})
     return v;
 }
 
-// Decodes an admission object; nullopt with `error` set when Go could not decode it.
-std::optional<model::policy> decode_admission(policy_kind kind, const doc::value& object, std::string& error)
+// Decodes an admission object; `error` is set when Go could not decode it. One named result, built
+// in place (an optional<policy> cost a move of the whole policy per review).
+model::policy decode_admission(policy_kind kind, const doc::value& object, std::string& error)
 {
-    if (object.is_null()) {
+    model::policy p = object.is_null() ? model::policy{} : model::decode(object, &error);
+    if (object.is_null())
         error = no_content;
-        return std::nullopt;
-    }
-    model::policy p = model::decode(object, &error);
-    if (!error.empty())
-        return std::nullopt;
     p.kind = kind_name(kind); // the request's kind decides which label and rules apply
     return p;
 }
@@ -120,28 +117,28 @@ admission_verdict validate_admission(policy_kind kind, admission_operation op, c
                                      const validation_options& options)
 {
     std::string error;
-    const auto now = decode_admission(kind, object, error);
-    if (!now)
+    const model::policy now = decode_admission(kind, object, error);
+    if (!error.empty())
         return undecodable(std::move(error));
     if (op == admission_operation::update) {
-        const auto old = decode_admission(kind, old_object ? *old_object : doc::value(), error);
-        if (!old)
+        const model::policy old = decode_admission(kind, old_object ? *old_object : doc::value(), error);
+        if (!error.empty())
             return undecodable(std::move(error));
-        if (auto msg = rules::validate_update(*now, *old))
+        if (auto msg = rules::validate_update(now, old))
             return denied(std::move(*msg));
     }
     if (require_permanent_id)
-        if (auto msg = rules::validate_permanent_id(*now))
+        if (auto msg = rules::validate_permanent_id(now))
             return denied(std::move(*msg));
-    const rules::options opts{is_pp(kind) ? std::string_view(now->metadata.ns) : std::string_view(),
+    const rules::options opts{is_pp(kind) ? std::string_view(now.metadata.ns) : std::string_view(),
                               options.allow_aggregated_overflow};
-    field::error_list errors = rules::validate_propagation_spec(now->spec, opts);
+    field::error_list errors = rules::validate_propagation_spec(now.spec, opts);
     admission_verdict v;
     if (!errors.empty()) {
         std::string message = field::aggregate(errors);
         v = denied(std::move(message), std::move(errors));
     }
-    v.warnings = rules::spec_warnings(now->spec);
+    v.warnings = rules::spec_warnings(now.spec);
     return v;
 }
 
