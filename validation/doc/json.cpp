@@ -87,7 +87,9 @@ public:
     bool RawNumber(const char* s, rapidjson::SizeType n, bool) { return dropping() || set(number_from_text({s, n})); }
     bool String(const char* s, rapidjson::SizeType n, bool)
     {
-        return dropping() || set(value::string(std::string(s, n)));
+        if (!dropping())
+            slot().assign_string({s, n});
+        return true;
     }
     bool Key(const char* s, rapidjson::SizeType n, bool)
     {

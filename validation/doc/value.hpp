@@ -72,6 +72,15 @@ public:
     // A string member or "" when absent / not a string.
     std::string_view string_at(std::string_view key) const;
 
+    // Makes this node the string `s`, in place: what a loader calls for each scalar of a document,
+    // where building a temporary node and moving it in cost two string moves and two destructors.
+    void assign_string(std::string_view s)
+    {
+        destroy();
+        new (&data_.text) std::string(s);
+        type_ = type::string;
+    }
+
     value& push_back(value v);
     // Appends a member (no duplicate check: loaders reject duplicates themselves).
     value& add(std::string key, value v);
