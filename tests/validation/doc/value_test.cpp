@@ -75,3 +75,17 @@ TEST_CASE("value: accessors of another kind read as empty or zero")
     CHECK(m.string_at("k") == "v");
     CHECK(doc::to_json(sample()) == R"({"s":"a string longer than the small-string buffer","l":[-7,1.5,true,null]})");
 }
+
+TEST_CASE("value: assign_string turns a node of any kind into that string in place")
+{
+    value m = value::mapping();
+    m.add("a", value::string(std::string(40, 'x'))); // heap-allocated text inside, freed on replace
+    for (value v : {value(), value::integer(7), value::string("old"), value::sequence(), m}) {
+        CAPTURE(doc::type_name(v.kind()));
+        v.assign_string("a string longer than the small-string buffer");
+        CHECK(v.is_string());
+        CHECK(v.text() == "a string longer than the small-string buffer");
+        CHECK(v.members().empty());
+        CHECK(v == value::string("a string longer than the small-string buffer"));
+    }
+}
