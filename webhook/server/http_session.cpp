@@ -30,6 +30,11 @@ namespace {
 constexpr std::size_t read_chunk = 16 * 1024;
 // How long a closing connection may keep sending before it is cut off.
 constexpr std::chrono::seconds linger_timeout{5};
+// At shutdown, how long after its accept a connection that has not sent a request yet may still
+// send its first one. Go's http.Server.Shutdown (controller-runtime's, so karmada-webhook's) waits
+// the same 5 s for such connections: Go's client never retries a request that failed on a fresh
+// connection, so closing it under a request in flight would fail that admission call.
+constexpr std::chrono::seconds fresh_connection_grace{5};
 constexpr std::string_view continue_reply = "HTTP/1.1 100 Continue\r\n\r\n";
 
 } // namespace
@@ -138,9 +143,16 @@ auto http_session<Transport>::exchange() -> step
     if (parser_->is_done() || (!need_input_ && buffer_.size() > 0))
         return parse_buffered();
     // Draining: an idle connection closes; one with bytes of a request gets its answer
-    // (kube-apiserver does not retry a POST) with Connection: close.
-    if (stopping_ && idle_ && !next_request_started())
-        return begin_close();
+    // (kube-apiserver does not retry a POST) with Connection: close; a fresh one may still send
+    // its first request (fresh_connection_grace).
+    if (stopping_ && idle_ && !next_request_started()) {
+        if (!fresh_)
+            return begin_close();
+        const auto left = accepted_ + fresh_connection_grace - std::chrono::steady_clock::now();
+        if (left <= std::chrono::steady_clock::duration::zero())
+            return begin_close();
+        deadline_.set(std::chrono::ceil<std::chrono::milliseconds>(left));
+    }
     return read_more();
 }
 
@@ -216,6 +228,7 @@ auto http_session<Transport>::read_more() -> step
     need_input_ = false;
     if (idle_) { // the first byte of a request: from now on the read timeout applies
         idle_ = false;
+        fresh_ = false;
         deadline_.set(state_.options().read_timeout);
     }
     return step::again;
@@ -258,6 +271,7 @@ void http_session<Transport>::begin_request()
 template <class Transport>
 void http_session<Transport>::on_header()
 {
+    fresh_ = false; // (also when the request arrived with the handshake and read_more never saw it)
     const auto& req = parser_->get();
     route_ = route_request(role_, req.method(), {req.target().data(), req.target().size()});
     if (route_.what == endpoint::review) {

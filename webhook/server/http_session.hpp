@@ -39,7 +39,8 @@ public:
     // Registers webhook connections (cap, shutdown) and starts on the socket's own context
     // (it was accepted on the listener's thread).
     void run();
-    // Shutdown: an idle connection closes now; a busy one answers with Connection: close first.
+    // Shutdown: an idle connection closes now; a busy one answers with Connection: close first;
+    // one that has not sent its first request yet gets until 5 s after its accept to send it.
     void stop() override;
     // The reply batch's turn: writes the waiting reply, then goes on reading.
     void write_reply() override;
@@ -89,6 +90,7 @@ private:
     phase phase_;
     bool tracked_ = false;
     bool idle_ = false;        // no byte of the next request yet
+    bool fresh_ = true;        // no byte of any request yet (shutdown lets such a connection be used)
     bool stopping_ = false;    // shutdown asked; close after the current exchange
     bool header_seen_ = false; // on_header ran for the current request
     bool need_input_ = false;  // the parser consumed all it could of buffer_
@@ -107,6 +109,7 @@ private:
     then after_write_ = then::next_request;
 
     deadline deadline_; // the current step's time limit
+    std::chrono::steady_clock::time_point accepted_ = std::chrono::steady_clock::now();
 };
 
 } // namespace kpw::server

@@ -2,6 +2,7 @@
 // serve operations end to end: probes, metrics, certificate rotation, graceful SIGTERM, flags.
 #include <signal.h>
 
+#include <chrono>
 #include <fstream>
 #include <iterator>
 
@@ -107,8 +108,13 @@ TEST_CASE("SIGTERM lets an in-flight request complete, reports not ready, and ex
         return has_line(http_get(s.metrics_port(), "/metrics").body(),
                         R"(controller_runtime_webhook_requests_in_flight{webhook="/validate"} 1)");
     }));
+    // Idle between requests: closed at once. Fresh (no request yet): may still send its first one,
+    // as with Go's http.Server.Shutdown (a Go client does not retry on a fresh connection).
     tls_client idle(s.webhook_port(), {s.bundle().ca_crt});
     REQUIRE_FALSE(idle.connect());
+    REQUIRE(idle.get("/readyz").result() == http::status::ok);
+    tls_client fresh(s.webhook_port(), {s.bundle().ca_crt});
+    REQUIRE_FALSE(fresh.connect());
 
     s.signal(SIGTERM);
     CHECK(wait_until([&] { return http_get(s.health_port(), "/readyz").result() == http::status::service_unavailable; }));
@@ -119,11 +125,30 @@ TEST_CASE("SIGTERM lets an in-flight request complete, reports not ready, and ex
     CHECK(res.result() == http::status::ok);
     CHECK(res.body().find(R"("uid":"inflight")") != std::string::npos);
     CHECK_FALSE(res.keep_alive());
+    const auto late = fresh.post("/validate", delete_review("fresh-after-sigterm"));
+    CHECK(late.result() == http::status::ok);
+    CHECK(late.body().find(R"("uid":"fresh-after-sigterm")") != std::string::npos);
+    CHECK_FALSE(late.keep_alive());
     // Clients close on "Connection: close" / close_notify; the server's TLS shutdown then completes.
     c.close();
     idle.close();
+    fresh.close();
     CHECK(s.wait_exit() == 0);
     CHECK(s.log().find("shutting down") != std::string::npos);
+}
+
+TEST_CASE("SIGTERM closes a connection that sends no request 5 s after its accept, then exits 0")
+{
+    serve_process s;
+    tls_client fresh(s.webhook_port(), {s.bundle().ca_crt});
+    const auto accepted = std::chrono::steady_clock::now();
+    REQUIRE_FALSE(fresh.connect());
+    s.signal(SIGTERM);
+    CHECK(fresh.closed_by_peer());
+    const auto waited = std::chrono::steady_clock::now() - accepted;
+    CHECK(waited >= std::chrono::milliseconds(4900)); // not at once: the fresh-connection grace
+    CHECK(waited < std::chrono::seconds(20));         // nor the 25 s shutdown grace period
+    CHECK(s.wait_exit() == 0);
 }
 
 TEST_CASE("the connection cap closes connections beyond it")
