@@ -12,14 +12,16 @@ void connection_registry::add(session_control* key, std::weak_ptr<session_contro
 {
     std::lock_guard lock(mutex_);
     sessions_.emplace(key, std::move(session));
-    stats_.set_open_connections(static_cast<std::int64_t>(sessions_.size()));
+    if (stats_)
+        stats_->set_open_connections(static_cast<std::int64_t>(sessions_.size()));
 }
 
 void connection_registry::remove(session_control* key)
 {
     std::lock_guard lock(mutex_);
     sessions_.erase(key);
-    stats_.set_open_connections(static_cast<std::int64_t>(sessions_.size()));
+    if (stats_)
+        stats_->set_open_connections(static_cast<std::int64_t>(sessions_.size()));
 }
 
 std::size_t connection_registry::size() const

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// connection_registry: the open webhook connections, for the connection cap and graceful shutdown.
+// connection_registry: open connections, for the connection caps and graceful shutdown.
 #pragma once
 
 #include <cstddef>
@@ -23,7 +23,8 @@ public:
 // themselves in their destructor.
 class connection_registry {
 public:
-    explicit connection_registry(metrics& stats) : stats_(stats) {}
+    // With `stats`, the registry's size is the open-connections gauge (the webhook port's).
+    explicit connection_registry(metrics* stats = nullptr) : stats_(stats) {}
 
     void add(session_control* key, std::weak_ptr<session_control> session);
     void remove(session_control* key);
@@ -32,7 +33,7 @@ public:
     void stop_all();
 
 private:
-    metrics& stats_;
+    metrics* stats_;
     mutable std::mutex mutex_;
     std::unordered_map<session_control*, std::weak_ptr<session_control>> sessions_;
 };

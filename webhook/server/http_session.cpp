@@ -28,6 +28,9 @@ namespace {
 
 // One TLS record's plaintext at most (16 KiB): a typical review arrives in one read.
 constexpr std::size_t read_chunk = 16 * 1024;
+// The largest request body on the probe and metrics ports: their endpoints read none (as
+// controller-runtime's), so a client there cannot make the server buffer megabytes.
+constexpr std::uint64_t probe_body_limit = 4 * 1024;
 // How long a closing connection may keep sending before it is cut off.
 constexpr std::chrono::seconds linger_timeout{5};
 // At shutdown, how long after its accept a connection that has not sent a request yet may still
@@ -53,16 +56,14 @@ http_session<Transport>::~http_session()
 {
     release_request();
     if (tracked_)
-        state_.connections().remove(this);
+        registry().remove(this);
 }
 
 template <class Transport>
 void http_session<Transport>::run()
 {
-    if (role_ == port_role::webhook) {
-        tracked_ = true;
-        state_.connections().add(this, this->shared_from_this());
-    }
+    tracked_ = true;
+    registry().add(this, this->shared_from_this());
     deadline_.watch(this->weak_from_this(), transport_.socket());
     net::dispatch(transport_.socket().get_executor(), [self = this->shared_from_this()] {
         if (self->phase_ == phase::handshake)
@@ -257,7 +258,7 @@ void http_session<Transport>::begin_request()
     // runs on every large request) per request for bodies of typical size.
     parser_.emplace(std::piecewise_construct, std::make_tuple(std::move(spare_body_)));
     // The parser's limit is the largest allowed body; controller-runtime refuses 7 MiB and more.
-    parser_->body_limit(admission::max_request_bytes - 1);
+    parser_->body_limit(role_ == port_role::webhook ? admission::max_request_bytes - 1 : probe_body_limit);
     parser_->header_limit(static_cast<std::uint32_t>(state_.options().header_limit));
     header_seen_ = false;
     need_input_ = false;

@@ -36,7 +36,7 @@ public:
     http_session(Transport&& transport, port_role role, server_state& state);
     ~http_session() override;
 
-    // Registers webhook connections (cap, shutdown) and starts on the socket's own context
+    // Registers the connection (caps, shutdown) and starts on the socket's own context
     // (it was accepted on the listener's thread).
     void run();
     // Shutdown: an idle connection closes now; a busy one answers with Connection: close first;
@@ -82,6 +82,11 @@ private:
     void on_stop();
     bool next_request_started();
     void release_request();
+    // Where this connection counts: the webhook port's connections or the probe ports'.
+    connection_registry& registry()
+    {
+        return role_ == port_role::webhook ? state_.connections() : state_.probe_connections();
+    }
 
     Transport transport_;
     server_state& state_;

@@ -29,6 +29,9 @@ struct serve_options {
     int verbosity = 0;        // 0: failures and non-allowed reviews; 1: every review; 2: connections
 
     std::size_t max_connections = 1024;
+    // The health and metrics ports (kubelet probes, a Prometheus scraper): their own small cap,
+    // so that clients there cannot take memory or the webhook port's connection slots.
+    std::size_t max_probe_connections = 64;
     std::chrono::seconds shutdown_grace{25}; // below the pod's default terminationGracePeriodSeconds (30)
     std::chrono::milliseconds cert_poll_interval{1000};
 

@@ -95,6 +95,8 @@ result<bool> server::open_listeners()
     webhook_ = *wl;
     auto plain = [this](port_role role) {
         return [this, role](tcp_socket&& socket) {
+            if (state_.probe_connections().size() >= state_.options().max_probe_connections)
+                return; // the socket closes here
             std::make_shared<http_session<plain_transport>>(plain_transport(std::move(socket)), role, state_)->run();
         };
     };

@@ -23,6 +23,8 @@ public:
     metrics& stats() { return metrics_; }
     const logger& log() const { return log_; }
     connection_registry& connections() { return connections_; }
+    // The probe and metrics ports' connections: capped on their own (probe_connection_limit).
+    connection_registry& probe_connections() { return probe_connections_; }
     // What --clusters loads into; null without it.
     const std::shared_ptr<snapshot::holder>& cluster_snapshot() const { return snapshot_; }
 
@@ -39,6 +41,7 @@ private:
     metrics metrics_;
     logger log_;
     connection_registry connections_;
+    connection_registry probe_connections_;
     std::atomic<bool> ready_{false};
     std::atomic<bool> draining_{false};
 };

@@ -206,3 +206,36 @@ TEST_CASE("a flood up to the connection cap: beyond it connections close, below 
     check_still_serving(s);
     stop_gracefully(s);
 }
+
+TEST_CASE("the probe and metrics ports refuse request bodies and cap their connections")
+{
+    serve_process s;
+    // A 7 MiB body announced to /metrics: refused from its header (413), nothing buffered.
+    raw_tcp big(s.metrics_port());
+    REQUIRE(big.write("GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 7340031\r\n\r\n" +
+                      std::string(1000, 'x')));
+    bool closed = false;
+    const std::string answer = big.read_until_close(std::chrono::seconds(5), closed);
+    CHECK(answer.starts_with("HTTP/1.1 413"));
+    CHECK(closed);
+
+    // 64 idle connections fill the probe ports' cap (accepted in order); the next one is closed.
+    std::vector<std::unique_ptr<raw_tcp>> held;
+    for (int i = 0; i < 64; ++i)
+        held.push_back(std::make_unique<raw_tcp>(s.health_port()));
+    raw_tcp beyond(s.health_port());
+    closed = false;
+    beyond.read_until_close(std::chrono::seconds(5), closed);
+    CHECK(closed);
+    // The webhook port is not affected, and the probe port serves again once slots are free.
+    check_still_serving(s);
+    held.clear();
+    CHECK(wait_until([&] {
+        try {
+            return http_get(s.health_port(), "/healthz").result() == http::status::ok;
+        } catch (const std::exception&) {
+            return false;
+        }
+    }));
+    stop_gracefully(s);
+}
