@@ -76,8 +76,12 @@ void listener::on_accept(boost::system::error_code ec, tcp_socket socket)
         });
         return;
     }
-    on_accept_(std::move(socket));
-    do_accept();
+    try {
+        on_accept_(std::move(socket));
+    } catch (const std::exception& e) { // out of memory starting the session: drop this one only
+        log_.error("cannot start a connection", "error=" + logger::quote(e.what()));
+    }
+    do_accept(); // always re-armed: one failed connection must not stop the port
 }
 
 } // namespace kpw::server

@@ -17,7 +17,8 @@ namespace kpw::server {
 
 class listener : public std::enable_shared_from_this<listener> {
 public:
-    // Receives each accepted socket, on the listener's thread. Must not throw.
+    // Receives each accepted socket, on the listener's thread. If it throws, the error is logged,
+    // that socket is dropped and accepting goes on.
     using accept_handler = std::function<void(tcp_socket&&)>;
 
     // Binds and listens; fails with "cannot listen on <addr>: <reason>" (port in use, bad address).
