@@ -298,7 +298,7 @@ void http_session<Transport>::on_message()
     auto req = parser_->release();
     const auto started = request_ ? request_->started : std::chrono::steady_clock::now();
     if (request_)
-        request_->counted = false; // respond() records the end of the request
+        request_->counted = false; // respond() records the end of the request, also when it throws
     request_.reset();
     http_response res;
     try {

@@ -54,6 +54,8 @@ void metrics::end_request(webhook_path w, unsigned http_status, std::chrono::nan
                           const std::vector<std::string>& denial_causes)
 {
     const auto i = static_cast<std::size_t>(w);
+    // First: whatever fails below (a map insert out of memory), the request is no longer in flight.
+    in_flight_[i].fetch_sub(1, std::memory_order_relaxed);
     const double seconds = std::chrono::duration<double>(latency).count();
     std::size_t bucket = 0;
     while (bucket < latency_buckets.size() && seconds > latency_buckets[bucket])
@@ -69,7 +71,6 @@ void metrics::end_request(webhook_path w, unsigned http_status, std::chrono::nan
         for (const auto& cause : denial_causes)
             ++denials_[{i, cause}];
     }
-    in_flight_[i].fetch_sub(1, std::memory_order_relaxed);
 }
 
 void metrics::certificate_reload(bool ok)

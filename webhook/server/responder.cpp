@@ -30,7 +30,13 @@ http_response serve_review(server_state& state, webhook_path w, http_request& re
                            std::chrono::steady_clock::time_point started, bool keep_alive)
 {
     const auto content_type = req[http::field::content_type];
-    auto out = admission::serve_review(state.handler(w), {content_type.data(), content_type.size()}, req.body());
+    admission::review_outcome out;
+    try {
+        out = admission::serve_review(state.handler(w), {content_type.data(), content_type.size()}, req.body());
+    } catch (...) { // out of memory: the session answers 500; the request must leave the gauge
+        state.stats().abandon_request(w);
+        throw;
+    }
     const auto latency = std::chrono::steady_clock::now() - started;
     state.stats().end_request(w, 200, latency, out.res.causes);
     state.log().review(path_of(w), out, latency);

@@ -19,7 +19,8 @@ using http_response = boost::beast::http::response<boost::beast::http::string_bo
 
 // Serves `r` (from route_request) and records metrics and the log line for reviews. `started` is
 // when the request's header arrived (controller-runtime times the whole handler, body read included).
-// Keep-alive follows the request unless the server is draining.
+// Keep-alive follows the request unless the server is draining. A review leaves the in-flight gauge
+// here, also when answering it throws (out of memory).
 http_response respond(server_state& state, const route& r, http_request& req,
                       std::chrono::steady_clock::time_point started);
 
