@@ -180,6 +180,9 @@ TEST_CASE("R1: a PP's selectors must stay in the policy's namespace; CPP selecto
 {
     const auto pp = testing::lint_spec("resourceSelectors:\n  - {apiVersion: v1, kind: ConfigMap, namespace: other}\n");
     CHECK(testing::findings(pp.errors) == std::vector<finding>{{inv, "spec.resourceSelectors[0].namespace"}});
+    // Karmada's wording, as its webhook test expects it (not the rules doc's "the same as").
+    CHECK(field::aggregate(pp.errors) == "spec.resourceSelectors[0].namespace: Invalid value: \"other\": namespace of "
+                                         "resource selector must be equal to the namespace of the policy");
     const auto ok = testing::lint_spec("resourceSelectors:\n  - {apiVersion: v1, kind: ConfigMap, namespace: default}\n");
     CHECK(ok.errors.empty());
     const auto cpp = testing::lint(
