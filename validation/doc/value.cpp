@@ -257,6 +257,8 @@ void append_ascii_escaped(std::string& out, unsigned char c)
     case '\n': out.append("\\n"); break;
     case '\r': out.append("\\r"); break;
     case '\t': out.append("\\t"); break;
+    case '\b': out.append("\\b"); break; // Go 1.22+ (Karmada's toolchain); \u0008 before
+    case '\f': out.append("\\f"); break;
     case '<': out.append("\\u003c"); break;
     case '>': out.append("\\u003e"); break;
     case '&': out.append("\\u0026"); break;
