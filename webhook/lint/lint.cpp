@@ -14,6 +14,8 @@
 namespace kpw::lint {
 namespace {
 
+constexpr std::string_view served_policy_version = "policy.karmada.io/v1alpha1";
+
 finding to_finding(const doc::value& object, const field::error& e)
 {
     return {std::string(field::wire_name(e.type)), e.field, e.body(), doc::locate(object, e.field)};
@@ -50,7 +52,17 @@ void lint_object(const doc::value& object, const std::string& file, int document
         out.file_errors.push_back({file, object.pos(), what});
         return;
     }
-    const auto kind = policy_kind_of(object.string_at("apiVersion"), object.string_at("kind"));
+    const std::string_view api_version = object.string_at("apiVersion");
+    const auto kind = policy_kind_of(api_version, object.string_at("kind"));
+    // The policy CRDs serve v1alpha1 only: another version is no policy kubectl could apply, and
+    // neither skipping it nor linting it as v1alpha1 would say so.
+    if (kind && api_version != served_policy_version) {
+        out.file_errors.push_back({file, object.find("apiVersion")->pos(),
+                                   "no matches for kind \"" + std::string(kind_name(*kind)) + "\" in version \"" +
+                                       std::string(api_version) + "\": the policy CRDs serve only " +
+                                       std::string(served_policy_version) + " (kubectl apply fails the same way)"});
+        return;
+    }
     if (!kind) {
         ++out.totals.skipped;
         const doc::value* metadata = object.find("metadata");

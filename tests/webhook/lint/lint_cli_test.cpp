@@ -78,6 +78,21 @@ TEST_CASE("documents of other kinds are skipped and counted; List items are lint
     CHECK(results[0].string_at("file") == "<stdin>");
 }
 
+TEST_CASE("a policy kind in a version the CRDs do not serve is exit 2 at its apiVersion, not skipped")
+{
+    for (const char* version : {"policy.karmada.io/v1", "policy.karmada.io", "policy.karmada.io/v1beta1"}) {
+        CAPTURE(version);
+        std::string text = policy_yaml;
+        text.replace(0, text.find('\n'), std::string("apiVersion: ") + version);
+        auto r = run_lint({"-"}, text);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.find(std::string("<stdin>:1:13: error: no matches for kind \"PropagationPolicy\" in version \"") +
+                         version + "\"") != std::string::npos);
+    }
+    // The served version still lints.
+    CHECK(run_lint({"-"}, policy_yaml).exit_code == 0);
+}
+
 TEST_CASE("json output has the contract's keys in order")
 {
     auto r = run_lint({"-o", "json", "-"}, policy_yaml);
