@@ -156,7 +156,7 @@ manifest_verdict validate_manifest(policy_kind kind, const doc::value& object, s
     if (is_pp(kind))
         v.policy_namespace = p.metadata.ns.empty() ? std::string(default_namespace) : p.metadata.ns;
     // Stage 3 on the document as written: object metadata, then the CRD schema (apiserver order).
-    rules::validate_object_name(p.metadata, v.errors);
+    rules::validate_object_meta(p.metadata, v.errors);
     if (crd)
         schema::check(*crd, written, field::path(), v.errors, v.warnings);
     move_masked_to_warnings(v.errors, v.warnings);

@@ -15,7 +15,13 @@ constexpr std::string_view dns1123_subdomain_msg =
     "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
+constexpr std::string_view label_value_regex_msg =
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
+    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "
+    "validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
 constexpr std::size_t qualified_name_max = 63;
+constexpr std::size_t label_value_max = 63;
 constexpr std::size_t dns1123_subdomain_max = 253;
 
 bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
@@ -64,6 +70,16 @@ std::vector<std::string> dns1123_subdomain_errors(std::string_view value)
         errs.push_back("must be no more than " + std::to_string(dns1123_subdomain_max) + " bytes");
     if (!matches_dns1123_subdomain(value))
         errs.emplace_back(dns1123_subdomain_msg);
+    return errs;
+}
+
+std::vector<std::string> label_value_errors(std::string_view value)
+{
+    std::vector<std::string> errs;
+    if (value.size() > label_value_max)
+        errs.push_back("must be no more than " + std::to_string(label_value_max) + " bytes");
+    if (!value.empty() && !matches_qualified_name(value)) // ^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$
+        errs.emplace_back(label_value_regex_msg);
     return errs;
 }
 

@@ -13,6 +13,9 @@ namespace kpw::rules {
 // validation.IsQualifiedName: every failed sub-check's message, in apimachinery's order (rules §5).
 std::vector<std::string> qualified_name_errors(std::string_view value);
 
+// validation.IsValidLabelValue: at most 63 bytes, and empty or a qualified-name-like token.
+std::vector<std::string> label_value_errors(std::string_view value);
+
 // validation.IsDNS1123Subdomain: the length message and/or the regex message (rules §4.2).
 std::vector<std::string> dns1123_subdomain_errors(std::string_view value);
 

@@ -45,9 +45,12 @@ void validate_spread_constraints(const std::vector<model::spread_constraint>& co
 // D1, FA1-FA5, FC1 (§6.9).
 void validate_failover(const model::propagation_spec& spec, const field::path& spec_path, field::error_list& errs);
 
-// metadata.name as the generic apiserver checks it (§4.2): required, a DNS-1123 subdomain.
-// karmada: (kube-apiserver) apimachinery ValidateObjectMeta with NameIsDNSSubdomain
-void validate_object_name(const model::object_meta& meta, field::error_list& errs);
+// Object metadata as the generic apiserver checks it before any webhook, in its order (§4.2):
+// metadata.name required and a DNS-1123 subdomain; label keys and values; annotation keys and their
+// total size; finalizer names.
+// kube-apiserver: apimachinery ValidateObjectMetaAccessor (NameIsDNSSubdomain), ValidateLabels,
+// ValidateAnnotations, ValidateFinalizers
+void validate_object_meta(const model::object_meta& meta, field::error_list& errs);
 
 // UPDATE-only checks U1, U2 (§6.1): the denial message, or nullopt when the update may proceed.
 std::optional<std::string> validate_update(const model::policy& now, const model::policy& old);

@@ -169,6 +169,38 @@ TEST_CASE("metadata.name must be a DNS-1123 subdomain")
           std::vector<finding>{{inv, "metadata.name"}});
 }
 
+TEST_CASE("metadata labels, annotations and finalizers are checked as the API server checks them")
+{
+    auto with_meta = [](std::string_view meta) {
+        return testing::lint("apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata:\n"
+                             "  name: p\n" +
+                             std::string(meta) + "spec:\n  resourceSelectors: [{apiVersion: v1, kind: Secret}]\n");
+    };
+    CHECK(field::aggregate(with_meta("  labels: {app: has space}\n").errors) ==
+          "metadata.labels: Invalid value: \"has space\": a valid label must be an empty string or consist of "
+          "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. "
+          "'MyValue',  or 'my_value',  or '12345', regex used for validation is "
+          "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
+    CHECK(testing::findings(with_meta("  labels: {\"bad key!\": x}\n").errors) ==
+          std::vector<finding>{{inv, "metadata.labels"}});
+    CHECK(testing::findings(with_meta("  labels: {app: " + std::string(64, 'a') + "}\n").errors) ==
+          std::vector<finding>{{inv, "metadata.labels"}});
+    CHECK(with_meta("  labels: {app: \"\", example.com/tier: Web_1}\n").errors.empty());
+    // Annotation keys are qualified names in any case; values are free; 256 KiB in all.
+    CHECK(with_meta("  annotations: {Example.com/Note: \"any text at all\"}\n").errors.empty());
+    CHECK(testing::findings(with_meta("  annotations: {\"a/b/c\": x}\n").errors) ==
+          std::vector<finding>{{inv, "metadata.annotations"}});
+    CHECK(field::aggregate(with_meta("  annotations: {note: " + std::string(256 * 1024, 'x') + "}\n").errors) ==
+          "metadata.annotations: Too long: may not be more than 262144 bytes");
+    // Finalizers: qualified names; orphan and foregroundDeletion exclude each other.
+    CHECK(with_meta("  finalizers: [example.com/cleanup, orphan]\n").errors.empty());
+    CHECK(testing::findings(with_meta("  finalizers: [\"bad finalizer\"]\n").errors) ==
+          std::vector<finding>{{inv, "metadata.finalizers"}});
+    CHECK(field::aggregate(with_meta("  finalizers: [orphan, foregroundDeletion]\n").errors) ==
+          "metadata.finalizers: Invalid value: [\"orphan\",\"foregroundDeletion\"]: finalizer orphan and "
+          "foregroundDeletion cannot be both set");
+}
+
 TEST_CASE("fields a live Karmada re-emits empty are warnings, not errors (verdict parity)")
 {
     const auto v = testing::lint_spec("resourceSelectors: [{name: x}]\npropagateDeps: true\nfailover: {application: {}}\n");
