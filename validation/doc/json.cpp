@@ -36,8 +36,10 @@ value number_from_text(std::string_view text)
     return value::number(std::strtod(s.c_str(), nullptr), std::move(s));
 }
 
-// Go's encoding/json (what karmada-webhook decodes with) lets the last of repeated keys win;
-// keeping only that one makes find() see what Karmada sees. Small objects: quadratic scan.
+// Go's encoding/json (what karmada-webhook decodes with) lets the last of repeated keys win for
+// scalars and arrays; keeping only that one makes find() see what Karmada sees. For repeated
+// *objects* Go merges the members into one struct or map instead, which this does not do: such JSON
+// never comes from kube-apiserver, which re-encodes every object. Small objects: quadratic scan.
 void keep_last_duplicate(value& mapping)
 {
     auto& members = mapping.members();
