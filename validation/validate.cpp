@@ -111,6 +111,11 @@ std::string_view kind_name(policy_kind k)
     return is_pp(k) ? model::kind_propagation_policy : model::kind_cluster_propagation_policy;
 }
 
+std::string_view served_api_version(policy_kind k)
+{
+    return schema::crd_api_version(kind_name(k));
+}
+
 // karmada: pkg/webhook/{propagationpolicy,clusterpropagationpolicy}/validating.go Handle
 admission_verdict validate_admission(policy_kind kind, admission_operation op, const doc::value& object,
                                      const doc::value* old_object, bool require_permanent_id,

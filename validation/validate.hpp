@@ -16,6 +16,8 @@ enum class policy_kind { propagation_policy, cluster_propagation_policy };
 // PropagationPolicy / ClusterPropagationPolicy of policy.karmada.io (any version); nullopt otherwise.
 std::optional<policy_kind> policy_kind_of(std::string_view api_version, std::string_view kind);
 std::string_view kind_name(policy_kind k); // "PropagationPolicy" / "ClusterPropagationPolicy"
+// The apiVersion the kind's CRD serves ("policy.karmada.io/v1alpha1"), from the embedded CRD data.
+std::string_view served_api_version(policy_kind k);
 
 struct validation_options {
     // Newer Karmada also admits overflowAffinities with Divided + Aggregated; off by default

@@ -51,16 +51,31 @@ node compile(const doc::value& v)
     return n;
 }
 
-std::map<std::string, node, std::less<>> compile_all()
+// One CRD of the embedded data: the version it serves and its compiled schema.
+struct crd {
+    std::string api_version; // group/version
+    node schema;
+};
+
+std::map<std::string, crd, std::less<>> compile_all()
 {
-    std::map<std::string, node, std::less<>> out;
+    std::map<std::string, crd, std::less<>> out;
     auto parsed = doc::parse_json(embedded_crd_schema());
     if (!parsed)
         return out; // cannot happen: embed_schema.py validated the JSON at build time
-    for (const auto& [kind, crd] : parsed->members())
-        if (const doc::value* s = crd.find("schema"); s && s->is_mapping())
-            out.emplace(kind, compile(*s));
+    for (const auto& [kind, def] : parsed->members())
+        if (const doc::value* s = def.find("schema"); s && s->is_mapping())
+            out.emplace(kind, crd{std::string(def.string_at("group")) + "/" + std::string(def.string_at("version")),
+                                  compile(*s)});
     return out;
+}
+
+const crd* find_crd(std::string_view kind)
+{
+    // Compiled once per process; thread-safe initialisation, read-only afterwards.
+    static const std::map<std::string, crd, std::less<>> crds = compile_all();
+    auto it = crds.find(kind);
+    return it == crds.end() ? nullptr : &it->second;
 }
 
 } // namespace
@@ -75,10 +90,14 @@ const node* node::property(std::string_view name) const
 
 const node* crd_schema(std::string_view kind)
 {
-    // Compiled once per process; thread-safe initialisation, read-only afterwards.
-    static const std::map<std::string, node, std::less<>> schemas = compile_all();
-    auto it = schemas.find(kind);
-    return it == schemas.end() ? nullptr : &it->second;
+    const crd* c = find_crd(kind);
+    return c ? &c->schema : nullptr;
+}
+
+std::string_view crd_api_version(std::string_view kind)
+{
+    const crd* c = find_crd(kind);
+    return c ? std::string_view(c->api_version) : std::string_view();
 }
 
 void apply_defaults(const node& schema, doc::value& v)

@@ -39,6 +39,10 @@ std::string_view embedded_crd_schema();
 // nullptr for an unknown kind.
 const node* crd_schema(std::string_view kind);
 
+// The one apiVersion the kind's CRD serves ("policy.karmada.io/v1alpha1"), from the same embedded
+// CRD data; "" for an unknown kind.
+std::string_view crd_api_version(std::string_view kind);
+
 // Structural defaulting as kube-apiserver does it on decode: null members of non-nullable fields are
 // dropped, then every absent property with a default is filled in, but only inside objects that are
 // present (rules §3.1). Descends into arrays and maps; leaves mistyped values alone.

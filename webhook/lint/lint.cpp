@@ -14,8 +14,6 @@
 namespace kpw::lint {
 namespace {
 
-constexpr std::string_view served_policy_version = "policy.karmada.io/v1alpha1";
-
 finding to_finding(const doc::value& object, const field::error& e)
 {
     return {std::string(field::wire_name(e.type)), e.field, e.body(), doc::locate(object, e.field)};
@@ -54,13 +52,13 @@ void lint_object(const doc::value& object, const std::string& file, int document
     }
     const std::string_view api_version = object.string_at("apiVersion");
     const auto kind = policy_kind_of(api_version, object.string_at("kind"));
-    // The policy CRDs serve v1alpha1 only: another version is no policy kubectl could apply, and
-    // neither skipping it nor linting it as v1alpha1 would say so.
-    if (kind && api_version != served_policy_version) {
+    // Each policy CRD serves one version: another is no policy kubectl could apply, and neither
+    // skipping it nor linting it as the served one would say so.
+    if (kind && api_version != served_api_version(*kind)) {
         out.file_errors.push_back({file, object.find("apiVersion")->pos(),
                                    "no matches for kind \"" + std::string(kind_name(*kind)) + "\" in version \"" +
                                        std::string(api_version) + "\": the policy CRDs serve only " +
-                                       std::string(served_policy_version) + " (kubectl apply fails the same way)"});
+                                       std::string(served_api_version(*kind)) + " (kubectl apply fails the same way)"});
         return;
     }
     if (!kind) {
