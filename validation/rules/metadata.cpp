@@ -63,14 +63,10 @@ void validate_finalizers(const model::object_meta& meta, const field::path& at, 
         foreground = foreground || f == "foregroundDeletion";
     }
     if (orphan && foreground) {
-        std::string list = "["; // the whole list as JSON, as apimachinery renders a non-scalar value
-        for (std::size_t i = 0; i < meta.finalizers.size(); ++i) {
-            if (i > 0)
-                list += ',';
-            doc::append_json_string(list, meta.finalizers[i]);
-        }
-        list += ']';
-        errs.push_back(field::invalid(at, std::move(list), "finalizer orphan and foregroundDeletion cannot be both set"));
+        doc::value list = doc::value::sequence(); // rendered as JSON, as apimachinery renders a list
+        for (const auto& f : meta.finalizers)
+            list.push_back(doc::value::string(f));
+        errs.push_back(field::invalid(at, doc::to_json(list), "finalizer orphan and foregroundDeletion cannot be both set"));
     }
 }
 
