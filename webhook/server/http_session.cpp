@@ -55,14 +55,12 @@ template <class Transport>
 http_session<Transport>::~http_session()
 {
     release_request();
-    if (tracked_)
-        registry().remove(this);
+    registry().remove(this); // (a key that was never added is simply not found)
 }
 
 template <class Transport>
 void http_session<Transport>::run()
 {
-    tracked_ = true;
     registry().add(this, this->shared_from_this());
     deadline_.watch(this->weak_from_this(), transport_.socket());
     net::dispatch(transport_.socket().get_executor(), [self = this->shared_from_this()] {
@@ -152,7 +150,7 @@ auto http_session<Transport>::exchange() -> step
         const auto left = accepted_ + fresh_connection_grace - std::chrono::steady_clock::now();
         if (left <= std::chrono::steady_clock::duration::zero())
             return begin_close();
-        deadline_.set(std::chrono::ceil<std::chrono::milliseconds>(left));
+        deadline_.set(left);
     }
     return read_more();
 }
@@ -229,7 +227,6 @@ auto http_session<Transport>::read_more() -> step
     need_input_ = false;
     if (idle_) { // the first byte of a request: from now on the read timeout applies
         idle_ = false;
-        fresh_ = false;
         deadline_.set(state_.options().read_timeout);
     }
     return step::again;
@@ -272,7 +269,7 @@ void http_session<Transport>::begin_request()
 template <class Transport>
 void http_session<Transport>::on_header()
 {
-    fresh_ = false; // (also when the request arrived with the handshake and read_more never saw it)
+    fresh_ = false;
     const auto& req = parser_->get();
     route_ = route_request(role_, req.method(), {req.target().data(), req.target().size()});
     if (route_.what == endpoint::review) {

@@ -93,9 +93,8 @@ private:
     port_role role_;
     reply_batch& batch_; // this connection's io_context's
     phase phase_;
-    bool tracked_ = false;
     bool idle_ = false;        // no byte of the next request yet
-    bool fresh_ = true;        // no byte of any request yet (shutdown lets such a connection be used)
+    bool fresh_ = true;        // no request header yet (shutdown lets such a connection be used)
     bool stopping_ = false;    // shutdown asked; close after the current exchange
     bool header_seen_ = false; // on_header ran for the current request
     bool need_input_ = false;  // the parser consumed all it could of buffer_
