@@ -23,16 +23,20 @@ public:
 // themselves in their destructor.
 class connection_registry {
 public:
-    // With `stats`, the registry's size is the open-connections gauge (the webhook port's).
-    explicit connection_registry(metrics* stats = nullptr) : stats_(stats) {}
+    // At most `limit` connections; with `stats`, the registry's size is the open-connections gauge
+    // (the webhook port's).
+    connection_registry(std::size_t limit, metrics* stats) : limit_(limit), stats_(stats) {}
 
     void add(session_control* key, std::weak_ptr<session_control> session);
     void remove(session_control* key);
     std::size_t size() const;
+    // Whether a new connection would be over the limit (the listener then closes it).
+    bool full() const { return size() >= limit_; }
     // Calls stop() on every live session (outside the lock).
     void stop_all();
 
 private:
+    std::size_t limit_;
     metrics* stats_;
     mutable std::mutex mutex_;
     std::unordered_map<session_control*, std::weak_ptr<session_control>> sessions_;

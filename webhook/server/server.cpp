@@ -79,7 +79,7 @@ result<bool> server::prepare()
 result<bool> server::open_listeners()
 {
     auto on_tls = [this](tcp_socket&& socket) {
-        if (state_.connections().size() >= state_.options().max_connections) {
+        if (state_.connections().full()) {
             state_.stats().connection_rejected();
             return; // the socket closes here
         }
@@ -95,7 +95,7 @@ result<bool> server::open_listeners()
     webhook_ = *wl;
     auto plain = [this](port_role role) {
         return [this, role](tcp_socket&& socket) {
-            if (state_.probe_connections().size() >= state_.options().max_probe_connections)
+            if (state_.probe_connections().full())
                 return; // the socket closes here
             std::make_shared<http_session<plain_transport>>(plain_transport(std::move(socket)), role, state_)->run();
         };

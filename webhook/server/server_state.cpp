@@ -26,7 +26,8 @@ server_state::server_state(const serve_options& options, std::string version)
                 make_handler(options, policy_kind::cluster_propagation_policy, snapshot_)},
       metrics_(std::move(version)),
       log_(options.verbosity),
-      connections_(&metrics_)
+      connections_(options.max_connections, &metrics_),
+      probe_connections_(options.max_probe_connections, nullptr)
 {
 }
 

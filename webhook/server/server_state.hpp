@@ -23,7 +23,7 @@ public:
     metrics& stats() { return metrics_; }
     const logger& log() const { return log_; }
     connection_registry& connections() { return connections_; }
-    // The probe and metrics ports' connections: capped on their own (options().max_probe_connections).
+    // The probe and metrics ports' connections, capped on their own (max_probe_connections).
     connection_registry& probe_connections() { return probe_connections_; }
     // What --clusters loads into; null without it.
     const std::shared_ptr<snapshot::holder>& cluster_snapshot() const { return snapshot_; }
