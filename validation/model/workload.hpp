@@ -16,6 +16,19 @@ namespace kpw::model {
 // units (bytes for memory). Sorted by name; zero values are dropped.
 using replica_request = std::vector<std::pair<std::string, std::int64_t>>;
 
+// One pod template of a multi-component workload (binding spec.components[], day2-semantics §6):
+// a PyTorchJob's master and worker, a FlinkDeployment's jobmanager and taskmanager, ...
+struct component {
+    std::string name;
+    std::int32_t replicas = 0;
+    bool has_requirements = false;
+    replica_request request; // per replica, karmada units, as `request` below
+    // The request quantities as written (karmada's general estimator converts each by its own
+    // notation: binary suffixes to units, everything else to thousandths; day2-semantics §6.3).
+    std::vector<std::pair<std::string, std::string>> request_text;
+    friend bool operator==(const component&, const component&) = default;
+};
+
 struct workload {
     std::string api_version;
     std::string kind;
@@ -28,6 +41,7 @@ struct workload {
     // (nodeSelector, tolerations or required node affinity).
     bool has_requirements = false;
     replica_request request;
+    std::vector<component> components; // only for kinds with a component interpreter (§6.1)
     position where;
 };
 

@@ -253,8 +253,20 @@ decision schedule(const model::propagation_spec& spec, const model::workload& wo
     return schedule(spec, workload, snapshot(clusters), opts);
 }
 
+std::string_view plugin_name(filter_plugin p)
+{
+    switch (p) {
+    case filter_plugin::api_enablement: return "APIEnablement";
+    case filter_plugin::taint_toleration: return "TaintToleration";
+    case filter_plugin::cluster_affinity: return "ClusterAffinity";
+    case filter_plugin::spread_constraint: return "SpreadConstraint";
+    case filter_plugin::cluster_eviction: return "ClusterEviction";
+    }
+    return "";
+}
+
 decision schedule(const model::propagation_spec& spec, const model::workload& workload, const snapshot& clusters,
-                  const options& opts)
+                  const options& opts, const previous_result* /*previous: implemented by the re-schedule path*/)
 {
     const auto& placement = spec.placement;
     decision d;

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "model/binding.hpp"
 #include "model/cluster.hpp"
 #include "model/policy.hpp"
 #include "model/workload.hpp"
@@ -14,6 +16,52 @@
 #include "scheduling/strategy.hpp"
 
 namespace kpw::scheduling {
+
+// Karmada's filter plugins (registry names), in the registry's literal order, which is also the
+// order used for the printed diagnosis when a cluster fails several (day2-semantics §2.2).
+enum class filter_plugin { api_enablement, taint_toleration, cluster_affinity, spread_constraint, cluster_eviction };
+std::string_view plugin_name(filter_plugin p); // "APIEnablement", "TaintToleration", ...
+
+// One plugin that rejects a cluster: Karmada's reason string (exact, it is what the FitError counts)
+// and the project's more precise detail beside it (which taint, which API, which selector term).
+struct plugin_failure {
+    filter_plugin plugin = filter_plugin::cluster_affinity;
+    std::string reason; // "cluster(s) had untolerated taint {maintenance:NoExecute}"
+    std::string detail; // "taint maintenance:NoExecute (added by the cluster controller) is not tolerated"
+};
+
+// Why one cluster of the snapshot got what it got in one affinity group (issue 13 §2).
+struct considered_cluster {
+    std::string name;
+    std::string tier;                     // the primary or overflow affinityName that selects it
+    bool passed = false;                  // passed every filter plugin
+    std::vector<plugin_failure> failures; // every plugin it fails, in registry order (empty: passed)
+    std::int32_t available = 0;           // passed: availableReplicas (current replicas included)
+    std::string bound_by;                 // passed: what bounds `available` (cpu, memory, pods, nvidia.com/gpu,
+                                          // "resource model grade 2", "no resourceSummary", ...)
+    std::int32_t replicas = 0;            // assigned in this group
+    std::string left_out;                 // passed but fewer replicas than it could hold: why
+                                          // ("spread selection", "Webster rounding", "tier not needed", "tie-breaker")
+};
+
+// One affinity group (clusterAffinities term, or the single clusterAffinity / none) that was tried.
+struct group_outcome {
+    std::string affinity_name;
+    std::string outcome;                     // "scheduled" | the error class: "fit-error", "selection", "assignment"
+    std::string error;                       // the group's full Karmada error text ("" when scheduled)
+    std::string diagnosis;                   // FitError only: Karmada's text for the registry order
+    std::vector<std::string> diagnosis_alternatives; // other texts another plugin order would print
+    std::vector<considered_cluster> considered;
+};
+
+// What a re-schedule starts from (issue 12): the binding's previous result and status, already
+// reduced to what the scheduler reads. Absent (nullptr) = a first schedule.
+struct previous_result {
+    std::vector<model::target_cluster> clusters; // spec.clusters
+    std::string observed_affinity_name;          // status.schedulerObservingAffinityName
+    std::vector<std::string> evicting;           // fromCluster of spec.gracefulEvictionTasks (ClusterEviction)
+    bool fresh = false;                          // RescheduleRequired holds: Fresh assignment, index 0
+};
 
 struct options {
     // Karmada v1.3-v1.14's webhook added NoExecute tolerations for cluster.karmada.io/not-ready and
@@ -48,12 +96,26 @@ struct decision {
     std::vector<std::string> tie_between;  // clusters whose replicas differ with the other name order
     std::vector<term_failure> failures;    // the terms tried before the chosen one (all when unscheduled)
     std::vector<cluster_placement> candidates; // the chosen term's feasible clusters (replicas = assigned)
+
+    // Explain (issue 13): every group tried, in order; the last one decided the outcome.
+    std::vector<group_outcome> groups;
+    // Karmada's Scheduled-condition message when the outcome is a failure (day2-semantics §1.4, §2.4):
+    // for clusterAffinities the first term's error, unwrapped; "" when scheduled.
+    std::string condition_reason;  // NoClusterFit | Unschedulable | SchedulerError ("" when scheduled)
+    std::string condition_message; // the exact text Karmada writes
+    std::vector<std::string> condition_alternatives; // the other possible texts (plugin order, §2.2)
+    // Re-schedule (issue 12), when a previous result was given.
+    bool keeps_previous = false; // failed, and Karmada keeps spec.clusters as they were (non-Fit error)
 };
 
 // Simulates one first-time schedule (spec 2). `spec` is the policy spec as stored (after CRD and
 // webhook defaults); `clusters` is the snapshot. Never throws; pure.
+// With `previous`, a re-schedule (scheduling-semantics §6, day2-semantics §3): ClusterLocality scores the
+// previous clusters 100, TaintToleration/APIEnablement pass them, ClusterEviction rejects `evicting`,
+// availableReplicas include the previous replicas, DynamicWeight/Aggregated assign Steady (or Fresh),
+// the clusterAffinities loop starts at the observed term (0 when fresh or unknown).
 decision schedule(const model::propagation_spec& spec, const model::workload& workload, const snapshot& clusters,
-                  const options& opts = {});
+                  const options& opts = {}, const previous_result* previous = nullptr);
 
 // The same over clusters not prepared yet (prepares a snapshot for this one call).
 decision schedule(const model::propagation_spec& spec, const model::workload& workload,
