@@ -106,7 +106,7 @@ assignment by_aggregated(const std::vector<candidate>& selected, std::int32_t re
 } // namespace
 
 assignment assign_strategy(const std::vector<candidate>& selected, const model::placement& placement, strategy s,
-                           std::int32_t replicas, name_order order)
+                           std::int32_t replicas, name_order order, division_mode /*mode: steady/fresh to come*/)
 {
     switch (s) {
     case strategy::duplicated: {
@@ -124,7 +124,7 @@ assignment assign_strategy(const std::vector<candidate>& selected, const model::
 }
 
 assignment assign_tiers(const std::vector<candidate>& selected, const model::placement& placement, strategy s,
-                        std::int32_t replicas, name_order order)
+                        std::int32_t replicas, name_order order, division_mode /*mode: steady/fresh to come*/)
 {
     int last_tier = 0;
     for (const auto& c : selected)

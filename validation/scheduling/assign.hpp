@@ -13,6 +13,11 @@
 
 namespace kpw::scheduling {
 
+// First schedule; Steady re-schedule (the default: DynamicWeight/Aggregated start from the previous
+// result in candidate::current); Fresh (RescheduleRequired: deal everything again by allocatable +
+// current). scheduling-semantics §6, karmada division_algorithm.go.
+enum class division_mode { first, steady, fresh };
+
 struct assigned {
     const candidate* target = nullptr; // points into the selection
     std::int32_t replicas = 0;
@@ -26,11 +31,11 @@ struct assignment {
 // One strategy over `selected` with `replicas` (karmada: assignment.go assignByStaticWeightStrategy,
 // dynamicDivideReplicas, ...). Duplicated and static weight never fail on capacity.
 assignment assign_strategy(const std::vector<candidate>& selected, const model::placement& placement, strategy s,
-                           std::int32_t replicas, name_order order);
+                           std::int32_t replicas, name_order order, division_mode mode = division_mode::first);
 
 // karmada: common.go assignWorkloadReplicas with overflow tiers: fill tier 0, then 1, ...; each tier
 // gets n = min(remaining, Σ available) dealt by the strategy; replicas left over fail the term.
 assignment assign_tiers(const std::vector<candidate>& selected, const model::placement& placement, strategy s,
-                        std::int32_t replicas, name_order order);
+                        std::int32_t replicas, name_order order, division_mode mode = division_mode::first);
 
 } // namespace kpw::scheduling

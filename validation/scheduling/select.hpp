@@ -18,9 +18,14 @@ struct candidate {
     int tier = 0;                   // overflowOrder: 0 primary, i+1 for overflowAffinities[i]
     std::int32_t available = 0;     // availableReplicas: the estimate (+ assigned, 0 on a first schedule)
     std::uint32_t name_rank = 0;    // the cluster's position in name order (snapshot::name_rank)
+    // Re-schedule only (all 0 on a first schedule):
+    std::int32_t allocatable = 0; // the estimate alone (allocatableReplicas), without current replicas
+    std::int32_t current = 0;     // replicas the previous result gave this cluster
+    std::int64_t score = 0;       // ClusterLocality: 100 for a cluster in the previous spec.clusters
 };
 
 // Spec 3.1: tier ascending, score descending (all 0 on a first schedule), available descending, name.
+// (Until the re-schedule path lands, score is not compared.)
 bool canonical_before(const candidate& a, const candidate& b);
 void canonical_sort(std::vector<candidate>& candidates);
 
