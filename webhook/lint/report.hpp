@@ -32,6 +32,44 @@ struct placement_row {
     std::optional<std::int64_t> available; // estimator's available replicas, when computed
 };
 
+// Why one cluster got what it got in one affinity group (`lint --explain`; always in JSON).
+struct considered_row {
+    std::string cluster;
+    std::string tier;
+    bool passed = false;
+    std::string plugin;                  // failed: the first failing plugin in Karmada's registry order
+    std::string reason;                  // failed: Karmada's reason string for it
+    std::string detail;                  // failed: the project's precise line (which taint, which API, ...)
+    std::vector<std::string> also_fails; // further plugins it fails: its diagnosis depends on plugin order
+    std::optional<std::int64_t> available; // passed: availableReplicas
+    std::string bound_by;                // passed: the resource that bounds `available`
+    std::int64_t replicas = 0;
+    std::string left_out;                // passed with fewer replicas than it could hold: why
+};
+
+// One affinity group that was tried, in order.
+struct group_row {
+    std::string affinity_name;
+    std::string outcome; // "scheduled" or the error class
+    std::string error;   // Karmada's full error text when the group failed
+    std::string diagnosis; // FitError text (registry plugin order)
+    std::vector<std::string> diagnosis_alternatives;
+    std::vector<considered_row> considered;
+};
+
+// A replica count that changes on one cluster (0 where absent).
+struct move_row {
+    std::string cluster;
+    std::int64_t from = 0;
+    std::int64_t to = 0;
+};
+
+// What the binding held before the predicted scheduler pass.
+struct previous_placement {
+    std::string affinity_name; // status.schedulerObservingAffinityName
+    std::vector<placement_row> clusters;
+};
+
 // The dry-run scheduling outcome for one workload claimed by a policy.
 struct scheduling_result {
     workload_ref workload;
@@ -41,6 +79,18 @@ struct scheduling_result {
     std::string message;
     bool tie = false;
     std::vector<std::string> attempts; // why earlier groups failed, one line each
+    std::vector<group_row> groups;     // every group tried; the last decided the outcome
+
+    // The Scheduled condition Karmada would write (status "True" when scheduled).
+    std::string condition_reason;
+    std::string condition_message;
+    std::vector<std::string> condition_alternatives; // other texts another plugin order prints
+
+    // Day two (`--bindings`): the workload already has a binding.
+    bool acted = true;              // false: the scheduler leaves the binding alone (message says why)
+    std::string trigger;            // the rule that made it act ("" on a first schedule or when idle)
+    std::optional<previous_placement> previous;
+    std::vector<move_row> moves;
 };
 
 struct policy_result {
@@ -82,6 +132,7 @@ struct summary {
 struct report {
     summary totals;
     bool unschedulable_is_error = true; // --unschedulable=warn: reported, but exit 0
+    bool explain = false;               // --explain: every considered cluster in the text output
     std::vector<policy_result> results;
     std::vector<skipped_document> skipped;
     std::vector<file_error> file_errors;
