@@ -88,6 +88,9 @@ command add_lint_command(CLI::App& parent)
                     "an unschedulable workload is an error (exit 1) or only a warning")
         ->check(CLI::IsMember({"error", "warn"}))
         ->capture_default_str();
+    sub->add_flag("--explain", flags->options.explain,
+                  "dry run: for every affinity group tried, every cluster considered and why it got what it got "
+                  "(always present in -o json)");
     sub->add_flag("--legacy-default-tolerations", flags->legacy_tolerations,
                   "dry run as Karmada v1.3-v1.14, whose webhook added NoExecute tolerations for "
                   "not-ready/unreachable clusters");

@@ -14,6 +14,36 @@ workload_ref ref_of(const model::workload& w)
     return {w.api_version, w.kind, w.namespace_, w.name, w.replicas};
 }
 
+considered_row to_row(const scheduling::considered_cluster& c)
+{
+    considered_row row;
+    row.cluster = c.name;
+    row.tier = c.tier;
+    row.passed = c.passed;
+    if (!c.failures.empty()) {
+        row.plugin = std::string(scheduling::plugin_name(c.failures.front().plugin));
+        row.reason = c.failures.front().reason;
+        row.detail = c.failures.front().detail;
+        for (std::size_t i = 1; i < c.failures.size(); ++i)
+            row.also_fails.emplace_back(scheduling::plugin_name(c.failures[i].plugin));
+    }
+    if (c.passed) {
+        row.available = c.available;
+        row.bound_by = c.bound_by;
+    }
+    row.replicas = c.replicas;
+    row.left_out = c.left_out;
+    return row;
+}
+
+group_row to_row(const scheduling::group_outcome& g)
+{
+    group_row row{g.affinity_name, g.outcome, g.error, g.diagnosis, g.diagnosis_alternatives, {}};
+    for (const auto& c : g.considered)
+        row.considered.push_back(to_row(c));
+    return row;
+}
+
 scheduling_result to_result(const model::workload& w, const scheduling::decision& d)
 {
     scheduling_result s;
@@ -30,6 +60,11 @@ scheduling_result to_result(const model::workload& w, const scheduling::decision
     s.tie = d.tie;
     for (const auto& f : d.failures)
         s.attempts.push_back(f.str());
+    for (const auto& g : d.groups)
+        s.groups.push_back(to_row(g));
+    s.condition_reason = d.condition_reason;
+    s.condition_message = d.condition_message;
+    s.condition_alternatives = d.condition_alternatives;
     return s;
 }
 

@@ -182,6 +182,7 @@ report run_lint(const input_set& inputs, const lint_options& options)
     report out;
     out.file_errors = inputs.errors;
     out.unschedulable_is_error = options.unschedulable_is_error;
+    out.explain = options.explain;
     std::vector<typed_policy> typed;
     for (partial& part : partials)
         merge_into(out, typed, std::move(part));

@@ -18,6 +18,7 @@ struct lint_options {
     // --clusters / --workloads: the dry-run scheduling check (null: validation only).
     const dry_run_context* dry_run = nullptr;
     bool unschedulable_is_error = true; // --unschedulable=error|warn
+    bool explain = false;               // --explain: every considered cluster in the text output
 };
 
 // Lints every document of every input: documents of other kinds are counted as skipped, `kind: List`

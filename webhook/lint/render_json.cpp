@@ -39,6 +39,113 @@ value warning_json(const finding& w)
     return v;
 }
 
+value placement_rows_json(const std::vector<placement_row>& rows)
+{
+    value clusters = value::sequence();
+    for (const auto& c : rows) {
+        value row = value::mapping();
+        row.add("name", value::string(c.cluster));
+        row.add("replicas", value::integer(c.replicas));
+        row.add("tier", value::string(c.tier));
+        if (c.available)
+            row.add("available", value::integer(*c.available));
+        clusters.push_back(std::move(row));
+    }
+    return clusters;
+}
+
+value strings_json(const std::vector<std::string>& list)
+{
+    value v = value::sequence();
+    for (const auto& s : list)
+        v.push_back(value::string(s));
+    return v;
+}
+
+value considered_json(const std::vector<considered_row>& rows)
+{
+    value out = value::sequence();
+    for (const auto& c : rows) {
+        value v = value::mapping();
+        v.add("name", value::string(c.cluster));
+        v.add("tier", value::string(c.tier));
+        v.add("passed", value::boolean(c.passed));
+        v.add("plugin", value::string(c.plugin));
+        v.add("reason", c.passed ? value::string(c.left_out) : value::string(c.reason));
+        if (!c.passed) {
+            v.add("detail", value::string(c.detail));
+            if (!c.also_fails.empty())
+                v.add("alsoFails", strings_json(c.also_fails));
+        }
+        v.add("available", c.available ? value::integer(*c.available) : value::null_value());
+        if (c.passed)
+            v.add("boundBy", value::string(c.bound_by));
+        v.add("replicas", value::integer(c.replicas));
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+value groups_json(const std::vector<group_row>& groups)
+{
+    value out = value::sequence();
+    for (const auto& g : groups) {
+        value v = value::mapping();
+        v.add("affinityName", value::string(g.affinity_name));
+        v.add("outcome", value::string(g.outcome));
+        if (!g.error.empty())
+            v.add("error", value::string(g.error));
+        if (!g.diagnosis.empty())
+            v.add("diagnosis", value::string(g.diagnosis));
+        if (!g.diagnosis_alternatives.empty())
+            v.add("diagnosis_alternatives", strings_json(g.diagnosis_alternatives));
+        v.add("considered", considered_json(g.considered));
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+value moves_json(const std::vector<move_row>& moves)
+{
+    value out = value::sequence();
+    for (const auto& m : moves) {
+        value v = value::mapping();
+        v.add("cluster", value::string(m.cluster));
+        v.add("from", value::integer(m.from));
+        v.add("to", value::integer(m.to));
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+// The explain and day-2 keys of one scheduling entry (issues 12 and 13).
+void add_decision_details(value& v, const scheduling_result& s)
+{
+    value condition = value::mapping();
+    condition.add("status", value::string(s.scheduled ? "True" : "False"));
+    condition.add("reason", value::string(s.scheduled ? "Success" : s.condition_reason));
+    condition.add("message", value::string(s.scheduled ? "Binding has been scheduled successfully." : s.condition_message));
+    v.add("condition", std::move(condition));
+    if (s.condition_reason == "NoClusterFit") {
+        v.add("diagnosis", value::string(s.condition_message));
+        if (!s.condition_alternatives.empty())
+            v.add("diagnosis_alternatives", strings_json(s.condition_alternatives));
+    }
+    v.add("considered", s.groups.empty() ? value::sequence() : considered_json(s.groups.back().considered));
+    v.add("groups", groups_json(s.groups));
+    if (!s.previous)
+        return;
+    v.add("acted", value::boolean(s.acted));
+    if (!s.trigger.empty())
+        v.add("trigger", value::string(s.trigger));
+    value previous = value::mapping();
+    if (!s.previous->affinity_name.empty())
+        previous.add("affinityName", value::string(s.previous->affinity_name));
+    previous.add("clusters", placement_rows_json(s.previous->clusters));
+    v.add("previous", std::move(previous));
+    v.add("moves", moves_json(s.moves));
+}
+
 value scheduling_json(const scheduling_result& s)
 {
     value workload = value::mapping();
@@ -48,25 +155,15 @@ value scheduling_json(const scheduling_result& s)
     workload.add("name", value::string(s.workload.name));
     workload.add("replicas", value::integer(s.workload.replicas));
 
-    value clusters = value::sequence();
-    for (const auto& c : s.clusters) {
-        value row = value::mapping();
-        row.add("name", value::string(c.cluster));
-        row.add("replicas", value::integer(c.replicas));
-        row.add("tier", value::string(c.tier));
-        if (c.available)
-            row.add("available", value::integer(*c.available));
-        clusters.push_back(std::move(row));
-    }
-
     value v = value::mapping();
     v.add("workload", std::move(workload));
     v.add("scheduled", value::boolean(s.scheduled));
     if (!s.affinity_name.empty())
         v.add("affinityName", value::string(s.affinity_name));
-    v.add("clusters", std::move(clusters));
+    v.add("clusters", placement_rows_json(s.clusters));
     v.add("message", value::string(s.message));
     v.add("tie", value::boolean(s.tie));
+    add_decision_details(v, s);
     return v;
 }
 

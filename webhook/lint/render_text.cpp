@@ -2,6 +2,8 @@
 // -o text: one gcc-style line per finding (clickable in editors and CI logs), then a summary line.
 #include "lint/render.hpp"
 
+#include <algorithm>
+#include <map>
 #include <ostream>
 
 namespace kpw::lint {
@@ -15,33 +17,135 @@ void print_location(std::ostream& out, const std::string& file, position where)
     out << ": ";
 }
 
-void print_scheduling(std::ostream& out, const policy_result& p, const scheduling_result& s, bool unschedulable_is_error)
+std::string padded(std::string s, std::size_t width)
+{
+    s.resize(std::max(s.size(), width), ' ');
+    return s;
+}
+
+// "3 cluster(s) did not match ..., 1 tier not needed": why the clusters that got nothing got nothing.
+std::string left_out_counts(const group_row& g, std::size_t& count, std::string& names)
+{
+    std::map<std::string, int> reasons;
+    for (const auto& c : g.considered) {
+        if (c.passed && c.replicas > 0)
+            continue;
+        ++count;
+        names.append(names.empty() ? "" : ", ").append(c.cluster);
+        ++reasons[c.passed ? (c.left_out.empty() ? std::string("not selected") : c.left_out) : c.reason];
+    }
+    std::string s;
+    for (const auto& [reason, n] : reasons)
+        s.append(s.empty() ? "" : ", ").append(std::to_string(n) + " " + reason);
+    return s;
+}
+
+void print_group_summary(std::ostream& out, const group_row& g)
+{
+    std::size_t count = 0;
+    std::string names;
+    std::string reasons = left_out_counts(g, count, names);
+    if (count == 0)
+        return;
+    constexpr std::size_t max_names = 120;
+    if (names.size() > max_names)
+        names = names.substr(0, names.rfind(", ", max_names)) + ", ...";
+    out << "    group " << (g.affinity_name.empty() ? "(clusterAffinity)" : g.affinity_name) << ": left out " << count
+        << " cluster(s): " << names << " (" << reasons << ")\n";
+}
+
+void print_group_explained(std::ostream& out, const group_row& g)
+{
+    out << "    group " << (g.affinity_name.empty() ? "(clusterAffinity)" : g.affinity_name) << " (" << g.outcome
+        << "), " << g.considered.size() << " cluster(s) considered:\n";
+    for (const auto& c : g.considered) {
+        out << "      " << padded(c.cluster, 28) << ' ' << padded(c.tier.empty() ? "-" : c.tier, 16) << ' ';
+        if (!c.passed) {
+            out << "failed " << c.plugin << ": " << c.reason;
+            if (!c.detail.empty())
+                out << " (" << c.detail << ")";
+            for (const auto& p : c.also_fails)
+                out << "; also fails " << p;
+            out << '\n';
+            continue;
+        }
+        out << "passed, available " << (c.available ? std::to_string(*c.available) : "-");
+        if (!c.bound_by.empty())
+            out << " (bound by " << c.bound_by << ")";
+        out << ", gets " << c.replicas;
+        if (!c.left_out.empty())
+            out << " (" << c.left_out << ")";
+        out << '\n';
+    }
+}
+
+void print_placement_table(std::ostream& out, const scheduling_result& s)
+{
+    std::map<std::string, std::int64_t> before;
+    if (s.previous)
+        for (const auto& c : s.previous->clusters)
+            before[c.cluster] += c.replicas;
+    if (s.clusters.empty() && before.empty())
+        return;
+    out << "    " << padded("cluster", 32) << ' ' << (s.previous ? "before  " : "") << "replicas  "
+        << padded("tier", 20) << "  available\n";
+    auto row = [&](const std::string& name, std::int64_t replicas, const std::string& tier,
+                   const std::optional<std::int64_t>& available) {
+        out << "    " << padded(name, 32) << ' ';
+        if (s.previous) {
+            auto it = before.find(name);
+            out << padded(it == before.end() ? "-" : std::to_string(it->second), 8);
+            if (it != before.end())
+                before.erase(it);
+        }
+        out << padded(std::to_string(replicas), 8) << "  " << padded(tier.empty() ? "-" : tier, 20) << "  "
+            << (available ? std::to_string(*available) : "-") << '\n';
+    };
+    for (const auto& c : s.clusters)
+        row(c.cluster, c.replicas, c.tier, c.available);
+    for (const auto& [name, replicas] : std::map<std::string, std::int64_t>(before)) {
+        out << "    " << padded(name, 32) << ' ' << padded(std::to_string(replicas), 8) << padded("0", 8)
+            << "  " << padded("-", 20) << "  -\n";
+    }
+}
+
+void print_karmada_texts(std::ostream& out, const scheduling_result& s)
+{
+    for (const auto& g : s.groups) {
+        if (g.outcome == "scheduled")
+            continue;
+        if (!g.error.empty())
+            out << "      karmada" << (g.affinity_name.empty() ? "" : " (" + g.affinity_name + ")") << ": " << g.error
+                << '\n';
+        for (const auto& alt : g.diagnosis_alternatives)
+            out << "      or, with another plugin order: " << alt << '\n';
+    }
+    if (s.scheduled || s.condition_message.empty())
+        return;
+    out << "    Scheduled=False, reason " << s.condition_reason << ": " << s.condition_message << '\n';
+}
+
+void print_scheduling(std::ostream& out, const policy_result& p, const scheduling_result& s, const report& r)
 {
     print_location(out, p.file, p.start);
-    out << (s.scheduled ? "note" : unschedulable_is_error ? "error" : "warning") << ": " << policy_label(p) << ": "
+    out << (s.scheduled ? "note" : r.unschedulable_is_error ? "error" : "warning") << ": " << policy_label(p) << ": "
         << s.workload.kind << ' '
         << s.workload.namespace_name << '/' << s.workload.name << " (" << s.workload.replicas << " replicas): ";
-    if (s.scheduled)
-        out << "scheduled" << (s.affinity_name.empty() ? "" : " in group " + s.affinity_name);
+    if (s.previous && !s.acted)
+        out << "left alone";
+    else if (s.scheduled)
+        out << (s.previous ? "re-scheduled" : "scheduled") << (s.affinity_name.empty() ? "" : " in group " + s.affinity_name);
     else
-        out << "unschedulable";
+        out << (s.previous && !s.clusters.empty() ? "re-schedule fails, replicas stay" : "unschedulable");
     if (!s.message.empty())
         out << " - " << s.message;
     out << '\n';
     for (const auto& a : s.attempts)
         out << "    " << a << '\n';
-    if (s.clusters.empty())
-        return;
-    out << "    cluster                          replicas  tier                  available\n";
-    for (const auto& c : s.clusters) {
-        std::string name = c.cluster, tier = c.tier.empty() ? "-" : c.tier;
-        name.resize(std::max<std::size_t>(name.size(), 32), ' ');
-        tier.resize(std::max<std::size_t>(tier.size(), 20), ' ');
-        std::string replicas = std::to_string(c.replicas);
-        replicas.resize(std::max<std::size_t>(replicas.size(), 8), ' ');
-        out << "    " << name << ' ' << replicas << "  " << tier << "  "
-            << (c.available ? std::to_string(*c.available) : "-") << '\n';
-    }
+    print_karmada_texts(out, s);
+    for (const auto& g : s.groups)
+        r.explain ? print_group_explained(out, g) : print_group_summary(out, g);
+    print_placement_table(out, s);
 }
 
 } // namespace
@@ -62,7 +166,7 @@ void render_text(const report& r, std::ostream& out)
             out << "warning: " << w.str() << " [" << w.id << "]\n";
         }
         for (const auto& s : p.scheduling)
-            print_scheduling(out, p, s, r.unschedulable_is_error);
+            print_scheduling(out, p, s, r);
     }
     out << summary_line(r) << '\n';
 }
