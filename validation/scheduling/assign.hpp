@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Replica assignment per strategy and over overflow tiers, first-time schedule (spec 3.7-3.9, 5.1).
+// Replica assignment per strategy and over overflow tiers, first time and re-schedule (spec 3.7-3.9, 5.1, 6).
 #pragma once
 
 #include <cstdint>
@@ -28,13 +28,18 @@ struct assignment {
     std::string error;              // non-empty: the group fails (UnschedulableError)
 };
 
-// One strategy over `selected` with `replicas` (karmada: assignment.go assignByStaticWeightStrategy,
-// dynamicDivideReplicas, ...). Duplicated and static weight never fail on capacity.
+// One strategy over `selected` with `replicas` (karmada: assignment.go assignByDuplicatedStrategy,
+// assignByStaticWeightStrategy, assignByDynamicStrategy). Duplicated and static weight never fail and ignore
+// the previous result. DynamicWeight/Aggregated fail with Karmada's text minus "failed to assign replicas: ":
+// "failed to scale up: Clusters available replicas S are not enough to schedule." (first, steady) or
+// "failed to do fresh scale: ..." (fresh).
 assignment assign_strategy(const std::vector<candidate>& selected, const model::placement& placement, strategy s,
                            std::int32_t replicas, name_order order, division_mode mode = division_mode::first);
 
 // karmada: common.go assignWorkloadReplicas with overflow tiers: fill tier 0, then 1, ...; each tier
-// gets n = min(remaining, Σ available) dealt by the strategy; replicas left over fail the term.
+// gets n = min(remaining, Σ available incl. current replicas) dealt by the strategy in `mode` against the
+// previous replicas of its own clusters; replicas left over fail the term ("Clusters available replicas
+// are not enough to schedule.").
 assignment assign_tiers(const std::vector<candidate>& selected, const model::placement& placement, strategy s,
                         std::int32_t replicas, name_order order, division_mode mode = division_mode::first);
 

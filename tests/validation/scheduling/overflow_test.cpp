@@ -121,7 +121,7 @@ TEST_CASE("an empty overflow list is plain scheduling: capacity short fails the 
     spec.placement.cluster_affinities = {term("on-prem", {"cluster1"}, {})};
     auto d = schedule(spec, deployment(5), members(4, 3, 9));
     CHECK_FALSE(d.scheduled);
-    CHECK(d.failures[0].reason == "Clusters available replicas 4 are not enough to schedule.");
+    CHECK(d.failures[0].reason == "failed to scale up: Clusters available replicas 4 are not enough to schedule.");
 }
 
 TEST_CASE("unmatched_terms reports affinities that match no cluster of the snapshot")

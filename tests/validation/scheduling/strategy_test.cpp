@@ -113,7 +113,7 @@ TEST_CASE("dynamic weight: a zero-capacity cluster gets nothing and short capaci
           replicas_map{{"member2", 3}, {"member3", 3}});
     auto d = schedule(dynamic_weight_spec(), deployment(13), three(0, 6, 6));
     CHECK_FALSE(d.scheduled);
-    CHECK(d.message == "Clusters available replicas 12 are not enough to schedule.");
+    CHECK(d.message == "failed to scale up: Clusters available replicas 12 are not enough to schedule.");
 }
 
 TEST_CASE("aggregated: Webster over the shortest prefix, not greedy: 12 over 10 and 8 is 7/5")
@@ -136,7 +136,7 @@ TEST_CASE("aggregated: zero-capacity clusters are never in the prefix; short cap
     CHECK(split(schedule(aggregated_spec(), deployment(3), three(0, 0, 5))) == replicas_map{{"member3", 3}});
     auto d = schedule(aggregated_spec(), deployment(6), three(0, 0, 5));
     CHECK_FALSE(d.scheduled);
-    CHECK(d.message == "Clusters available replicas 5 are not enough to schedule.");
+    CHECK(d.message == "failed to scale up: Clusters available replicas 5 are not enough to schedule.");
 }
 
 TEST_CASE("the decision lists every candidate with its available replicas for the table")

@@ -96,7 +96,7 @@ TEST_CASE("7.6 multiple groups: idc fails on capacity, cloud takes 3/2 by uid or
     CHECK(split(d) == replicas_map{{"member2", 3}, {"member3", 2}});
     CHECK(d.tie);
     REQUIRE(d.failures.size() == 1);
-    CHECK(d.failures[0].str() == "idc: Clusters available replicas 3 are not enough to schedule.");
+    CHECK(d.failures[0].str() == "idc: failed to scale up: Clusters available replicas 3 are not enough to schedule.");
     CHECK(split(schedule(spec, deployment(5, "b"), cs)) == replicas_map{{"member2", 2}, {"member3", 3}});
 }
 

@@ -126,7 +126,8 @@ TEST_CASE("exit codes: unschedulable 1 by default, 0 with --unschedulable=warn; 
     CHECK(strict.exit_code == 1);
     CHECK(strict.out.find("error: PropagationPolicy production/big: Deployment production/checkout (50 replicas): unschedulable") !=
           std::string::npos);
-    CHECK(strict.out.find("    local-idc: Clusters available replicas 6 are not enough to schedule.") != std::string::npos);
+    CHECK(strict.out.find("    local-idc: failed to scale up: Clusters available replicas 6 are not enough to schedule.") !=
+          std::string::npos);
     CHECK(strict.out.find("1 unschedulable") != std::string::npos);
     auto lenient = run_lint({"--unschedulable=warn", "--clusters", clusters, "--workloads", big, policy});
     CHECK(lenient.exit_code == 0);
