@@ -8,7 +8,7 @@
 namespace kpw::snapshot {
 namespace {
 
-// "Deployment shop/web unschedulable: local-idc: Clusters available replicas 6 are not enough to schedule."
+// "Deployment shop/web unschedulable: local-idc: failed to scale up: Clusters available replicas 6 are not enough to schedule."
 // The warning header allows 120 characters, so the reason comes right after the workload's name.
 std::string unschedulable_text(const model::workload& w, const scheduling::decision& d)
 {

@@ -116,7 +116,7 @@ TEST_CASE("serve --clusters --workloads warns in the review, keeps a broken relo
     CHECK_FALSE(has_warning(a, "dc-beijing"));
     a = post(c, too_small);
     CHECK(a.allowed);
-    CHECK(has_warning(a, "Deployment production/checkout unschedulable: local-idc: Clusters available replicas 6"));
+    CHECK(has_warning(a, "Deployment production/checkout unschedulable: local-idc: failed to scale up: Clusters available replicas 6"));
 
     // A snapshot that does not parse: the reload fails, the previous snapshot keeps answering.
     rewrite(clusters, "items: [unclosed\n");
