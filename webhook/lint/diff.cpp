@@ -148,7 +148,7 @@ std::string change_detail(const workload_change& c)
             parts.push_back("- " + m.cluster + ' ' + std::to_string(m.from) + tier_suffix(*was));
         else
             parts.push_back(m.cluster + ' ' + std::to_string(m.from) + " → " + std::to_string(m.to) +
-                            (was->tier == now->tier ? tier_suffix(*now) : " (" + was->tier + " → " + now->tier + ")"));
+                            (was->tier == now->tier ? "" : " (" + was->tier + " → " + now->tier + ")"));
     }
     for (const auto& now : c.after.clusters) {
         const placed_cluster* was = cluster_named(c.before, now.name);

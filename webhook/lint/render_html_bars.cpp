@@ -9,7 +9,7 @@
 namespace kpw::lint::html {
 namespace {
 
-constexpr int bar_width = 360, row_height = 24, label_width = 150;
+constexpr int bar_width = 240, row_height = 24, label_width = 130;
 // Primary tier first, then each overflow tier in order of use.
 constexpr std::string_view tier_colours[] = {"#2b6cb0", "#dd6b20", "#805ad5", "#2f855a", "#b83280", "#718096"};
 
@@ -87,9 +87,9 @@ void one_row(std::ostream& out, const labelled_placement& row, std::int64_t scal
                             : std::string("<b class=\"bad\">unschedulable</b>"))
             << "</p>";
     if (!p.skipped_groups.empty()) {
-        out << "<ul class=\"skipped\">";
+        out << "<ul class=\"skipped\">" << (p.scheduled ? "groups skipped:" : "groups tried:");
         for (const auto& g : p.skipped_groups)
-            out << "<li>skipped " << escape(g) << "</li>";
+            out << "<li>" << escape(g) << "</li>";
         out << "</ul>";
     }
     const auto tiers = tiers_of(p);
