@@ -87,10 +87,10 @@ void one_row(std::ostream& out, const labelled_placement& row, std::int64_t scal
                             : std::string("<b class=\"bad\">unschedulable</b>"))
             << "</p>";
     if (!p.skipped_groups.empty()) {
-        out << "<ul class=\"skipped\">" << (p.scheduled ? "groups skipped:" : "groups tried:");
+        out << "<div class=\"skipped\">" << (p.scheduled ? "groups skipped:" : "groups tried:") << "<ul>";
         for (const auto& g : p.skipped_groups)
             out << "<li>" << escape(g) << "</li>";
-        out << "</ul>";
+        out << "</ul></div>";
     }
     const auto tiers = tiers_of(p);
     const auto height = static_cast<int>(p.clusters.size()) * row_height;
