@@ -114,7 +114,9 @@ void placements(std::ostream& out, const report& r, bool scheduled)
         out << "<details><summary>Placements (" << n << " scheduled workloads)</summary>\n\n";
     else
         out << "### Unschedulable (" << n << ")\n\n";
-    table(out, "| workload | replicas | policy | group | clusters (replicas, tier) |", [&](const auto& emit) {
+    const char* header = scheduled ? "| workload | replicas | policy | group | clusters (replicas, tier) |"
+                                   : "| workload | replicas | policy | group | why |";
+    table(out, header, [&](const auto& emit) {
         for (const auto& p : r.results)
             for (const auto& s : p.scheduling)
                 if (s.scheduled == scheduled)
@@ -149,9 +151,9 @@ void render_markdown(const report& r, std::ostream& out)
     if (r.diff)
         out << "**Placement diff:** " << md(diff_summary_line(*r.diff)) << "\n\n";
     denials(out, r);
-    placements(out, r, false);
     if (r.diff)
         diff(out, *r.diff);
+    placements(out, r, false);
     warnings(out, r);
     placements(out, r, true);
 }
