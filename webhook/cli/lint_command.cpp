@@ -3,6 +3,7 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -35,6 +36,13 @@ bool check_diff_flags(const lint_flags& flags)
 {
     if (!flags.base.empty() && (flags.clusters.empty() || flags.workloads.empty())) {
         std::cerr << "lint: --base needs --clusters and --workloads (the snapshot both sides are scheduled on)\n";
+        return false;
+    }
+    const auto reads_stdin = [](const std::vector<std::string>& paths) {
+        return paths.empty() || std::find(paths.begin(), paths.end(), "-") != paths.end();
+    };
+    if (!flags.base.empty() && reads_stdin(flags.base) && reads_stdin(flags.paths)) {
+        std::cerr << "lint: --base - and PATH - cannot both read standard input\n";
         return false;
     }
     if (flags.fail_on == "move" && flags.base.empty()) {

@@ -107,7 +107,9 @@ placement_diff diff_placements(std::span<const placed_workload> before, std::spa
             ++d.unchanged;
             continue;
         }
-        c.kind = !c.before.claimed ? change_kind::added : !c.after.claimed ? change_kind::removed : change_kind::changed;
+        c.kind = !c.before.claimed  ? change_kind::added
+                 : !c.after.claimed ? change_kind::removed
+                                    : change_kind::changed;
         c.moves = moves_between(c.before, c.after);
         d.becomes_unschedulable += c.after.claimed && !c.after.scheduled && (c.before.scheduled || !c.before.claimed);
         d.becomes_schedulable += c.after.scheduled && c.before.claimed && !c.before.scheduled;

@@ -26,12 +26,14 @@ void render_json(const report& r, std::ostream& out);
 void render_junit(const report& r, std::ostream& out);
 void render_sarif(const report& r, std::ostream& out);
 void render_github(const report& r, std::ostream& out);
+// -o markdown: GitHub-flavoured Markdown (summary first, capped tables, warnings and placements folded).
 void render_markdown(const report& r, std::ostream& out);
 // --report FILE.html: one self-contained page (inline CSS, SVG and a little JS; nothing from the network).
 void render_html(const report& r, std::ostream& out);
 
 // -o text with --base: the text report, then the placement diff (render_plan).
 void render_text_with_plan(const report& r, std::ostream& out);
+// The diff `terraform plan` style: "  ~ Deployment shop/web: idc-east-1 6 → 4, ...", then diff_summary_line.
 void render_plan(const placement_diff& d, std::ostream& out);
 
 // A report file name as CI tools want it: repository-relative (relative to the working directory),

@@ -15,9 +15,11 @@ using html::escape;
 
 constexpr std::string_view head = R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy"
+      content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <script>window.addEventListener('error', function (e) {
-  var d = document.documentElement; d.setAttribute('data-errors', (d.getAttribute('data-errors') || '') + e.message + ';');
+  var d = document.documentElement;
+  d.setAttribute('data-errors', (d.getAttribute('data-errors') || '') + e.message + ';');
 });</script>
 <title>Karmada placement report</title>
 <style>
@@ -27,7 +29,8 @@ h3{font-size:1em;margin:.2em 0} h4{margin:.2em 0;font-size:.85em;text-transform:
 .summary{color:#4a5568} #q{width:24em;padding:.3em;font:inherit}
 .workload{border:1px solid #e2e8f0;border-radius:6px;padding:.6em .8em;margin:.6em 0}
 .rows{display:flex;flex-wrap:wrap;gap:2em} .placement{min-width:300px}
-.state,.legend{margin:.2em 0} .skipped{margin:.2em 0;color:#718096;font-size:.9em} .skipped ul{margin:0;padding-left:1.4em}
+.state,.legend{margin:.2em 0} .skipped{margin:.2em 0;color:#718096;font-size:.9em}
+.skipped ul{margin:0;padding-left:1.4em}
 .legend span{margin-right:1em;font-size:.85em} .legend i{display:inline-block;width:.8em;height:.8em;margin-right:.3em}
 svg text{font-size:12px;fill:#2d3748} rect.capacity{fill:#e2e8f0} .bad{color:#c53030} .sign{font-family:monospace}
 .change .detail{font-family:monospace;color:#4a5568}

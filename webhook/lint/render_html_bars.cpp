@@ -32,10 +32,11 @@ std::string_view colour_of(const std::vector<std::string>& tiers, const std::str
 // The bars' common scale: the desired replicas, or the largest cluster share / capacity up to twice that.
 std::int64_t scale_of(std::span<const labelled_placement> rows, std::int64_t replicas)
 {
-    std::int64_t scale = std::max<std::int64_t>(replicas, 1);
+    const std::int64_t desired = std::max<std::int64_t>(replicas, 1);
+    std::int64_t scale = desired;
     for (const auto& row : rows)
         for (const auto& c : row.where->clusters)
-            scale = std::max({scale, c.replicas, std::min(c.available.value_or(0), 2 * std::max<std::int64_t>(replicas, 1))});
+            scale = std::max({scale, c.replicas, std::min(c.available.value_or(0), 2 * desired)});
     return scale;
 }
 
@@ -66,10 +67,11 @@ void legend(std::ostream& out, const std::vector<std::string>& tiers, const plac
 {
     out << "<p class=\"legend\">";
     for (std::size_t i = 0; i < tiers.size(); ++i) {
-        const bool used = std::any_of(p.clusters.begin(), p.clusters.end(), [&](const auto& c) { return c.tier == tiers[i]; });
-        if (used)
+        const auto uses = [&](const placed_cluster& c) { return c.tier == tiers[i]; };
+        if (std::any_of(p.clusters.begin(), p.clusters.end(), uses))
             out << "<span><i style=\"background:" << colour_of(tiers, tiers[i]) << "\"></i>"
-                << (tiers[i].empty() ? "(clusterAffinity)" : escape(tiers[i])) << (i == 0 ? " (primary)" : " (overflow)")
+                << (tiers[i].empty() ? "(clusterAffinity)" : escape(tiers[i]))
+                << (i == 0 ? " (primary)" : " (overflow)")
                 << "</span>";
     }
     out << "</p>";
@@ -81,11 +83,11 @@ void one_row(std::ostream& out, const labelled_placement& row, std::int64_t scal
     out << "<div class=\"placement\" data-label=\"" << escape(row.label) << "\"><h4>" << escape(row.label) << "</h4>";
     if (!p.claimed)
         out << "<p class=\"state\">not claimed by any policy</p>";
+    else if (!p.scheduled)
+        out << "<p class=\"state\">" << escape(p.policy) << ": <b class=\"bad\">unschedulable</b></p>";
     else
-        out << "<p class=\"state\">" << escape(p.policy) << ": "
-            << (p.scheduled ? "scheduled" + (p.affinity_name.empty() ? "" : " in group <b>" + escape(p.affinity_name) + "</b>")
-                            : std::string("<b class=\"bad\">unschedulable</b>"))
-            << "</p>";
+        out << "<p class=\"state\">" << escape(p.policy) << ": scheduled"
+            << (p.affinity_name.empty() ? "" : " in group <b>" + escape(p.affinity_name) + "</b>") << "</p>";
     if (!p.skipped_groups.empty()) {
         out << "<div class=\"skipped\">" << (p.scheduled ? "groups skipped:" : "groups tried:") << "<ul>";
         for (const auto& g : p.skipped_groups)

@@ -44,7 +44,9 @@ std::string location(const report& r, const std::string& file, position where)
 }
 
 // A table with a header, at most max_rows rows from `rows(emit)`, then "and N more".
-void table(std::ostream& out, std::string_view header, const std::function<void(const std::function<void(std::string)>&)>& rows)
+using row_sink = std::function<void(std::string)>;
+
+void table(std::ostream& out, std::string_view header, const std::function<void(const row_sink&)>& rows)
 {
     std::size_t n = 0;
     out << header << '\n';
@@ -136,8 +138,8 @@ void diff(std::ostream& out, const placement_diff& d)
         return;
     table(out, "| | workload | change |", [&](const auto& emit) {
         for (const auto& c : d.changes)
-            emit(std::string("| ") + (c.kind == change_kind::changed ? "~" : c.kind == change_kind::added ? "\\+" : "-") +
-                 " | " + md(workload_label(c.workload)) + " | " + md(change_detail(c)) + " |");
+            emit("| " + md(std::string(1, change_sign(c.kind))) + " | " + md(workload_label(c.workload)) + " | " +
+                 md(change_detail(c)) + " |");
     });
 }
 

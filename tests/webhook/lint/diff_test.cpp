@@ -11,7 +11,8 @@ namespace {
 const workload_key web{"apps/v1", "Deployment", "shop", "web"};
 const workload_key api{"apps/v1", "Deployment", "shop", "api"};
 
-placed_workload scheduled(const workload_key& w, std::string policy, std::string group, std::vector<placed_cluster> clusters)
+placed_workload scheduled(const workload_key& w, std::string policy, std::string group,
+                          std::vector<placed_cluster> clusters)
 {
     std::int64_t total = 0;
     for (const auto& c : clusters)

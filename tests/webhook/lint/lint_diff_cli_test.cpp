@@ -130,7 +130,7 @@ TEST_CASE("a higher-priority policy taking over a workload changes its claiming 
     CHECK(nginx->find("moves")->items().empty()); // member1 keeps its 3 replicas
 }
 
-TEST_CASE("--base without a snapshot and --fail-on=move without --base are usage errors")
+TEST_CASE("--base without a snapshot, --fail-on=move without --base and stdin on both sides are usage errors")
 {
     auto no_snapshot = run_lint({"--base", shipped[0], shipped[0]});
     CHECK(no_snapshot.exit_code == 2);
@@ -140,4 +140,7 @@ TEST_CASE("--base without a snapshot and --fail-on=move without --base are usage
     CHECK(no_base.err.find("--fail-on=move needs --base") != std::string::npos);
     auto missing_base = lint_diff({examples + "no-such-dir"}, {shipped[0]});
     CHECK(missing_base.exit_code == 2);
+    auto both_stdin = lint_diff({"-"}, {});
+    CHECK(both_stdin.exit_code == 2);
+    CHECK(both_stdin.err.find("cannot both read standard input") != std::string::npos);
 }

@@ -74,8 +74,10 @@ TEST_CASE("markdown folds warnings and scheduled placements in details, shows un
           std::string::npos);
     CHECK(md.find("<details><summary>Placements (1 scheduled workloads)</summary>") != std::string::npos);
     CHECK(md.find("| idc | idc-east-1 4 (idc), cloud-east-1 2 (public-cloud) |") != std::string::npos);
-    CHECK(md.find("### Placement diff\n") != std::string::npos);
-    CHECK(md.find("| ~ | Deployment shop/cart | idc-east-1 6 → 4, \\+ cloud-east-1 2 \\(public-cloud\\) |") !=
+    // The reviewer's question first: the diff comes before the unschedulable list and the folded parts.
+    CHECK(md.find("### Placement diff\n") < md.find("### Unschedulable (1)"));
+    CHECK(md.find("### Unschedulable (1)") < md.find("<details>"));
+    CHECK(md.find("| \\~ | Deployment shop/cart | idc-east-1 6 → 4, \\+ cloud-east-1 2 \\(public-cloud\\) |") !=
           std::string::npos);
     CHECK(count(md, "<details>") == count(md, "</details>"));
 }
