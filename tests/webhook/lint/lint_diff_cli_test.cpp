@@ -86,9 +86,11 @@ TEST_CASE("the text plan lists each change with its sign and ends with the one-l
     CHECK(r.out.ends_with("2 workloads change placement, 1 becomes unschedulable, 1 unchanged\n"));
 }
 
-TEST_CASE("--fail-on: none passes the unschedulable edit, move fails a pure move, and no change passes")
+TEST_CASE("--fail-on: none passes the unschedulable edit but not a denial, move fails a pure move, no change passes")
 {
     CHECK(lint_diff(shipped, {examples + "pr-edit"}, {"--fail-on=none"}).exit_code == 0);
+    // A denial still fails under none: it is no placement question.
+    CHECK(lint_diff(shipped, {examples + "pr-edit", examples + "broken"}, {"--fail-on=none"}).exit_code == 1);
     const std::string edited_groups = examples + "pr-edit/dc-groups.yaml";
     CHECK(lint_diff({examples + "dc-groups.yaml"}, {edited_groups}).exit_code == 0);
     CHECK(lint_diff({examples + "dc-groups.yaml"}, {edited_groups}, {"--fail-on=move"}).exit_code == 1);
