@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # One entry point for people and CI: installs what is missing (Debian 12, apt), builds, runs or tests.
 #   ./dev.sh run    build and start the webhook on 127.0.0.1:8443 with a self-generated dev certificate
-#   ./dev.sh demo   build and lint the shipped examples, with a dry run against the example clusters
+#   ./dev.sh demo   build and lint the shipped examples, with a dry run against the example clusters, and
+#                   their placement diff against the edited copy manifests/examples/pr-edit/ (lint --base)
 #   ./dev.sh test   build and run every test suite: the normal build, then the whole suite again under
 #                   clang ASan + UBSan with short fuzz runs; ends with "N passed, N failed" (both builds)
 #   ./dev.sh test-sanitizers   only the sanitizer half of `test`
@@ -126,6 +127,15 @@ HINT
     echo
     echo "== lint of the broken examples (exit 1 expected: Karmada would deny them) =="
     build/webhook/karmada-policy-webhook lint manifests/examples/broken || true
+    echo
+    echo "== placement diff: the seed scenarios (--base) against manifests/examples/pr-edit/ =="
+    echo "== (exit 1 expected: the edit leaves checkout unschedulable) =="
+    base=()
+    for p in "${policies[@]}"; do base+=(--base "$p"); done
+    build/webhook/karmada-policy-webhook lint --clusters manifests/examples/clusters.yaml \
+      --workloads manifests/examples/workloads.yaml "${base[@]}" --report build/demo-report.html \
+      manifests/examples/pr-edit || true
+    echo "HTML report: build/demo-report.html (-o markdown gives the pull-request summary)"
     ;;
   test)
     install_deps

@@ -3,11 +3,14 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 
+#include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "lint/diff_report.hpp"
 #include "lint/lint.hpp"
 #include "lint/render.hpp"
 
@@ -22,7 +25,60 @@ struct lint_flags {
     std::vector<std::string> workloads; // --workloads: the resource templates the policies claim
     std::string unschedulable = "error";
     bool legacy_tolerations = false;
+    std::vector<std::string> base; // --base: the policies to diff placements against
+    std::string fail_on = "unschedulable";
+    std::string link_base; // --link-base URL
+    std::string html_report; // --report FILE.html
 };
+
+// --base needs a dry run (a diff of placements), and the flags that only make sense with it.
+bool check_diff_flags(const lint_flags& flags)
+{
+    if (!flags.base.empty() && (flags.clusters.empty() || flags.workloads.empty())) {
+        std::cerr << "lint: --base needs --clusters and --workloads (the snapshot both sides are scheduled on)\n";
+        return false;
+    }
+    const auto reads_stdin = [](const std::vector<std::string>& paths) {
+        return paths.empty() || std::find(paths.begin(), paths.end(), "-") != paths.end();
+    };
+    if (!flags.base.empty() && reads_stdin(flags.base) && reads_stdin(flags.paths)) {
+        std::cerr << "lint: --base - and PATH - cannot both read standard input\n";
+        return false;
+    }
+    if (flags.fail_on == "move" && flags.base.empty()) {
+        std::cerr << "lint: --fail-on=move needs --base (the placements to compare with)\n";
+        return false;
+    }
+    return true;
+}
+
+// --base: the same dry run over the base policies; its placements diffed against the report's.
+void add_base_diff(const lint_flags& flags, const lint::lint_options& options, lint::report& report)
+{
+    if (flags.base.empty())
+        return;
+    const lint::report base = lint::run_lint(lint::collect_inputs(flags.base), options);
+    lint::attach_diff(report, base);
+}
+
+// --report FILE.html; false (and a message) when the file cannot be written.
+bool write_html_report(const std::string& file, const lint::report& report)
+{
+    if (file.empty())
+        return true;
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    if (out)
+        lint::render_html(report, out);
+    if (out.flush())
+        return true;
+    std::cerr << "lint: cannot write --report " << file << '\n';
+    return false;
+}
+
+lint::fail_on fail_on_of(const std::string& name)
+{
+    return name == "move" ? lint::fail_on::move : name == "none" ? lint::fail_on::none : lint::fail_on::unschedulable;
+}
 
 std::string formats_help()
 {
@@ -39,6 +95,8 @@ int run_lint_command(const lint_flags& flags)
         std::cerr << "lint: --workloads needs --clusters (the snapshot to schedule them on)\n";
         return exit_usage;
     }
+    if (!check_diff_flags(flags))
+        return exit_usage;
     lint::input_set inputs = lint::collect_inputs(flags.paths.empty() ? std::vector<std::string>{"-"} : flags.paths);
     lint::lint_options options = flags.options;
     options.unschedulable_is_error = flags.unschedulable == "error";
@@ -48,14 +106,18 @@ int run_lint_command(const lint_flags& flags)
         dry_run->options.legacy_default_tolerations = flags.legacy_tolerations;
         options.dry_run = dry_run.get();
     }
-    const lint::report report = lint::run_lint(inputs, options);
+    lint::report report = lint::run_lint(inputs, options);
+    add_base_diff(flags, options, report);
+    report.link_base = flags.link_base;
     format->render(report, std::cout);
     std::cout.flush();
     // Broken inputs also go to stderr, whatever the format, so a CI log always shows them.
     if (flags.output != "text")
         for (const auto& e : report.file_errors)
             std::cerr << e.str() << '\n';
-    return lint::exit_code(report);
+    if (!write_html_report(flags.html_report, report))
+        return exit_usage;
+    return lint::exit_code(report, fail_on_of(flags.fail_on));
 }
 
 } // namespace
@@ -94,6 +156,19 @@ command add_lint_command(CLI::App& parent)
     sub->add_flag("--legacy-default-tolerations", flags->legacy_tolerations,
                   "dry run as Karmada v1.3-v1.14, whose webhook added NoExecute tolerations for "
                   "not-ready/unreachable clusters");
+    sub->add_option("--base", flags->base,
+                    "diff placements: the base policies (e.g. the target branch's; file, directory or -), "
+                    "scheduled on the same snapshot; repeat the flag for several")
+        ->allow_extra_args(false);
+    sub->add_option("--fail-on", flags->fail_on,
+                    "exit 1 on: unschedulable (a denial or an unschedulable workload), move (also any placement "
+                    "change against --base), none (denials only)")
+        ->check(CLI::IsMember({"unschedulable", "move", "none"}))
+        ->capture_default_str();
+    sub->add_option("--link-base", flags->link_base,
+                    "-o markdown and --report: link file:line to URL/<file>#L<line> (e.g. a blob URL at the PR head)");
+    sub->add_option("--report", flags->html_report,
+                    "also write a self-contained HTML report (placement bars, the diff, findings) to this file");
     sub->add_flag("--allow-aggregated-overflow", flags->options.validation.allow_aggregated_overflow,
                   "also accept overflowAffinities with Divided + Aggregated scheduling (newer Karmada)");
     return {sub, [flags] { return run_lint_command(*flags); }};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "lint/render.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <system_error>
 
@@ -8,11 +9,12 @@ namespace kpw::lint {
 
 namespace {
 constexpr output_format formats[] = {
-    {"text", "compiler-style lines file:line:column: error: field: message, then a summary", render_text},
+    {"text", "compiler-style lines file:line:column: error: field: message, then a summary", render_text_with_plan},
     {"json", "the report as JSON: summary and one result per policy", render_json},
     {"junit", "JUnit XML: a testsuite per file, a testcase per policy (Jenkins, GitLab, Azure DevOps)", render_junit},
     {"sarif", "SARIF 2.1.0 for GitHub code scanning (upload with github/codeql-action/upload-sarif)", render_sarif},
     {"github", "GitHub Actions workflow commands (::error/::warning annotations), then a summary", render_github},
+    {"markdown", "GitHub-flavoured Markdown for $GITHUB_STEP_SUMMARY and PR comments", render_markdown},
 };
 } // namespace
 
@@ -49,6 +51,34 @@ std::string ci_path(std::string_view file)
 std::string policy_label(const policy_result& p)
 {
     return p.kind + ' ' + (p.namespace_name.empty() ? "" : p.namespace_name + '/') + p.name;
+}
+
+std::string source_link(const std::string& link_base, const std::string& file, int line)
+{
+    if (link_base.empty() || file.empty() || file == "<stdin>")
+        return "";
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string url = link_base;
+    if (url.back() != '/')
+        url += '/';
+    for (unsigned char c : ci_path(file)) {
+        const bool plain = std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~';
+        if (plain)
+            url += static_cast<char>(c);
+        else
+            url.append({'%', hex[c >> 4], hex[c & 15]});
+    }
+    if (line > 0)
+        url += "#L" + std::to_string(line);
+    return url;
+}
+
+std::string line_suffix(position where)
+{
+    std::string out;
+    if (where.known())
+        out.append(":").append(std::to_string(where.line));
+    return out;
 }
 
 std::string summary_line(const report& r)

@@ -189,6 +189,50 @@ value result_json(const policy_result& p)
     return v;
 }
 
+value side_json(const placement& p)
+{
+    value v = value::mapping();
+    v.add("policy", p.claimed ? value::string(p.policy) : value::null_value());
+    v.add("affinityName", value::string(p.affinity_name));
+    v.add("scheduled", value::boolean(p.scheduled));
+    value& clusters = v.add("clusters", value::sequence());
+    for (const auto& c : p.clusters) {
+        value row = value::mapping();
+        row.add("name", value::string(c.name));
+        row.add("replicas", value::integer(c.replicas));
+        row.add("tier", value::string(c.tier));
+        clusters.push_back(std::move(row));
+    }
+    return v;
+}
+
+// lint --base: {"workload", "before", "after", "moves"} per workload whose outcome changes.
+value diff_json(const placement_diff& d)
+{
+    value out = value::sequence();
+    for (const auto& c : d.changes) {
+        value workload = value::mapping();
+        workload.add("apiVersion", value::string(c.workload.api_version));
+        workload.add("kind", value::string(c.workload.kind));
+        workload.add("namespace", value::string(c.workload.namespace_name));
+        workload.add("name", value::string(c.workload.name));
+        value v = value::mapping();
+        v.add("workload", std::move(workload));
+        v.add("before", side_json(c.before));
+        v.add("after", side_json(c.after));
+        value& moves = v.add("moves", value::sequence());
+        for (const auto& m : c.moves) {
+            value move = value::mapping();
+            move.add("cluster", value::string(m.cluster));
+            move.add("from", value::integer(m.from));
+            move.add("to", value::integer(m.to));
+            moves.push_back(std::move(move));
+        }
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
 } // namespace
 
 void render_json(const report& r, std::ostream& out)
@@ -199,6 +243,10 @@ void render_json(const report& r, std::ostream& out)
     summary.add("denied", value::integer(r.totals.denied));
     summary.add("warnings", value::integer(r.totals.warnings));
     summary.add("unschedulable", value::integer(r.totals.unschedulable));
+    if (r.diff) {
+        summary.add("changed", value::integer(static_cast<std::int64_t>(r.diff->changes.size())));
+        summary.add("unchanged", value::integer(r.diff->unchanged));
+    }
 
     value results = value::sequence();
     for (const auto& p : r.results)
@@ -207,6 +255,8 @@ void render_json(const report& r, std::ostream& out)
     value root = value::mapping();
     root.add("summary", std::move(summary));
     root.add("results", std::move(results));
+    if (r.diff)
+        root.add("diff", diff_json(*r.diff));
     out << doc::to_json(root) << '\n';
 }
 

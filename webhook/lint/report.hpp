@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "lint/diff.hpp"
 
 namespace kpw::lint {
 
@@ -136,6 +137,8 @@ struct report {
     std::vector<policy_result> results;
     std::vector<skipped_document> skipped;
     std::vector<file_error> file_errors;
+    std::optional<placement_diff> diff; // lint --base: the base policies' placements against these
+    std::string link_base;              // --link-base URL: findings link to URL/<file>#L<line> (markdown, html)
 };
 
 } // namespace kpw::lint

@@ -139,7 +139,8 @@ TEST_CASE("the --help reader finds the flags (checked on lint, which is always b
     REQUIRE(r.exit_code == 0);
     CHECK(help_flags(r.out) == std::set<std::string>{"--help", "--output", "--namespace", "--allow-aggregated-overflow",
                                                      "--clusters", "--workloads", "--unschedulable", "--explain",
-                                                     "--legacy-default-tolerations"});
+                                                     "--legacy-default-tolerations", "--base", "--fail-on",
+                                                     "--link-base", "--report"});
 }
 
 TEST_CASE("every flag the Deployment passes is a serve flag")
