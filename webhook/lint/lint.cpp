@@ -148,7 +148,7 @@ policy_result lint_policy_typed(policy_kind kind, const doc::value& object, cons
         p.kind = r.kind;
         add_snapshot_warnings(*options.dry_run, p, object, r);
         if (typed)
-            typed->push_back({index, std::move(p)});
+            typed->push_back({index, std::move(p), object});
     }
     return r;
 }
