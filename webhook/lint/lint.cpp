@@ -14,9 +14,12 @@
 namespace kpw::lint {
 namespace {
 
+// The position is where a person fixes the error (error::locate_at), the field path Karmada's.
 finding to_finding(const doc::value& object, const field::error& e)
 {
-    return {std::string(field::wire_name(e.type)), e.field, e.body(), doc::locate(object, e.field)};
+    const std::string& at = e.locate_at.empty() ? e.field : e.locate_at;
+    const position where = e.locate_key ? doc::locate_key(object, at) : doc::locate(object, at);
+    return {std::string(field::wire_name(e.type)), e.field, e.body(), where};
 }
 
 finding to_finding(const doc::value& object, const field::warning& w)
