@@ -125,7 +125,8 @@ preemption_verdict preemption_blocker(const policy_view& by, const policy_view& 
     // A PropagationPolicy preempts a ClusterPropagationPolicy whatever the priorities.
     if (by.cluster_scoped == holder.cluster_scoped && mine <= theirs)
         return {"spec.priority", "preemption needs a strictly higher spec.priority (" + std::to_string(mine) +
-                                     " is not above " + std::to_string(theirs) + "; the selector match does not count)"};
+                                     " is not above " + std::to_string(theirs) +
+                                     "; the selector match does not count)"};
     if (by.spec->preemption != model::preemption_always)
         return {"spec.preemption", "its spec.preemption is " +
                                        (by.spec->preemption.empty() ? std::string(model::preemption_never)

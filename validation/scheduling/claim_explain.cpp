@@ -21,6 +21,8 @@ std::string_view match_words(match_priority p)
 
 std::string quoted(std::string_view s) { return '"' + std::string(s) + '"'; }
 
+constexpr const char* preempted_note = " (preemption: Always, PropagationPolicyPreemption on)";
+
 // karmada: pkg/detector/compare.go (within a kind) and propagateResource (PP before CPP): the rule that
 // puts `a` before `b`, in words.
 std::string deciding_rule(std::span<const policy_view> ps, const claim_candidate& a, const claim_candidate& b)
@@ -130,7 +132,7 @@ void apply_known_holder(std::span<const policy_view> ps, const model::workload& 
     if (auto p = preemptor(ps, w, holder, gate, out)) {
         out.preempted = true;
         out.policy = p;
-        out.reason = "preempts " + held + " (preemption: Always, PropagationPolicyPreemption on)";
+        out.reason = "preempts " + held + preempted_note;
         find_candidate(out, *p)->why = out.reason;
         mine->why = "held the claim; preempted by " + policy_label(ps[*p]);
         return;
@@ -172,11 +174,25 @@ claim_explanation explain_claim(std::span<const policy_view> ps, const model::wo
     }
     if (!out.holder)
         return out;
-    const auto holder = std::find_if(ps.begin(), ps.end(), [&](const policy_view& p) { return names_policy(*out.holder, p); });
+    const auto holder =
+        std::find_if(ps.begin(), ps.end(), [&](const policy_view& p) { return names_policy(*out.holder, p); });
     if (holder != ps.end()) {
         apply_known_holder(ps, w, static_cast<std::size_t>(holder - ps.begin()), preemption_gate, out);
         return out;
     }
+    // A PropagationPolicy preempts a ClusterPropagationPolicy whatever its spec, so that much is known
+    // even when the holding cluster policy is not among the given ones.
+    static const model::propagation_spec unknown_spec;
+    const policy_view unknown_cpp{&unknown_spec, {}, out.holder->name, true};
+    if (out.holder->cluster_policy)
+        for (const auto& c : out.candidates)
+            if (!ps[c.policy].cluster_scoped &&
+                preemption_blocker(ps[c.policy], unknown_cpp, w, preemption_gate).preempts()) {
+                out.preempted = true;
+                out.policy = c.policy;
+                out.reason = "preempts " + claim_label(*out.holder) + preempted_note;
+                return out;
+            }
     out.sticky = true;
     out.policy.reset();
     out.reason = "already claimed by " + claim_label(*out.holder) +

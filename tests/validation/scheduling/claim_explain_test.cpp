@@ -206,3 +206,19 @@ TEST_CASE("the claimed-by label hands the workload to another controller")
     w.labels[std::string(claimed_by_label)] = "";
     CHECK(explain_claim(s.views, w, nullptr, false).policy == 0u);
 }
+
+TEST_CASE("a PropagationPolicy preempts a cluster policy holder even when that holder is not given")
+{
+    policy_set s;
+    auto& pp = s.add("pp", select_web());
+    auto w = web_workload();
+    claim_by_cpp(w, "not-linted");
+    auto c = explain_claim(s.views, w, nullptr, true);
+    CHECK(c.sticky); // preemption Never
+    CHECK_FALSE(c.policy);
+    pp.preemption = "Always";
+    c = explain_claim(s.views, w, nullptr, true);
+    CHECK(c.preempted);
+    CHECK(c.policy == 0u);
+    CHECK_FALSE(explain_claim(s.views, w, nullptr, false).preempted); // gate off
+}

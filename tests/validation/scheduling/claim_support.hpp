@@ -28,8 +28,8 @@ struct policy_set {
     std::vector<policy_view> views;
     std::deque<std::string> names;
 
-    model::propagation_spec& add(std::string name, model::resource_selector s, std::optional<std::int32_t> priority = {},
-                                 bool cluster = false)
+    model::propagation_spec& add(std::string name, model::resource_selector s,
+                                 std::optional<std::int32_t> priority = {}, bool cluster = false)
     {
         auto& spec = specs.emplace_back();
         spec.resource_selectors = {std::move(s)};

@@ -97,7 +97,8 @@ TEST_CASE("summary.claims lists every workload with its policy, reason, candidat
     const auto& web = claims->items()[0];
     CHECK(kpw::doc::to_json(*web.find("workload")) ==
           R"({"apiVersion":"apps/v1","kind":"Deployment","namespace":"shop","name":"web"})");
-    CHECK(kpw::doc::to_json(*web.find("policy")) == R"({"kind":"PropagationPolicy","namespace":"shop","name":"broad"})");
+    CHECK(kpw::doc::to_json(*web.find("policy")) ==
+          R"({"kind":"PropagationPolicy","namespace":"shop","name":"broad"})");
     CHECK(web.find("sticky")->as_bool());
     CHECK(web.find_path({"wouldWin", "name"})->text() == "exact");
     CHECK(web.string_at("reason").starts_with("already claimed by PropagationPolicy shop/broad (claims are sticky)"));
@@ -141,14 +142,16 @@ TEST_CASE("claim warnings sit on the policy field they concern, the same in ever
     CHECK(warning_with(v, "broad", "policy-shadowed") == nullptr); // it claims both
 
     auto text = run_lint({"--clusters", clusters, "--workloads", f.work, f.policy}).out;
-    CHECK(text.find("policies.yaml:16:15: warning: spec.preemption: would claim Deployment shop/web") != std::string::npos);
+    CHECK(text.find("policies.yaml:16:15: warning: spec.preemption: would claim Deployment shop/web") !=
+          std::string::npos);
     CHECK(text.find("[claim-not-preempted]") != std::string::npos);
     CHECK(text.find("note: claim: Deployment shop/web -> PropagationPolicy shop/broad: already claimed") !=
           std::string::npos);
     // api has a single candidate: no claim line for it.
     CHECK(text.find("claim: Deployment shop/api") == std::string::npos);
     auto github = run_lint({"-o", "github", "--clusters", clusters, "--workloads", f.work, f.policy}).out;
-    CHECK(github.find(",line=16,col=15,title=claim-not-preempted in PropagationPolicy shop/exact::") != std::string::npos);
+    CHECK(github.find(",line=16,col=15,title=claim-not-preempted in PropagationPolicy shop/exact::") !=
+          std::string::npos);
     auto sarif = json_of(run_lint({"-o", "sarif", "--clusters", clusters, "--workloads", f.work, f.policy}).out);
     bool found = false;
     for (const auto& res : sarif.find("runs")->items()[0].find("results")->items())
@@ -159,5 +162,6 @@ TEST_CASE("claim warnings sit on the policy field they concern, the same in ever
     CHECK(found);
     for (const auto& rule : sarif.find_path({"runs"})->items()[0].find_path({"tool", "driver", "rules"})->items())
         if (rule.string_at("id") == "claim-not-preempted")
-            CHECK(rule.find_path({"shortDescription", "text"})->text().find("does not take it over") != std::string::npos);
+            CHECK(rule.find_path({"shortDescription", "text"})->text().find("does not take it over") !=
+                  std::string::npos);
 }
