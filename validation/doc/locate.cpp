@@ -24,9 +24,8 @@ const value* step_bracket(const value& v, std::string_view sub)
     return v.find(sub);
 }
 
-} // namespace
-
-position locate(const value& root, std::string_view field_path)
+// The node the path leads to, or its nearest present ancestor.
+const value& find_node(const value& root, std::string_view field_path)
 {
     const value* current = &root;
     std::size_t i = 0;
@@ -50,7 +49,13 @@ position locate(const value& root, std::string_view field_path)
             break;
         current = next;
     }
-    return position_for(*current);
+    return *current;
 }
+
+} // namespace
+
+position locate(const value& root, std::string_view field_path) { return position_for(find_node(root, field_path)); }
+
+position locate_key(const value& root, std::string_view field_path) { return find_node(root, field_path).key_pos(); }
 
 } // namespace kpw::doc

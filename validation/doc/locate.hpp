@@ -14,4 +14,8 @@ namespace kpw::doc {
 // synthesised roots, which have position 0:0).
 position locate(const value& root, std::string_view field_path);
 
+// Like locate, but a mapping member resolves to where its key starts, whatever its value is: for a
+// finding about the key itself (a label key that is not a qualified name).
+position locate_key(const value& root, std::string_view field_path);
+
 } // namespace kpw::doc

@@ -95,6 +95,13 @@ error forbidden(const path& p, std::string detail) { return {reason::forbidden, 
 
 error internal(const path& p, std::string detail) { return {reason::internal, p.str(), {}, std::move(detail)}; }
 
+error located(error e, const path& where, bool at_key)
+{
+    e.locate_at = where.str();
+    e.locate_key = at_key;
+    return e;
+}
+
 std::string aggregate(const error_list& errors)
 {
     std::vector<std::string> kept;

@@ -32,6 +32,11 @@ struct error {
     std::string field;     // rendered path
     std::string bad_value; // already rendered the Go way (%q string, bare number, compact JSON)
     std::string detail;
+    // Where a person fixes it, when that is not `field` itself: Karmada reports some errors on a list or
+    // map because of one element (a duplicated affinityName is reported on clusterAffinities); the
+    // message keeps Karmada's path, positions use this one. Empty: `field`.
+    std::string locate_at = {};
+    bool locate_key = false; // point at the key of `locate_at` (a bad label key), not at its value
 
     // "<field>: <body>", exactly as apimachinery's (*Error).Error() prints it.
     std::string str() const;
@@ -39,6 +44,9 @@ struct error {
 };
 
 using error_list = std::vector<error>;
+
+// `e`, positioned at `where` (its value; its key with `at_key`) while its field stays Karmada's.
+error located(error e, const path& where, bool at_key = false);
 
 // One constructor per reason; the arguments are fixed by the reason, as in apimachinery.
 // `rendered_value` must already be in Go rendering: use go_quote / go_int / compact JSON.

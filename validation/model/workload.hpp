@@ -36,6 +36,7 @@ struct workload {
     std::string name;
     std::string uid; // metadata.uid; empty for a manifest from git
     label_map labels;
+    label_map annotations; // metadata.annotations: Karmada's claim keys live here (day2-semantics §1.1)
     std::int32_t replicas = 0;
     // ReplicaRequirements != nil: a resource request remains or the pod template claims nodes
     // (nodeSelector, tolerations or required node affinity).

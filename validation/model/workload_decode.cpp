@@ -94,6 +94,7 @@ void decode_metadata(const doc::value& object, std::string_view default_namespac
         w.namespace_ = read::string(metadata->find("namespace"), meta.child("namespace"), out.errors);
         w.uid = read::string(metadata->find("uid"), meta.child("uid"), out.errors);
         w.labels = read::string_map(metadata->find("labels"), meta.child("labels"), out.errors);
+        w.annotations = read::string_map(metadata->find("annotations"), meta.child("annotations"), out.errors);
     }
     if (w.namespace_.empty())
         w.namespace_ = std::string(default_namespace);

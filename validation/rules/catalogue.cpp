@@ -46,6 +46,21 @@ constexpr std::array entries{
                     "an affinity group matches no cluster of the cluster snapshot",
                     "the scheduler skips the group; check the cluster names and selectors against "
                     "`kubectl get clusters --show-labels`"},
+    catalogue_entry{"policy-claims-nothing", false, "a policy matches none of the given workloads",
+                    "check its resourceSelectors (apiVersion, kind, namespace, name, labels) against the workloads"},
+    catalogue_entry{"policy-shadowed", false, "every workload a policy matches is claimed by another policy",
+                    "raise spec.priority, select by name, or remove the policy; the message names the winners"},
+    catalogue_entry{"claim-decided-by-name", false,
+                    "two policies tie on priority and selector match: only the name order picks the claimer",
+                    "set spec.priority on the policy that should win"},
+    catalogue_entry{"claim-not-preempted", false,
+                    "a policy would win a workload that another policy already holds, but does not take it over",
+                    "claims are sticky: set spec.preemption: Always, a strictly higher spec.priority, and enable "
+                    "the PropagationPolicyPreemption feature gate, or remove the claim from the workload"},
+    catalogue_entry{"lazy-activation", false,
+                    "an activationPreference: Lazy policy's changes wait for each template's next change",
+                    "edit the templates (or restart karmada-controller-manager) to apply the change, or drop "
+                    "activationPreference"},
     catalogue_entry{"selector-label-ignored", false, "a resource selector with a name ignores its labelSelector",
                     "remove name or labelSelector"},
 };

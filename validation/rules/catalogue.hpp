@@ -26,6 +26,13 @@ namespace kpw::rules {
 //  toleration-seconds-ignored     tolerationSeconds on a toleration whose effect is not NoExecute.
 //  toleration-value-ignored       a value on an Exists toleration (Exists matches any value).
 //  selector-label-ignored         a resource selector with both name and labelSelector; the name wins.
+//  policy-claims-nothing          (lint --workloads) a policy matches none of the given workloads.
+//  policy-shadowed                (lint --workloads) every workload the policy matches goes to another policy.
+//  claim-decided-by-name          (lint --workloads) two policies tie on priority and match: the name decides.
+//  claim-not-preempted            (lint --workloads) a policy that would win a workload does not take it over
+//                                 from the policy that already holds it (preemption Never, gate off, priority).
+//  lazy-activation                (lint --workloads) an activationPreference: Lazy policy's changes reach its
+//                                 templates only at their next change.
 struct catalogue_entry {
     std::string_view id;       // warning id, or the error reason (FieldValueInvalid, ...)
     bool is_error = false;

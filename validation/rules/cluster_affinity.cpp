@@ -78,11 +78,17 @@ void validate_cluster_affinities(const std::vector<model::cluster_affinity_term>
     for (std::size_t i = 0; i < terms.size(); ++i) {
         const auto& term = terms[i];
         const field::path term_path = at.index(i);
-        // A1: upstream reports the name at the term's path, without ".affinityName".
+        const field::path name_path = term_path.child("affinityName");
+        // A1: upstream reports the name at the term's path, without ".affinityName"; the position is the name's.
+        const std::size_t first_a1 = errs.size();
         validate_label_key(term.affinity_name, term_path, errs);
+        for (std::size_t k = first_a1; k < errs.size(); ++k)
+            errs[k] = field::located(std::move(errs[k]), name_path);
+        // Reported on the whole list; positioned at the later duplicate's name, the one to rename.
         if (!names.insert(term.affinity_name).second)
-            errs.push_back(field::invalid(at, model::go_json(terms),
-                                          "each affinity term in a policy must have a unique name"));
+            errs.push_back(field::located(field::invalid(at, model::go_json(terms),
+                                                         "each affinity term in a policy must have a unique name"),
+                                          name_path));
         check_field_selector(term.cluster_affinity.field_selector, term_path.child("fieldSelector"), errs);
         validate_overflow_tiers(term, term_path, errs);
     }

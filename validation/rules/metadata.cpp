@@ -24,13 +24,25 @@ void validate_name(const model::object_meta& meta, const field::path& at, field:
         errs.push_back(field::invalid(at, field::go_quote(meta.name), std::move(msg)));
 }
 
-// ValidateLabels: errors are reported at metadata.labels itself, the key or value as the bad value.
+// Positions the errors from `first` on at `where` (its key with `at_key`).
+void locate_from(field::error_list& errs, std::size_t first, const field::path& where, bool at_key)
+{
+    for (std::size_t k = first; k < errs.size(); ++k)
+        errs[k] = field::located(std::move(errs[k]), where, at_key);
+}
+
+// ValidateLabels: errors are reported at metadata.labels itself, the key or value as the bad value;
+// positioned at that key or value.
 void validate_labels(const model::object_meta& meta, const field::path& at, field::error_list& errs)
 {
     for (const auto& [key, value] : meta.labels) {
+        std::size_t first = errs.size();
         validate_label_key(key, at, errs);
+        locate_from(errs, first, at.key(key), true);
+        first = errs.size();
         for (auto& msg : label_value_errors(value))
             errs.push_back(field::invalid(at, field::go_quote(value), std::move(msg)));
+        locate_from(errs, first, at.key(key), false);
     }
 }
 
@@ -44,7 +56,7 @@ void validate_annotations(const model::object_meta& meta, const field::path& at,
         for (char& c : lower)
             c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         for (auto& msg : qualified_name_errors(lower))
-            errs.push_back(field::invalid(at, field::go_quote(key), std::move(msg)));
+            errs.push_back(field::located(field::invalid(at, field::go_quote(key), std::move(msg)), at.key(key), true));
         total += key.size() + value.size();
     }
     if (total > annotations_size_limit)
@@ -56,17 +68,24 @@ void validate_finalizers(const model::object_meta& meta, const field::path& at, 
 {
     bool orphan = false;
     bool foreground = false;
-    for (const auto& f : meta.finalizers) {
+    std::size_t second = 0; // the entry that completed the conflicting pair
+    for (std::size_t i = 0; i < meta.finalizers.size(); ++i) {
+        const auto& f = meta.finalizers[i];
         for (auto& msg : qualified_name_errors(f))
-            errs.push_back(field::invalid(at, field::go_quote(f), std::move(msg)));
+            errs.push_back(field::located(field::invalid(at, field::go_quote(f), std::move(msg)), at.index(i)));
+        const bool had_both = orphan && foreground;
         orphan = orphan || f == "orphan";
         foreground = foreground || f == "foregroundDeletion";
+        if (!had_both && orphan && foreground)
+            second = i;
     }
     if (orphan && foreground) {
         doc::value list = doc::value::sequence(); // rendered as JSON, as apimachinery renders a list
         for (const auto& f : meta.finalizers)
             list.push_back(doc::value::string(f));
-        errs.push_back(field::invalid(at, doc::to_json(list), "finalizer orphan and foregroundDeletion cannot be both set"));
+        errs.push_back(field::located(
+            field::invalid(at, doc::to_json(list), "finalizer orphan and foregroundDeletion cannot be both set"),
+            at.index(second)));
     }
 }
 

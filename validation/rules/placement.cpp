@@ -52,9 +52,11 @@ void validate_workload_affinity(const model::workload_affinity& w, const field::
     if (w.anti_affinity)
         validate_label_key(w.anti_affinity->group_by_label_key, at.child("antiAffinity").child("groupByLabelKey"),
                            errs);
+    // Reported on workloadAffinity; positioned at the second of the two keys.
     if (w.affinity && w.anti_affinity && w.affinity->group_by_label_key == w.anti_affinity->group_by_label_key)
-        errs.push_back(field::invalid(at, model::go_json(w),
-                                      "affinity and antiAffinity must not use the same groupByLabelKey"));
+        errs.push_back(field::located(field::invalid(at, model::go_json(w),
+                                                     "affinity and antiAffinity must not use the same groupByLabelKey"),
+                                      at.child("antiAffinity").child("groupByLabelKey")));
 }
 
 // T1. karmada: pkg/util/validation/validation.go ValidateClusterTolerations (Lt/Gt are node-only operators)
@@ -76,8 +78,11 @@ void validate_placement(const model::placement& p, const field::path& at, const 
                         field::error_list& errs)
 {
     // P1: an empty clusterAffinities list is dropped by the round trip, so only a non-empty one counts.
+    // Reported on the placement; positioned at clusterAffinities, the field the message names first.
     if (p.cluster_affinity && !p.cluster_affinities.empty())
-        errs.push_back(field::invalid(at, model::go_json(p), "clusterAffinities cannot co-exist with clusterAffinity"));
+        errs.push_back(field::located(
+            field::invalid(at, model::go_json(p), "clusterAffinities cannot co-exist with clusterAffinity"),
+            at.child("clusterAffinities")));
     validate_overflow_mode(p, at, opts, errs);
     if (p.cluster_affinity)
         validate_cluster_affinity(*p.cluster_affinity, at.child("clusterAffinity"), errs);

@@ -67,8 +67,11 @@ void validate_suspension(const std::optional<model::suspension>& s, const field:
     if (!s || !s->dispatching.value_or(false) || !s->dispatching_on_clusters ||
         s->dispatching_on_clusters->cluster_names.empty())
         return;
-    errs.push_back(field::invalid(at.child("suspension"), model::go_json(*s),
-                                  "suspension dispatching cannot co-exist with dispatchingOnClusters.clusterNames"));
+    // Positioned at the cluster names, the second of the two settings.
+    errs.push_back(field::located(
+        field::invalid(at.child("suspension"), model::go_json(*s),
+                       "suspension dispatching cannot co-exist with dispatchingOnClusters.clusterNames"),
+        at.child("dispatchingOnClusters").child("clusterNames")));
 }
 
 } // namespace

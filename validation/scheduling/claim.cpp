@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Resource selector matching and the policy ranking of karmada's resource detector.
+// Resource selector matching, the policy ranking of karmada's resource detector and recorded claims.
 #include "scheduling/claim.hpp"
 
 #include "scheduling/filter.hpp"
@@ -19,7 +19,24 @@ bool outranks(const policy_view& a, match_priority pa, const policy_view& b, mat
     return a.name < b.name;
 }
 
+std::string_view value_of(const model::label_map& m, std::string_view key)
+{
+    auto it = m.find(key);
+    return it == m.end() ? std::string_view() : std::string_view(it->second);
+}
+
 } // namespace
+
+std::string_view match_priority_name(match_priority p)
+{
+    switch (p) {
+    case match_priority::name: return "name";
+    case match_priority::label_selector: return "labelSelector";
+    case match_priority::match_all: return "matchAll";
+    case match_priority::mismatch: break;
+    }
+    return "mismatch";
+}
 
 match_priority selector_match(const model::resource_selector& s, const model::workload& w)
 {
@@ -46,6 +63,13 @@ match_priority best_match(const model::propagation_spec& spec, const model::work
     return best;
 }
 
+std::string policy_label(const policy_view& p)
+{
+    if (p.cluster_scoped)
+        return "ClusterPropagationPolicy " + std::string(p.name);
+    return "PropagationPolicy " + std::string(p.ns) + '/' + std::string(p.name);
+}
+
 std::optional<std::size_t> claiming_policy(std::span<const policy_view> policies, const model::workload& w)
 {
     std::optional<std::size_t> best[2]; // [0] namespaced, [1] cluster-scoped
@@ -65,6 +89,55 @@ std::optional<std::size_t> claiming_policy(std::span<const policy_view> policies
         }
     }
     return best[0] ? best[0] : best[1];
+}
+
+// karmada: pkg/detector/policy.go propagateResource steps 1 and 2 (the PP keys win over the CPP keys;
+// a partial set of keys is no claim).
+std::optional<model::policy_claim> recorded_claim(const model::workload& w)
+{
+    const auto pp_ns = value_of(w.annotations, model::pp_namespace_annotation);
+    const auto pp_name = value_of(w.annotations, model::pp_name_annotation);
+    const auto pp_id = value_of(w.labels, model::pp_permanent_id_label);
+    if (!pp_ns.empty() && !pp_name.empty() && !pp_id.empty())
+        return model::policy_claim{false, std::string(pp_ns), std::string(pp_name), std::string(pp_id)};
+    const auto cpp_name = value_of(w.annotations, model::cpp_name_annotation);
+    const auto cpp_id = value_of(w.labels, model::cpp_permanent_id_label);
+    if (!cpp_name.empty() && !cpp_id.empty())
+        return model::policy_claim{true, {}, std::string(cpp_name), std::string(cpp_id)};
+    return std::nullopt;
+}
+
+// karmada: getAndApplyPolicy / getAndApplyClusterPolicy fetch the claimed policy by namespace and name;
+// the permanent id is not compared.
+bool names_policy(const model::policy_claim& claim, const policy_view& p)
+{
+    if (claim.cluster_policy != p.cluster_scoped || claim.name != p.name)
+        return false;
+    return p.cluster_scoped || claim.namespace_ == p.ns;
+}
+
+preemption_verdict preemption_blocker(const policy_view& by, const policy_view& holder, const model::workload& w,
+                                      bool preemption_gate)
+{
+    const std::int32_t mine = by.spec->priority.value_or(0), theirs = holder.spec->priority.value_or(0);
+    if (by.cluster_scoped && !holder.cluster_scoped)
+        return {"", "a ClusterPropagationPolicy never preempts a PropagationPolicy"};
+    // A PropagationPolicy preempts a ClusterPropagationPolicy whatever the priorities.
+    if (by.cluster_scoped == holder.cluster_scoped && mine <= theirs)
+        return {"spec.priority", "preemption needs a strictly higher spec.priority (" + std::to_string(mine) +
+                                     " is not above " + std::to_string(theirs) +
+                                     "; the selector match does not count)"};
+    if (by.spec->preemption != model::preemption_always)
+        return {"spec.preemption", "its spec.preemption is " +
+                                       (by.spec->preemption.empty() ? std::string(model::preemption_never)
+                                                                    : by.spec->preemption) +
+                                       ", not Always"};
+    if (!preemption_gate)
+        return {"spec.preemption", "the PropagationPolicyPreemption feature gate is off (its default)"};
+    // Preemption fetches the templates its selectors name (preemption.go fetchResourceTemplate).
+    if (best_match(*by.spec, w) != match_priority::name)
+        return {"spec.resourceSelectors", "preemption only reaches the templates its resource selectors name"};
+    return {};
 }
 
 } // namespace kpw::scheduling

@@ -3,7 +3,7 @@
 #include "lint/dry_run.hpp"
 
 #include "doc/locate.hpp"
-#include "scheduling/claim.hpp"
+#include "lint/claims.hpp"
 
 namespace kpw::lint {
 
@@ -92,16 +92,14 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
 {
     if (!ctx.snapshot || !ctx.have_workloads)
         return;
-    std::vector<scheduling::policy_view> views;
-    views.reserve(policies.size());
-    for (const auto& p : policies) {
-        bool cluster_scoped = p.policy.kind == model::kind_cluster_propagation_policy;
-        views.push_back({&p.policy.spec, r.results[p.result].namespace_name, p.policy.metadata.name, cluster_scoped});
-    }
-    for (const auto& w : ctx.workloads) {
-        auto claim = scheduling::claiming_policy(views, w);
+    const auto views = policy_views(policies, r);
+    const auto claims = explain_claims(ctx, views);
+    report_claims(ctx, policies, views, claims, r);
+    for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
+        const auto& claim = claims[i].policy;
         if (!claim)
             continue;
+        const auto& w = ctx.workloads[i];
         const auto& p = policies[*claim];
         auto d = scheduling::schedule(p.policy.spec, w, *ctx.snapshot, ctx.options);
         r.results[p.result].scheduling.push_back(to_result(w, d));

@@ -9,9 +9,11 @@
 
 #include "doc/value.hpp"
 #include "lint/report.hpp"
+#include "model/binding.hpp"
 #include "model/policy.hpp"
 #include "model/workload.hpp"
 #include "scheduling/simulator.hpp"
+#include "settings/feature_gates.hpp"
 #include "snapshot/load.hpp"
 
 namespace kpw::lint {
@@ -20,6 +22,10 @@ namespace kpw::lint {
 // The snapshot and workloads are loaded by the code `serve --clusters` uses too.
 struct dry_run_context : snapshot::state {
     scheduling::options options;
+    settings::feature_gates gates; // PropagationPolicyPreemption decides whether claims can be preempted
+    // Parallel to `workloads` when set: the claim known from each workload's binding (model::binding::claim),
+    // which wins over the claim keys on the workload itself.
+    std::vector<std::optional<model::policy_claim>> known_claims;
 };
 
 // Reads --clusters and --workloads (snapshot::load); its file errors make lint exit 2.
@@ -28,9 +34,11 @@ std::unique_ptr<dry_run_context> load_dry_run(const std::vector<std::string>& cl
                                               const std::string& default_namespace, std::vector<file_error>& errors);
 
 // A policy that passed validation, kept for the claim/schedule phase; `result` indexes report::results.
+// `object` is the document as written, for the positions of the claim warnings.
 struct typed_policy {
     std::size_t result = 0;
     model::policy policy;
+    doc::value object;
 };
 
 // Per policy (the object is still at hand for positions): warns about every affinity that matches no
@@ -38,8 +46,9 @@ struct typed_policy {
 void add_snapshot_warnings(const dry_run_context& ctx, const model::policy& policy, const doc::value& object,
                            policy_result& result);
 
-// Claims every workload for the policy karmada's detector would pick among `policies`, simulates the
-// schedule and appends a scheduling entry to that policy's result; counts summary.unschedulable.
+// Claims every workload for the policy karmada's detector would pick among `policies` (report::claims,
+// claim warnings on the policies), simulates the schedule and appends a scheduling entry to that policy's
+// result; counts summary.unschedulable.
 void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_policy>& policies, report& r);
 
 } // namespace kpw::lint

@@ -14,9 +14,12 @@
 namespace kpw::lint {
 namespace {
 
+// The position is where a person fixes the error (error::locate_at), the field path Karmada's.
 finding to_finding(const doc::value& object, const field::error& e)
 {
-    return {std::string(field::wire_name(e.type)), e.field, e.body(), doc::locate(object, e.field)};
+    const std::string& at = e.locate_at.empty() ? e.field : e.locate_at;
+    const position where = e.locate_key ? doc::locate_key(object, at) : doc::locate(object, at);
+    return {std::string(field::wire_name(e.type)), e.field, e.body(), where};
 }
 
 finding to_finding(const doc::value& object, const field::warning& w)
@@ -148,7 +151,7 @@ policy_result lint_policy_typed(policy_kind kind, const doc::value& object, cons
         p.kind = r.kind;
         add_snapshot_warnings(*options.dry_run, p, object, r);
         if (typed)
-            typed->push_back({index, std::move(p)});
+            typed->push_back({index, std::move(p), object});
     }
     return r;
 }

@@ -233,6 +233,55 @@ value diff_json(const placement_diff& d)
     return out;
 }
 
+value policy_ref_json(const policy_ref& p)
+{
+    value v = value::mapping();
+    v.add("kind", value::string(p.kind));
+    v.add("namespace", value::string(p.namespace_name));
+    v.add("name", value::string(p.name));
+    return v;
+}
+
+value claim_json(const claim_row& c)
+{
+    value workload = value::mapping();
+    workload.add("apiVersion", value::string(c.workload.api_version));
+    workload.add("kind", value::string(c.workload.kind));
+    workload.add("namespace", value::string(c.workload.namespace_name));
+    workload.add("name", value::string(c.workload.name));
+    value candidates = value::sequence();
+    for (const auto& k : c.candidates) {
+        value row = value::mapping();
+        row.add("policy", policy_ref_json(k.policy));
+        row.add("priority", value::integer(k.priority));
+        row.add("implicitPriority", value::string(k.implicit_priority));
+        row.add("matched", value::boolean(k.matched));
+        row.add("why", value::string(k.why));
+        candidates.push_back(std::move(row));
+    }
+    value v = value::mapping();
+    v.add("workload", std::move(workload));
+    v.add("policy", c.policy ? policy_ref_json(*c.policy) : value::null_value());
+    v.add("reason", value::string(c.reason));
+    v.add("candidates", std::move(candidates));
+    v.add("sticky", value::boolean(c.sticky));
+    v.add("preempted", value::boolean(c.preempted));
+    v.add("ignored", value::boolean(c.ignored));
+    if (c.would_win)
+        v.add("wouldWin", policy_ref_json(*c.would_win));
+    return v;
+}
+
+// summary.claims, present when --workloads was given (an empty list then means no workloads).
+void add_claims(value& summary, const report& r)
+{
+    if (!r.have_claims)
+        return;
+    value& claims = summary.add("claims", value::sequence());
+    for (const auto& c : r.claims)
+        claims.push_back(claim_json(c));
+}
+
 } // namespace
 
 void render_json(const report& r, std::ostream& out)
@@ -247,6 +296,7 @@ void render_json(const report& r, std::ostream& out)
         summary.add("changed", value::integer(static_cast<std::int64_t>(r.diff->changes.size())));
         summary.add("unchanged", value::integer(r.diff->unchanged));
     }
+    add_claims(summary, r);
 
     value results = value::sequence();
     for (const auto& p : r.results)

@@ -148,6 +148,31 @@ void print_scheduling(std::ostream& out, const policy_result& p, const schedulin
     print_placement_table(out, s);
 }
 
+// A claim gets a line only when there was a choice to explain: several matching policies, a sticky or
+// preempted claim, or a template handed to another controller. A single obvious match stays silent.
+bool claim_worth_a_line(const claim_row& c)
+{
+    return c.candidates.size() > 1 || c.sticky || c.preempted || c.ignored;
+}
+
+void print_claims(std::ostream& out, const report& r)
+{
+    for (const auto& c : r.claims) {
+        if (!claim_worth_a_line(c))
+            continue;
+        if (c.result)
+            print_location(out, r.results[*c.result].file, r.results[*c.result].start);
+        out << "note: claim: " << c.workload.kind << ' '
+            << (c.workload.namespace_name.empty() ? "" : c.workload.namespace_name + '/') << c.workload.name << " -> ";
+        if (c.policy)
+            out << c.policy->kind << ' ' << (c.policy->namespace_name.empty() ? "" : c.policy->namespace_name + '/')
+                << c.policy->name;
+        else
+            out << "no policy";
+        out << ": " << c.reason << '\n';
+    }
+}
+
 } // namespace
 
 void render_text(const report& r, std::ostream& out)
@@ -168,6 +193,7 @@ void render_text(const report& r, std::ostream& out)
         for (const auto& s : p.scheduling)
             print_scheduling(out, p, s, r);
     }
+    print_claims(out, r);
     out << summary_line(r) << '\n';
 }
 

@@ -121,6 +121,33 @@ struct skipped_document {
     std::string kind, name;
 };
 
+// A policy as the claims table names it.
+struct policy_ref {
+    std::string kind, namespace_name, name;
+};
+
+// One policy that matches a workload (or holds its claim) and why it won or lost.
+struct claim_candidate_row {
+    policy_ref policy;
+    std::int32_t priority = 0;
+    std::string implicit_priority; // "name" | "labelSelector" | "matchAll" ("mismatch" for a stale holder)
+    bool matched = true;
+    std::string why;
+};
+
+// Which policy claims one workload, and why (summary.claims in JSON).
+struct claim_row {
+    workload_ref workload;
+    std::optional<policy_ref> policy; // the holder; nullopt when no policy claims it
+    std::optional<std::size_t> result; // index into report::results of that policy, when it was linted
+    std::string reason;
+    std::vector<claim_candidate_row> candidates;
+    bool sticky = false;
+    bool preempted = false;
+    bool ignored = false;               // resourcetemplate.karmada.io/claimed-by
+    std::optional<policy_ref> would_win; // sticky: the winner if it were unclaimed
+};
+
 struct summary {
     int documents = 0;
     int policies = 0;
@@ -139,6 +166,8 @@ struct report {
     std::vector<file_error> file_errors;
     std::optional<placement_diff> diff; // lint --base: the base policies' placements against these
     std::string link_base;              // --link-base URL: findings link to URL/<file>#L<line> (markdown, html)
+    bool have_claims = false;      // --workloads was given: `claims` lists every workload
+    std::vector<claim_row> claims; // in workload order
 };
 
 } // namespace kpw::lint

@@ -27,4 +27,7 @@ TEST_CASE("locate: scalars at their value, containers at their key, missing fiel
     CHECK(doc::locate(root, "spec.placement.replicaScheduling.replicaSchedulingType") == position{5, 3});
     CHECK(doc::locate(root, "metadata.labels[app.kubernetes.io/name]") == position{3, 29});
     CHECK(doc::locate(root, "spec.placement.clusterAffinities[7]") == position{6, 5});
+    // locate_key: the member's key, for a finding about the key itself.
+    CHECK(doc::locate_key(root, "metadata.labels[app.kubernetes.io/name]") == position{3, 5});
+    CHECK(doc::locate_key(root, "spec.placement.clusterAffinities") == position{6, 5});
 }

@@ -52,3 +52,16 @@ TEST_CASE("go_quote follows strconv.Quote")
     CHECK(field::go_quote("d\xc3\xa9j\xc3\xa0") == "\"d\xc3\xa9j\xc3\xa0\""); // printable UTF-8 kept
     CHECK(field::go_quote("\xe2\x80\xa8") == "\"\\u2028\"");
 }
+
+TEST_CASE("located keeps Karmada's field and text and only adds where to point")
+{
+    const path list = path::root("spec").child("placement").child("clusterAffinities");
+    const auto plain = field::invalid(list, "[]", "each affinity term in a policy must have a unique name");
+    CHECK(plain.locate_at.empty());
+    const auto e = field::located(plain, list.index(1).child("affinityName"));
+    CHECK(e.str() == plain.str());
+    CHECK(e.field == "spec.placement.clusterAffinities");
+    CHECK(e.locate_at == "spec.placement.clusterAffinities[1].affinityName");
+    CHECK_FALSE(e.locate_key);
+    CHECK(field::located(plain, path::root("metadata").child("labels").key("a/b/c"), true).locate_key);
+}

@@ -26,6 +26,30 @@ std::int64_t request(const model::workload& w, std::string_view name)
 
 } // namespace
 
+TEST_CASE("annotations are decoded beside the labels, and a non-string annotation is an error")
+{
+    auto d = decode(R"(apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  annotations:
+    propagationpolicy.karmada.io/name: web-pp
+    propagationpolicy.karmada.io/namespace: shop
+spec: {replicas: 1}
+)");
+    CHECK(d.errors.empty());
+    CHECK(d.value.annotations.at("propagationpolicy.karmada.io/name") == "web-pp");
+    CHECK(d.value.annotations.size() == 2);
+    auto bad = decode(R"(apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  annotations: [not, a, map]
+spec: {replicas: 1}
+)");
+    CHECK_FALSE(bad.errors.empty());
+}
+
 TEST_CASE("a Deployment: replicas, metadata and summed container requests")
 {
     auto d = decode(R"(apiVersion: apps/v1

@@ -107,7 +107,9 @@ TEST_CASE("the catalogue lists every id once, warnings and error reasons")
     for (const char* id : {"overflow-cluster-repeated", "unreachable-affinity-term", "cluster-included-and-excluded",
                            "unknown-field", "required-masked", "static-weight-cluster-unselected",
                            "static-weights-ignored", "weight-preference-ignored", "toleration-seconds-ignored",
-                           "toleration-value-ignored", "selector-label-ignored", "affinity-matches-no-cluster"}) {
+                           "toleration-value-ignored", "selector-label-ignored", "affinity-matches-no-cluster",
+                           "policy-claims-nothing", "policy-shadowed", "claim-decided-by-name",
+                           "claim-not-preempted", "lazy-activation"}) {
         const auto* e = rules::find_catalogue_entry(id);
         REQUIRE_MESSAGE(e != nullptr, id);
         CHECK_FALSE(e->is_error);
