@@ -69,6 +69,10 @@ struct options {
     bool legacy_default_tolerations = false;
     // Without a workload uid, assign again with the reversed name order and report a tie if it differs.
     bool detect_ties = true;
+    // Fill decision::groups[].considered (issue 13 §2: one row per cluster the group selects). Off by
+    // default: the rows cost more than the schedule itself; groups[] outcome, error and diagnosis are
+    // always filled.
+    bool explain = false;
 };
 
 struct cluster_placement {
