@@ -54,16 +54,24 @@ std::string fit_error_text(std::size_t all_clusters, std::span<const std::string
 
 fit_diagnosis diagnose_fit(std::size_t all_clusters, std::span<const std::vector<plugin_failure>> failures)
 {
+    std::vector<counted_failures> counted;
+    for (const auto& list : failures)
+        counted.push_back({list, 1});
+    return diagnose_fit(all_clusters, counted);
+}
+
+fit_diagnosis diagnose_fit(std::size_t all_clusters, std::span<const counted_failures> counted)
+{
     std::map<profile, std::size_t> profiles;
     bool several = false;
-    for (const auto& list : failures) {
-        if (list.empty())
+    for (const auto& c : counted) {
+        if (c.failures.empty() || c.clusters == 0)
             continue;
         profile p;
-        for (const auto& f : list)
+        for (const auto& f : c.failures)
             p.emplace_back(static_cast<int>(f.plugin), f.reason);
         several = several || p.size() > 1;
-        ++profiles[std::move(p)];
+        profiles[std::move(p)] += c.clusters;
     }
     fit_diagnosis out;
     if (profiles.empty()) {

@@ -28,6 +28,13 @@ struct fit_diagnosis {
 // orders: at most 120 texts (the printed one plus ≤ 119 alternatives), whatever the cluster count.
 fit_diagnosis diagnose_fit(std::size_t all_clusters, std::span<const std::vector<plugin_failure>> failures);
 
+// The same over distinct failure lists, each with the number of clusters that fail exactly so.
+struct counted_failures {
+    std::vector<plugin_failure> failures; // registry order, reasons only matter
+    std::size_t clusters = 1;
+};
+fit_diagnosis diagnose_fit(std::size_t all_clusters, std::span<const counted_failures> counted);
+
 // How one attempt failed, as Schedule returns it (pkg/scheduler/core/generic_scheduler.go).
 enum class failure_stage { fit, selection, assignment };
 

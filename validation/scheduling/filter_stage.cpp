@@ -27,15 +27,12 @@ bool passes(const snapshot& snap, std::size_t i, const filter_scope& scope)
     return missing_spread_field(c, scope.spread).empty() && !listed(scope.evicting, rank);
 }
 
-plugin_failure affinity_failure(const model::cluster& c, const group_scope& group)
+std::string affinity_detail(const model::cluster& c, const group_scope& group)
 {
     std::string detail = affinity_mismatch(c, *group.primary);
     if (!group.overflow.empty())
         detail += ", and it matches none of the overflowAffinities";
-    if (!group.name.empty())
-        detail = "affinity group " + group.name + ": " + detail;
-    return {filter_plugin::cluster_affinity, "cluster(s) did not match the placement cluster affinity constraint",
-            std::move(detail)};
+    return group.name.empty() ? detail : "affinity group " + group.name + ": " + detail;
 }
 
 } // namespace
@@ -76,34 +73,68 @@ group_filter filter_group(const snapshot& snap, const filter_scope& scope)
     return out;
 }
 
-// Each plugin's Filter, as in pkg/scheduler/framework/plugins/*; reasons are Karmada's exact strings.
-std::vector<plugin_failure> plugin_failures(const snapshot& snap, std::size_t i, const filter_scope& scope)
+// Each plugin's Filter, as in pkg/scheduler/framework/plugins/*, without building any text.
+failing_plugins failing(const snapshot& snap, std::size_t i, const filter_scope& scope)
 {
-    std::vector<plugin_failure> out;
+    failing_plugins out;
     const auto& c = snap.clusters()[i];
     if (c.deleting)
         return out;
+    auto set = [&](filter_plugin p) { out.mask |= static_cast<std::uint8_t>(1u << static_cast<unsigned>(p)); };
     std::uint32_t rank = snap.name_rank(i);
     bool targeted = listed(scope.targets, rank);
-    if (!targeted && !snap.api_enabled(i, scope.api)) {
-        out.push_back({filter_plugin::api_enablement, "cluster(s) did not have the API resource",
-                       "API " + std::string(scope.api_version) + "/" + std::string(scope.kind) + " not enabled"});
-    }
-    if (const model::taint* t = targeted ? nullptr : untolerated_taint(c, scope.tolerations)) {
-        std::string shown = taint_string(*t);
-        out.push_back({filter_plugin::taint_toleration, "cluster(s) had untolerated taint {" + shown + "}",
-                       "taint " + shown + " not tolerated"});
-    }
+    if (!targeted && !snap.api_enabled(i, scope.api))
+        set(filter_plugin::api_enablement);
+    if ((out.taint = targeted ? nullptr : untolerated_taint(c, scope.tolerations)) != nullptr)
+        set(filter_plugin::taint_toleration);
     if (tier_of(c, scope.group) < 0)
-        out.push_back(affinity_failure(c, scope.group));
-    if (auto f = missing_spread_field(c, scope.spread); !f.empty()) {
-        std::string property = f == model::spread_by_field_zone ? "zones" : std::string(f);
-        out.push_back({filter_plugin::spread_constraint, "cluster(s) did not have " + property + " property",
-                       "no " + std::string(f) + " for the spread constraint"});
-    }
+        set(filter_plugin::cluster_affinity);
+    if (!(out.spread_field = missing_spread_field(c, scope.spread)).empty())
+        set(filter_plugin::spread_constraint);
     if (listed(scope.evicting, rank))
-        out.push_back({filter_plugin::cluster_eviction, "cluster(s) is in the process of eviction",
-                       "a graceful-eviction task from this cluster is pending"});
+        set(filter_plugin::cluster_eviction);
+    return out;
+}
+
+bool failing_plugins::fails(filter_plugin p) const
+{
+    return (mask >> static_cast<unsigned>(p)) & 1u;
+}
+
+// Karmada's exact reason strings.
+std::string plugin_reason(filter_plugin p, const failing_plugins& f)
+{
+    switch (p) {
+    case filter_plugin::api_enablement: return "cluster(s) did not have the API resource";
+    case filter_plugin::taint_toleration: return "cluster(s) had untolerated taint {" + taint_string(*f.taint) + "}";
+    case filter_plugin::cluster_affinity: return "cluster(s) did not match the placement cluster affinity constraint";
+    case filter_plugin::spread_constraint:
+        return "cluster(s) did not have " +
+               std::string(f.spread_field == model::spread_by_field_zone ? "zones" : f.spread_field) + " property";
+    case filter_plugin::cluster_eviction: return "cluster(s) is in the process of eviction";
+    }
+    return {};
+}
+
+std::vector<plugin_failure> plugin_failures(const snapshot& snap, std::size_t i, const filter_scope& scope)
+{
+    std::vector<plugin_failure> out;
+    auto f = failing(snap, i, scope);
+    for (auto p : all_filter_plugins) {
+        if (!f.fails(p))
+            continue;
+        std::string detail;
+        switch (p) {
+        case filter_plugin::api_enablement:
+            detail = "API " + std::string(scope.api_version) + "/" + std::string(scope.kind) + " not enabled";
+            break;
+        case filter_plugin::taint_toleration: detail = "taint " + taint_string(*f.taint) + " not tolerated"; break;
+        case filter_plugin::cluster_affinity: detail = affinity_detail(snap.clusters()[i], scope.group); break;
+        case filter_plugin::spread_constraint: detail = "no " + std::string(f.spread_field) + " for the spread constraint"; break;
+        case filter_plugin::cluster_eviction: detail = "a graceful-eviction task from this cluster is pending"; break;
+        }
+        out.push_back({p, plugin_reason(p, f), std::move(detail)});
+    }
     return out;
 }
 

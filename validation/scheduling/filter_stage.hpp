@@ -56,6 +56,21 @@ struct group_filter {
 // pass when every plugin passes. A cluster that ClusterAffinity rejects is in neither list.
 group_filter filter_group(const snapshot& snap, const filter_scope& scope);
 
+// Which plugins a cluster fails, without any text: the cheap form of plugin_failures. Clusters with
+// equal masks, taint and spread field give the same reasons, so a FitError is counted over these.
+struct failing_plugins {
+    std::uint8_t mask = 0;               // bit (1 << filter_plugin)
+    const model::taint* taint = nullptr; // TaintToleration: the first untolerated NoSchedule/NoExecute taint
+    std::string_view spread_field;       // SpreadConstraint: the first spreadByField the cluster lacks
+    bool fails(filter_plugin p) const;
+};
+
+// Nothing fails for a deleting cluster (findClustersThatFit skips it before the plugins).
+failing_plugins failing(const snapshot& snap, std::size_t index, const filter_scope& scope);
+
+// Karmada's reason string of plugin `p` for a cluster that fails it.
+std::string plugin_reason(filter_plugin p, const failing_plugins& f);
+
 // Every plugin cluster `index` fails, in registry order, with Karmada's reason string and the project's
 // detail; empty when it passes (or is being deleted). Slow path: for diagnosis and explain only.
 std::vector<plugin_failure> plugin_failures(const snapshot& snap, std::size_t index, const filter_scope& scope);

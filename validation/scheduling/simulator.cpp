@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "scheduling/assign.hpp"
 #include "scheduling/diagnosis.hpp"
@@ -83,17 +84,24 @@ struct run {
 };
 
 // The project's own FitError line: "no cluster passed the filters (a: not in the snapshot, b: taint
-// x:NoSchedule not tolerated)", over the clusters the group's affinity selects.
-std::string project_fit_error(const run& r, const filter_scope& scope)
+// x:NoSchedule not tolerated)", over the clusters the group's affinity selects; text for the first few only.
+std::string project_fit_error(const run& r, const filter_scope& scope, const group_filter& f)
 {
+    constexpr std::size_t shown = 5;
     std::vector<std::string> details;
+    std::size_t more = 0;
     auto clusters = r.snap.clusters();
+    auto rejected = f.rejected.begin();
     for (std::size_t i = 0; i < clusters.size(); ++i) {
-        if (tier_of(clusters[i], scope.group) < 0)
+        bool failed = rejected != f.rejected.end() && *rejected == i;
+        rejected += failed ? 1 : 0;
+        if (!failed && !(clusters[i].deleting && tier_of(clusters[i], scope.group) >= 0))
             continue;
-        auto f = plugin_failures(r.snap, i, scope);
-        if (clusters[i].deleting || !f.empty())
-            details.push_back(clusters[i].name + ": " + (clusters[i].deleting ? "being deleted" : f.front().detail));
+        if (details.size() == shown)
+            ++more;
+        else
+            details.push_back(clusters[i].name + ": " +
+                              (failed ? plugin_failures(r.snap, i, scope).front().detail : "being deleted"));
     }
     if (scope.group.primary != nullptr)
         add_missing_names(*scope.group.primary, r.snap, details);
@@ -102,22 +110,34 @@ std::string project_fit_error(const run& r, const filter_scope& scope)
     std::string s = "no cluster passed the filters";
     if (details.empty())
         return s + (clusters.empty() ? " (the snapshot is empty)" : " (no cluster matches the affinity)");
-    constexpr std::size_t shown = 5;
+    more += details.size() > shown ? details.size() - shown : 0;
     s += " (";
     for (std::size_t i = 0; i < details.size() && i < shown; ++i)
         s += (i ? ", " : "") + details[i];
-    if (details.size() > shown)
-        s += ", and " + std::to_string(details.size() - shown) + " more";
+    if (more > 0)
+        s += ", and " + std::to_string(more) + " more";
     return s + ")";
 }
 
-// Karmada's FitError over every cluster of the snapshot (N = all Cluster objects).
+// Karmada's FitError over every cluster of the snapshot (N = all Cluster objects). Clusters are counted
+// by their cheap failure profile first, so reason strings are built once per distinct profile.
 fit_diagnosis karmada_fit_error(const run& r, const filter_scope& scope)
 {
-    std::vector<std::vector<plugin_failure>> failures;
-    for (std::size_t i = 0; i < r.snap.clusters().size(); ++i)
-        failures.push_back(plugin_failures(r.snap, i, scope));
-    return diagnose_fit(r.snap.clusters().size(), failures);
+    std::map<std::tuple<std::uint8_t, const model::taint*, const char*>, std::pair<failing_plugins, std::size_t>> seen;
+    for (std::size_t i = 0; i < r.snap.clusters().size(); ++i) {
+        auto f = failing(r.snap, i, scope);
+        if (f.mask != 0)
+            ++seen.try_emplace({f.mask, f.taint, f.spread_field.data()}, f, 0).first->second.second;
+    }
+    std::vector<counted_failures> counted;
+    for (const auto& [key, entry] : seen) {
+        counted_failures c{{}, entry.second};
+        for (auto p : all_filter_plugins)
+            if (entry.first.fails(p))
+                c.failures.push_back({p, plugin_reason(p, entry.first), {}});
+        counted.push_back(std::move(c));
+    }
+    return diagnose_fit(r.snap.clusters().size(), counted);
 }
 
 std::vector<model::toleration> effective_tolerations(const model::placement& placement, const options& opts)
@@ -173,7 +193,7 @@ attempt try_term(const run& r, const filter_scope& scope)
     attempt a;
     auto f = filter_group(r.snap, scope);
     if (f.feasible.empty()) {
-        a.error = project_fit_error(r, scope);
+        a.error = project_fit_error(r, scope, f);
         a.diagnosis = karmada_fit_error(r, scope);
         return a;
     }

@@ -20,6 +20,9 @@ namespace kpw::scheduling {
 // Karmada's filter plugins (registry names), in the registry's literal order, which is also the
 // order used for the printed diagnosis when a cluster fails several (day2-semantics §2.2).
 enum class filter_plugin { api_enablement, taint_toleration, cluster_affinity, spread_constraint, cluster_eviction };
+inline constexpr filter_plugin all_filter_plugins[] = {filter_plugin::api_enablement, filter_plugin::taint_toleration,
+                                                     filter_plugin::cluster_affinity, filter_plugin::spread_constraint,
+                                                     filter_plugin::cluster_eviction};
 std::string_view plugin_name(filter_plugin p); // "APIEnablement", "TaintToleration", ...
 
 // One plugin that rejects a cluster: Karmada's reason string (exact, it is what the FitError counts)
