@@ -12,6 +12,7 @@
 #include "scheduling/estimator.hpp"
 #include "scheduling/explain.hpp"
 #include "scheduling/filter.hpp"
+#include "scheduling/filter_cache.hpp"
 #include "scheduling/filter_stage.hpp"
 #include "scheduling/select.hpp"
 
@@ -191,7 +192,7 @@ assignment assign(const run& r, const attempt& a, bool overflow, name_order orde
 attempt try_term(const run& r, const filter_scope& scope)
 {
     attempt a;
-    auto f = filter_group(r.snap, scope);
+    auto f = r.opts.filters != nullptr ? r.opts.filters->filter(scope) : filter_group(r.snap, scope);
     if (f.feasible.empty()) {
         a.error = project_fit_error(r, scope, f);
         a.diagnosis = karmada_fit_error(r, scope);

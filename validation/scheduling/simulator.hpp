@@ -66,6 +66,8 @@ struct previous_result {
     bool fresh = false;                          // RescheduleRequired holds: Fresh assignment, index 0
 };
 
+class filter_cache; // scheduling/filter_cache.hpp
+
 struct options {
     // Karmada v1.3-v1.14's webhook added NoExecute tolerations for cluster.karmada.io/not-ready and
     // cluster.karmada.io/unreachable to every policy; v1.15+ adds none (spec 1.1).
@@ -76,6 +78,8 @@ struct options {
     // default: the rows cost more than the schedule itself; groups[] outcome, error and diagnosis are
     // always filled.
     bool explain = false;
+    // Filter results shared across calls over the same snapshot (workloads of one shape); nullptr: none.
+    filter_cache* filters = nullptr;
 };
 
 struct cluster_placement {
