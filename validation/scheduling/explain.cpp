@@ -40,8 +40,10 @@ bool zero_static_weight(const model::cluster& c, const model::placement& p)
     const auto& wp = p.replica_scheduling->weight_preference;
     if (!wp)
         return false;
-    return std::none_of(wp->static_weight_list.begin(), wp->static_weight_list.end(),
-                        [&](const model::static_cluster_weight& r) { return r.weight > 0 && cluster_matches(c, r.target_cluster); });
+    const auto& rules = wp->static_weight_list;
+    return std::none_of(rules.begin(), rules.end(), [&](const model::static_cluster_weight& r) {
+        return r.weight > 0 && cluster_matches(c, r.target_cluster);
+    });
 }
 
 // Why a cluster that passed the filters holds no more replicas, decided in this order:

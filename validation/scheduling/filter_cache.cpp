@@ -10,15 +10,18 @@ namespace kpw::scheduling {
 
 namespace {
 
+template <class T>
+std::string json_of(std::span<const T> list)
+{
+    return model::go_json(std::vector<T>(list.begin(), list.end()));
+}
+
 // Everything filter_group reads besides targets and evicting, as one string.
 std::string shape_key(const filter_scope& s)
 {
     std::string key = std::to_string(s.api);
     key += s.group.primary != nullptr ? model::go_json(*s.group.primary) : "*";
-    key += model::go_json(std::vector<model::overflow_cluster_affinity>(s.group.overflow.begin(), s.group.overflow.end()));
-    key += model::go_json(std::vector<model::toleration>(s.tolerations.begin(), s.tolerations.end()));
-    key += model::go_json(std::vector<model::spread_constraint>(s.spread.begin(), s.spread.end()));
-    return key;
+    return key + json_of(s.group.overflow) + json_of(s.tolerations) + json_of(s.spread);
 }
 
 bool listed(std::span<const std::uint32_t> ranks, std::uint32_t rank)

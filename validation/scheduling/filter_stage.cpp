@@ -130,7 +130,9 @@ std::vector<plugin_failure> plugin_failures(const snapshot& snap, std::size_t i,
             break;
         case filter_plugin::taint_toleration: detail = "taint " + taint_string(*f.taint) + " not tolerated"; break;
         case filter_plugin::cluster_affinity: detail = affinity_detail(snap.clusters()[i], scope.group); break;
-        case filter_plugin::spread_constraint: detail = "no " + std::string(f.spread_field) + " for the spread constraint"; break;
+        case filter_plugin::spread_constraint:
+            detail = "no " + std::string(f.spread_field) + " for the spread constraint";
+            break;
         case filter_plugin::cluster_eviction: detail = "a graceful-eviction task from this cluster is pending"; break;
         }
         out.push_back({p, plugin_reason(p, f), std::move(detail)});

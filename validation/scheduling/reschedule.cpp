@@ -108,7 +108,8 @@ std::pair<trigger, std::string> first_rule(const model::binding& b, const snapsh
         return {trigger::placement_changed,
                 "spec.placement differs from the " + std::string(model::applied_placement_annotation) + " annotation"};
     if (replicas_changed(b, gates))
-        return {trigger::replicas_changed, "spec.clusters do not add up to spec.replicas " + std::to_string(b.replicas)};
+        return {trigger::replicas_changed,
+                "spec.clusters do not add up to spec.replicas " + std::to_string(b.replicas)};
     if (reschedule_required(b))
         return {trigger::reschedule_triggered, "spec.rescheduleTriggeredAt is after status.lastScheduledTime"};
     if (!binding_is_workload(b))
@@ -175,14 +176,13 @@ trigger_verdict should_schedule(const model::binding& b, const snapshot& cluster
         v.message = "the scheduler ignores this binding: " + why;
         return v;
     }
+    std::string kind = b.namespace_.empty() ? "clusterResourceBinding" : "resourceBinding";
     if (b.deleting) {
-        v.message = "skip schedule deleting " + std::string(b.namespace_.empty() ? "clusterResourceBinding" : "resourceBinding") +
-                    ": " + binding_ref(b);
+        v.message = "skip schedule deleting " + kind + ": " + binding_ref(b);
         return v;
     }
     if (!b.placement) {
-        v.message = "failed to get placement from " +
-                    std::string(b.namespace_.empty() ? "clusterResourceBinding" : "resourceBinding") + "(" + binding_ref(b) + ")";
+        v.message = "failed to get placement from " + kind + "(" + binding_ref(b) + ")";
         return v;
     }
     v.fresh = reschedule_required(b);

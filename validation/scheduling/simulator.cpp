@@ -14,44 +14,12 @@
 #include "scheduling/filter.hpp"
 #include "scheduling/filter_cache.hpp"
 #include "scheduling/filter_stage.hpp"
+#include "scheduling/previous_view.hpp"
 #include "scheduling/select.hpp"
 
 namespace kpw::scheduling {
 
 namespace {
-
-// The previous result reduced to name ranks of the snapshot (clusters that no longer exist drop out).
-struct previous_view {
-    std::vector<std::uint32_t> targets;                         // spec.clusters, sorted
-    std::vector<std::uint32_t> evicting;                        // graceful-eviction fromClusters, sorted
-    std::vector<std::pair<std::uint32_t, std::int32_t>> current; // rank -> replicas (first entry wins)
-};
-
-previous_view view_of(const previous_result* previous, const snapshot& snap)
-{
-    previous_view v;
-    if (previous == nullptr)
-        return v;
-    for (const auto& t : previous->clusters)
-        if (auto r = snap.rank_of(t.name); r >= 0) {
-            v.targets.push_back(static_cast<std::uint32_t>(r));
-            v.current.emplace_back(static_cast<std::uint32_t>(r), t.replicas);
-        }
-    for (const auto& name : previous->evicting)
-        if (auto r = snap.rank_of(name); r >= 0)
-            v.evicting.push_back(static_cast<std::uint32_t>(r));
-    std::sort(v.targets.begin(), v.targets.end());
-    std::sort(v.evicting.begin(), v.evicting.end());
-    std::stable_sort(v.current.begin(), v.current.end(), [](auto& a, auto& b) { return a.first < b.first; });
-    return v;
-}
-
-// karmada: workv1alpha2 AssignedReplicasForCluster — the first spec.clusters entry of that name.
-std::int32_t current_of(const previous_view& v, std::uint32_t rank)
-{
-    auto it = std::lower_bound(v.current.begin(), v.current.end(), rank, [](auto& e, std::uint32_t r) { return e.first < r; });
-    return it != v.current.end() && it->first == rank ? it->second : 0;
-}
 
 struct attempt {
     failure_stage stage = failure_stage::fit;

@@ -77,7 +77,8 @@ TEST_CASE("a schedule through the cache equals one without it")
     prev.clusters = {{"member1", 2, {}}};
     prev.evicting = {"member2"};
     for (int round = 0; round < 2; ++round) {
-        CHECK(split(schedule(spec, deployment(6, "a"), snap, cached)) == split(schedule(spec, deployment(6, "a"), snap)));
+        CHECK(split(schedule(spec, deployment(6, "a"), snap, cached)) ==
+              split(schedule(spec, deployment(6, "a"), snap)));
         CHECK(split(schedule(spec, deployment(6, "a"), snap, cached, &prev)) ==
               split(schedule(spec, deployment(6, "a"), snap, {}, &prev)));
     }

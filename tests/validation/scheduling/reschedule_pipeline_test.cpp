@@ -57,7 +57,8 @@ TEST_CASE("example C end to end: rule 2 fires, primary fails, backup takes 3/3 a
     CHECK(split(out.after.clusters) == replicas_map{{"member2", 3}, {"member3", 3}});
     CHECK(out.after.scheduler_observing_affinity_name == "backup");
     REQUIRE(out.after.scheduled);
-    CHECK(*out.after.scheduled == model::scheduled_condition{"True", "Success", "Binding has been scheduled successfully."});
+    CHECK(*out.after.scheduled ==
+          model::scheduled_condition{"True", "Success", "Binding has been scheduled successfully."});
     CHECK(out.after.last_scheduled_time == 5000);
     CHECK(out.after.scheduler_observed_generation == b.generation);
     CHECK(out.after.annotations.at(std::string(model::applied_placement_annotation)) == model::go_json(*b.placement));
