@@ -73,22 +73,29 @@ std::int64_t model_estimate(const prepared_cluster& c, const prepared_request& r
     return total;
 }
 
-// karmada: the per-resource loop over allocatable − allocated − allocating.
-std::int64_t summary_estimate(const prepared_cluster& c, const prepared_request& r)
+// karmada: the per-resource loop over allocatable − allocated − allocating. `bound` gets the resource
+// that gives the minimum (pods when none is smaller than the pods left).
+std::int64_t summary_estimate(const prepared_cluster& c, const prepared_request& r, int& bound)
 {
     std::int64_t fit = c.pods_left;
+    bound = resource_table::pods;
     for (const auto& a : r.amounts) {
         std::int64_t free = amount_of(c.free, a.id, -1);
-        if (free < 0)
+        if (free < 0) {
+            bound = a.id;
             return 0;
-        fit = std::min(fit, free / a.value);
+        }
+        if (free / a.value < fit) {
+            fit = free / a.value;
+            bound = a.id;
+        }
     }
     return fit;
 }
 
-estimate capped(std::int64_t v, estimate_source source)
+estimate capped(std::int64_t v, estimate_source source, int bound = -1)
 {
-    return {static_cast<std::int32_t>(std::clamp<std::int64_t>(v, 0, unlimited_replicas)), source};
+    return {static_cast<std::int32_t>(std::clamp<std::int64_t>(v, 0, unlimited_replicas)), source, bound};
 }
 
 } // namespace
@@ -136,9 +143,11 @@ prepared_request prepare_request(const model::workload& w, const resource_table&
         if (value <= 0)
             continue;
         int id = table.find(name);
-        if (id < 0)
+        if (id < 0) {
+            if (!out.unknown_resource)
+                out.unknown_name = name;
             out.unknown_resource = true;
-        else
+        } else
             out.amounts.push_back({id, value});
     }
     return out;
@@ -152,10 +161,32 @@ estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
         return {0, estimate_source::no_pods_left};
     if (!r.has_requirements)
         return capped(c.pods_left, estimate_source::pods_only);
-    if (c.use_models)
-        return capped(r.unknown_resource ? 0 : std::min(model_estimate(c, r), c.pods_left),
-                      estimate_source::resource_models);
-    return capped(r.unknown_resource ? 0 : summary_estimate(c, r), estimate_source::summary);
+    if (r.unknown_resource)
+        return {0, c.use_models ? estimate_source::resource_models : estimate_source::summary, -1};
+    if (c.use_models) {
+        std::int64_t models = model_estimate(c, r);
+        return models < c.pods_left ? capped(models, estimate_source::resource_models)
+                                    : capped(c.pods_left, estimate_source::resource_models, resource_table::pods);
+    }
+    int bound = -1;
+    std::int64_t fit = summary_estimate(c, r, bound);
+    return capped(fit, estimate_source::summary, bound);
+}
+
+std::string bound_by(const estimate& e, const prepared_request& r, const resource_table& table)
+{
+    switch (e.source) {
+    case estimate_source::no_summary: return "no resourceSummary";
+    case estimate_source::no_pods_left:
+    case estimate_source::pods_only: return "pods";
+    case estimate_source::resource_models:
+    case estimate_source::summary: break;
+    }
+    if (r.unknown_resource)
+        return r.unknown_name + " (offered by no cluster)";
+    if (e.bound >= 0)
+        return table.name(e.bound);
+    return "resource models";
 }
 
 estimate general_estimate(const model::cluster& cluster, const model::workload& workload)

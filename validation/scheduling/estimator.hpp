@@ -26,6 +26,9 @@ enum class estimate_source { no_summary, no_pods_left, pods_only, resource_model
 struct estimate {
     std::int32_t replicas = 0;
     estimate_source source = estimate_source::no_summary;
+    // The resource (resource_table id) whose free amount bounds `replicas` on the summary path, or
+    // resource_table::pods when the pods left do; -1 when `source` alone says it (see bound_by).
+    int bound = -1;
 };
 
 // Resource names interned to small integers, so that a snapshot is prepared once and every estimate
@@ -34,6 +37,7 @@ class resource_table {
 public:
     int intern(std::string_view name);
     int find(std::string_view name) const; // -1 when never interned
+    const std::string& name(int id) const { return names_[static_cast<std::size_t>(id)]; }
     static constexpr int cpu = 0; // fixed ids in every table
     static constexpr int pods = 1;
 
@@ -66,6 +70,7 @@ struct prepared_request {
     bool has_requirements = false;
     bool unknown_resource = false; // requests a resource no cluster of the snapshot lists: 0 everywhere
     std::vector<resource_amount> amounts; // positive amounts only
+    std::string unknown_name;             // the first such resource (for bound_by)
 };
 
 prepared_cluster prepare_cluster(const model::cluster& cluster, resource_table& table);
@@ -75,6 +80,10 @@ prepared_request prepare_request(const model::workload& workload, const resource
 // Order: no resourceSummary → 0; podsLeft ≤ 0 → 0; no ReplicaRequirements → podsLeft; resource models
 // when spec.resourceModels and allocatableModelings both exist (and build); otherwise the summary.
 estimate general_estimate(const prepared_cluster& cluster, const prepared_request& request);
+
+// What bounds an estimate, for explain output: "cpu", "memory", "pods", "nvidia.com/gpu",
+// "resource models", "no resourceSummary", "nvidia.com/gpu (offered by no cluster)".
+std::string bound_by(const estimate& e, const prepared_request& request, const resource_table& table);
 
 // The same for one cluster and one workload, without a prepared snapshot.
 estimate general_estimate(const model::cluster& cluster, const model::workload& workload);

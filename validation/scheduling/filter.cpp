@@ -144,12 +144,28 @@ std::string_view missing_spread_field(const model::cluster& cluster,
     return {};
 }
 
+// k8s.io/api/core/v1 Taint.ToString: key=value:Effect, key:Effect, key=value:, key.
 std::string taint_string(const model::taint& taint)
 {
     std::string s = taint.key;
+    if (taint.effect.empty())
+        return taint.value.empty() ? s : s.append("=").append(taint.value).append(":");
     if (!taint.value.empty())
         s.append("=").append(taint.value);
     return s.append(":").append(taint.effect);
+}
+
+std::string affinity_mismatch(const model::cluster& cluster, const model::cluster_affinity& affinity)
+{
+    if (contains(affinity.exclude, cluster.name))
+        return "excluded by the affinity's exclude list";
+    if (affinity.label_selector && !selector_matches(*affinity.label_selector, cluster.labels))
+        return "labels do not match the affinity's labelSelector";
+    if (affinity.field_selector && !field_selector_matches(*affinity.field_selector, cluster))
+        return "provider/region/zones do not match the affinity's fieldSelector";
+    if (!affinity.cluster_names.empty() && !contains(affinity.cluster_names, cluster.name))
+        return "not listed in the affinity's clusterNames";
+    return {};
 }
 
 } // namespace kpw::scheduling

@@ -37,7 +37,11 @@ bool api_enabled(const model::cluster& cluster, std::string_view api_version, st
 std::string_view missing_spread_field(const model::cluster& cluster,
                                       std::span<const model::spread_constraint> constraints);
 
-// "key=value:Effect" as kubectl prints a taint.
+// "key=value:Effect" as Kubernetes' Taint.ToString renders a taint (the FitError text uses it).
 std::string taint_string(const model::taint& taint);
+
+// Why cluster_matches is false, in the order it checks ("" when it matches): the exclude list, the
+// labelSelector, the fieldSelector or clusterNames.
+std::string affinity_mismatch(const model::cluster& cluster, const model::cluster_affinity& affinity);
 
 } // namespace kpw::scheduling

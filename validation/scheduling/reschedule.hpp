@@ -32,7 +32,8 @@ bool placement_changed(const model::binding& b);
 
 // The first rule of §3.2 that holds for `b` (its spec.placement and spec.replicas already updated by the
 // detector), or none; plus the §1.1 admission filter.
-trigger_verdict should_schedule(const model::binding& b, const snapshot& clusters, const settings::feature_gates& gates);
+trigger_verdict should_schedule(const model::binding& b, const snapshot& clusters,
+                                const settings::feature_gates& gates);
 
 // What one scheduler pass does to a binding, as the scheduler would patch it.
 struct reschedule_outcome {
@@ -51,6 +52,7 @@ reschedule_outcome reschedule(const model::binding& b, const snapshot& clusters,
 // The detector's policy apply (day2-semantics §5.2): the binding keeps its claim; the policy's defaulted
 // placement, failover and schedulerName replace the binding's; `replicas` (the template's count now, when
 // known) replaces spec.replicas.
-model::binding apply_policy(const model::binding& b, const model::propagation_spec& spec, const std::optional<std::int32_t>& replicas);
+model::binding apply_policy(const model::binding& b, const model::propagation_spec& spec,
+                            const std::optional<std::int32_t>& replicas);
 
 } // namespace kpw::scheduling

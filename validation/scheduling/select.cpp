@@ -49,23 +49,37 @@ struct region_group {
     std::int64_t score = 0;
 };
 
-// karmada: group_clusters.go calcGroupScore, first-schedule form (every cluster score is 0).
+// karmada: group_clusters.go calcGroupScoreForDuplicate — valid clusters (available ≥ replicas)
+// weigh 1000 each, plus their mean ClusterLocality score.
+std::int64_t duplicated_region_score(const region_group& g, std::int64_t replicas)
+{
+    std::int64_t valid = 0, scores = 0;
+    for (const auto& c : g.clusters)
+        if (c.available >= replicas) {
+            ++valid;
+            scores += c.score;
+        }
+    return valid == 0 ? 0 : valid * 1000 + scores / valid;
+}
+
+// karmada: group_clusters.go calcGroupScore — the walked clusters' available replicas up to the target
+// weigh 1000 each, plus the mean score (over the walked clusters, or all when the target is not met).
 std::int64_t region_score(const region_group& g, strategy s, std::int64_t replicas, std::int64_t region_min,
                           std::int64_t cluster_min)
 {
-    if (s == strategy::duplicated) {
-        auto valid = std::count_if(g.clusters.begin(), g.clusters.end(),
-                                   [&](const candidate& c) { return c.available >= replicas; });
-        return static_cast<std::int64_t>(valid) * 1000;
-    }
+    if (s == strategy::duplicated)
+        return duplicated_region_score(g, replicas);
     std::int64_t target = (replicas + region_min - 1) / region_min;
-    std::int64_t k = std::max(cluster_min, region_min), sum = 0, counted = 0;
+    std::int64_t k = std::max(cluster_min, region_min), sum = 0, counted = 0, scores = 0;
     for (const auto& c : g.clusters) {
         sum += c.available;
+        scores += c.score;
         if (++counted >= k && sum >= target)
             break;
     }
-    return std::min(sum, target) * 1000;
+    if (sum < target)
+        return sum * 1000 + scores / static_cast<std::int64_t>(g.clusters.size());
+    return target * 1000 + scores / counted;
 }
 
 struct dfs_path {
@@ -176,6 +190,8 @@ bool canonical_before(const candidate& a, const candidate& b)
 {
     if (a.tier != b.tier)
         return a.tier < b.tier;
+    if (a.score != b.score)
+        return a.score > b.score;
     if (a.available != b.available)
         return a.available > b.available;
     return a.name_rank < b.name_rank; // name ascending, precomputed
@@ -202,8 +218,10 @@ selection select_clusters(std::vector<candidate> ordered, const model::placement
         else
             return {{}, "just support cluster and region spread constraint"};
     }
-    if (out.error.empty() && out.clusters.empty())
+    if (out.error.empty() && out.clusters.empty()) {
         out.error = "no clusters available to schedule";
+        out.empty = true;
+    }
     return out;
 }
 

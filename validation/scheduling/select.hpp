@@ -24,14 +24,15 @@ struct candidate {
     std::int64_t score = 0;       // ClusterLocality: 100 for a cluster in the previous spec.clusters
 };
 
-// Spec 3.1: tier ascending, score descending (all 0 on a first schedule), available descending, name.
-// (Until the re-schedule path lands, score is not compared.)
+// Spec 3.1: tier ascending, score descending (all 0 on a first schedule), available descending, name
+// (karmada: spreadconstraint/util.go sortClusters with the availableReplicas comparison).
 bool canonical_before(const candidate& a, const candidate& b);
 void canonical_sort(std::vector<candidate>& candidates);
 
 struct selection {
     std::vector<candidate> clusters;
     std::string error; // non-empty: the group fails with this message
+    bool empty = false; // the error is assignReplicas' "no clusters available to schedule", not selection's
 };
 
 // karmada: spreadconstraint.SelectBestClusters. `ordered` is in canonical order; `replicas` is the

@@ -4,31 +4,27 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <tuple>
 
-#include "field/path.hpp"
 #include "scheduling/assign.hpp"
+#include "scheduling/diagnosis.hpp"
 #include "scheduling/estimator.hpp"
+#include "scheduling/explain.hpp"
 #include "scheduling/filter.hpp"
+#include "scheduling/filter_cache.hpp"
+#include "scheduling/filter_stage.hpp"
+#include "scheduling/previous_view.hpp"
 #include "scheduling/select.hpp"
 
 namespace kpw::scheduling {
 
 namespace {
 
-// One scheduling group as scheduleOnce sees it.
-struct term_view {
-    std::string name;                                 // affinityName; "" for clusterAffinity / none
-    const model::cluster_affinity* primary = nullptr; // nullptr: every cluster matches
-    std::span<const model::overflow_cluster_affinity> overflow; // empty unless overflow is active
-};
-
-struct filtered {
-    std::vector<candidate> feasible;
-    std::vector<std::string> rejected; // "name: reason" for clusters of the group that failed a filter
-};
-
 struct attempt {
-    std::string error;
+    failure_stage stage = failure_stage::fit;
+    std::string error;               // Karmada's error of the stage, unwrapped ("" when scheduled)
+    fit_diagnosis diagnosis;         // stage fit only
     std::vector<candidate> feasible; // canonical order
     selection chosen;
     assignment result;
@@ -36,82 +32,81 @@ struct attempt {
     bool checked_tie = false;
 };
 
-// overflowOrder (spec 3.1); -1 when the cluster is not part of the group at all.
-int tier_of(const model::cluster& c, const term_view& term)
-{
-    if (term.primary == nullptr || cluster_matches(c, *term.primary))
-        return 0;
-    for (std::size_t i = 0; i < term.overflow.size(); ++i)
-        if (cluster_matches(c, term.overflow[i].cluster_affinity))
-            return static_cast<int>(i) + 1;
-    return -1;
-}
+// The context every group of one schedule() call shares.
+struct run {
+    const model::placement& placement;
+    const model::workload& w;
+    const snapshot& snap;
+    const options& opts;
+    std::vector<model::toleration> tolerations;
+    previous_view previous;
+    prepared_request request;
+    int api = -1;
+    division_mode mode = division_mode::first;
+    bool workload = true;
 
-// Why a cluster of the group fails the other filters; "" when it passes.
-std::string filter_reason(const snapshot& snap, std::size_t i, int api, const model::placement& placement,
-                          const model::workload& w, std::span<const model::toleration> tolerations)
-{
-    const auto& c = snap.clusters()[i];
-    if (!snap.api_enabled(i, api))
-        return "API " + w.api_version + "/" + w.kind + " not enabled";
-    if (const model::taint* t = untolerated_taint(c, tolerations))
-        return "taint " + taint_string(*t) + " not tolerated";
-    if (auto f = missing_spread_field(c, placement.spread_constraints); !f.empty())
-        return "no " + std::string(f) + " for the spread constraint";
-    return {};
-}
-
-filtered filter_clusters(const term_view& term, const model::placement& placement, const model::workload& w,
-                         const snapshot& snap, std::span<const model::toleration> tolerations)
-{
-    filtered out;
-    bool workload = is_workload(w);
-    auto request = prepare_request(w, snap.resources());
-    int api = snap.api_id(w.api_version, w.kind);
-    auto clusters = snap.clusters();
-    for (std::size_t i = 0; i < clusters.size(); ++i) {
-        const auto& c = clusters[i];
-        int tier = tier_of(c, term);
-        if (tier < 0)
-            continue;
-        if (c.deleting) {
-            out.rejected.push_back(c.name + ": being deleted");
-            continue;
-        }
-        if (auto why = filter_reason(snap, i, api, placement, w, tolerations); !why.empty()) {
-            out.rejected.push_back(c.name + ": " + why);
-            continue;
-        }
-        std::int32_t available = workload ? general_estimate(snap.prepared(i), request).replicas : unlimited_replicas;
-        out.feasible.push_back({&c, tier, available, snap.name_rank(i)});
+    filter_scope scope(const group_scope& g) const
+    {
+        return {g, tolerations, placement.spread_constraints, w.api_version, w.kind, api, previous.targets,
+                previous.evicting};
     }
-    return out;
-}
+};
 
-void add_missing_names(const model::cluster_affinity& a, const snapshot& snap, std::vector<std::string>& out)
+// The project's own FitError line: "no cluster passed the filters (a: not in the snapshot, b: taint
+// x:NoSchedule not tolerated)", over the clusters the group's affinity selects; text for the first few only.
+std::string project_fit_error(const run& r, const filter_scope& scope, const group_filter& f)
 {
-    for (const auto& name : a.cluster_names)
-        if (!snap.contains(name))
-            out.push_back(name + ": not in the snapshot");
-}
-
-// "no cluster passed the filters (a: not in the snapshot, b: taint x:NoSchedule not tolerated)".
-std::string fit_error(const term_view& term, std::vector<std::string> details, const snapshot& snap)
-{
-    if (term.primary != nullptr)
-        add_missing_names(*term.primary, snap, details);
-    for (const auto& o : term.overflow)
-        add_missing_names(o.cluster_affinity, snap, details);
+    constexpr std::size_t shown = 5;
+    std::vector<std::string> details;
+    std::size_t more = 0;
+    auto clusters = r.snap.clusters();
+    auto rejected = f.rejected.begin();
+    for (std::size_t i = 0; i < clusters.size(); ++i) {
+        bool failed = rejected != f.rejected.end() && *rejected == i;
+        rejected += failed ? 1 : 0;
+        if (!failed && !(clusters[i].deleting && tier_of(clusters[i], scope.group) >= 0))
+            continue;
+        if (details.size() == shown)
+            ++more;
+        else
+            details.push_back(clusters[i].name + ": " +
+                              (failed ? plugin_failures(r.snap, i, scope).front().detail : "being deleted"));
+    }
+    if (scope.group.primary != nullptr)
+        add_missing_names(*scope.group.primary, r.snap, details);
+    for (const auto& o : scope.group.overflow)
+        add_missing_names(o.cluster_affinity, r.snap, details);
     std::string s = "no cluster passed the filters";
     if (details.empty())
-        return s + (snap.clusters().empty() ? " (the snapshot is empty)" : " (no cluster matches the affinity)");
-    constexpr std::size_t shown = 5;
+        return s + (clusters.empty() ? " (the snapshot is empty)" : " (no cluster matches the affinity)");
+    more += details.size() > shown ? details.size() - shown : 0;
     s += " (";
     for (std::size_t i = 0; i < details.size() && i < shown; ++i)
         s += (i ? ", " : "") + details[i];
-    if (details.size() > shown)
-        s += ", and " + std::to_string(details.size() - shown) + " more";
+    if (more > 0)
+        s += ", and " + std::to_string(more) + " more";
     return s + ")";
+}
+
+// Karmada's FitError over every cluster of the snapshot (N = all Cluster objects). Clusters are counted
+// by their cheap failure profile first, so reason strings are built once per distinct profile.
+fit_diagnosis karmada_fit_error(const run& r, const filter_scope& scope)
+{
+    std::map<std::tuple<std::uint8_t, const model::taint*, const char*>, std::pair<failing_plugins, std::size_t>> seen;
+    for (std::size_t i = 0; i < r.snap.clusters().size(); ++i) {
+        auto f = failing(r.snap, i, scope);
+        if (f.mask != 0)
+            ++seen.try_emplace({f.mask, f.taint, f.spread_field.data()}, f, 0).first->second.second;
+    }
+    std::vector<counted_failures> counted;
+    for (const auto& [key, entry] : seen) {
+        counted_failures c{{}, entry.second};
+        for (auto p : all_filter_plugins)
+            if (entry.first.fails(p))
+                c.failures.push_back({p, plugin_reason(p, entry.first), {}});
+        counted.push_back(std::move(c));
+    }
+    return diagnose_fit(r.snap.clusters().size(), counted);
 }
 
 std::vector<model::toleration> effective_tolerations(const model::placement& placement, const options& opts)
@@ -129,51 +124,65 @@ std::vector<model::toleration> effective_tolerations(const model::placement& pla
     return out;
 }
 
-assignment assign(const attempt& a, const model::placement& placement, strategy s, const model::workload& w,
-                  bool overflow, name_order order)
+// availableReplicas = estimate + current replicas; ClusterLocality scores a current target 100
+// (plugins/clusterlocality; spreadconstraint/group_clusters.go generateClustersInfo).
+std::vector<candidate> candidates_of(const run& r, const group_filter& f)
 {
-    if (!is_workload(w)) {
+    std::vector<candidate> out;
+    out.reserve(f.feasible.size());
+    bool locality = !r.previous.targets.empty();
+    for (const auto& p : f.feasible) {
+        std::uint32_t rank = r.snap.name_rank(p.index);
+        std::int32_t estimate = r.workload ? general_estimate(r.snap.prepared(p.index), r.request).replicas
+                                           : unlimited_replicas;
+        std::int32_t current = locality ? current_of(r.previous, rank) : 0;
+        auto available = static_cast<std::int32_t>(
+            std::min<std::int64_t>(std::int64_t(estimate) + std::max(current, 0), unlimited_replicas));
+        bool target = locality && std::binary_search(r.previous.targets.begin(), r.previous.targets.end(), rank);
+        out.push_back({&r.snap.clusters()[p.index], p.tier, available, rank, estimate, current, target ? 100 : 0});
+    }
+    return out;
+}
+
+assignment assign(const run& r, const attempt& a, bool overflow, name_order order)
+{
+    if (!r.workload) {
         assignment out;
         for (const auto& c : a.chosen.clusters)
             out.clusters.push_back({&c, 0});
         return out;
     }
-    return overflow ? assign_tiers(a.chosen.clusters, placement, s, w.replicas, order)
-                    : assign_strategy(a.chosen.clusters, placement, s, w.replicas, order);
+    strategy s = strategy_of(r.placement);
+    return overflow ? assign_tiers(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode)
+                    : assign_strategy(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode);
 }
 
-attempt try_term(const term_view& term, const model::placement& placement, const model::workload& w,
-                 const snapshot& clusters, const options& opts)
+attempt try_term(const run& r, const filter_scope& scope)
 {
     attempt a;
-    auto tolerations = effective_tolerations(placement, opts);
-    auto f = filter_clusters(term, placement, w, clusters, tolerations);
+    auto f = r.opts.filters != nullptr ? r.opts.filters->filter(scope) : filter_group(r.snap, scope);
     if (f.feasible.empty()) {
-        a.error = fit_error(term, std::move(f.rejected), clusters);
+        a.error = project_fit_error(r, scope, f);
+        a.diagnosis = karmada_fit_error(r, scope);
         return a;
     }
-    canonical_sort(f.feasible);
-    a.feasible = std::move(f.feasible);
-    strategy s = strategy_of(placement);
-    a.chosen = select_clusters(a.feasible, placement, s, is_workload(w) ? w.replicas : 0);
+    a.feasible = candidates_of(r, f);
+    canonical_sort(a.feasible);
+    a.chosen = select_clusters(a.feasible, r.placement, strategy_of(r.placement), r.workload ? r.w.replicas : 0);
     if (!a.chosen.error.empty()) {
+        a.stage = a.chosen.empty ? failure_stage::assignment : failure_stage::selection;
         a.error = a.chosen.error;
         return a;
     }
-    bool overflow = !term.overflow.empty();
-    name_order order = name_order_for_uid(w.uid);
-    a.result = assign(a, placement, s, w, overflow, order);
+    bool overflow = !scope.group.overflow.empty();
+    a.result = assign(r, a, overflow, name_order_for_uid(r.w.uid));
+    a.stage = failure_stage::assignment;
     a.error = a.result.error;
-    if (a.error.empty() && w.uid.empty() && opts.detect_ties && is_workload(w)) {
-        a.reversed = assign(a, placement, s, w, overflow, name_order::descending);
+    if (a.error.empty() && r.w.uid.empty() && r.opts.detect_ties && r.workload) {
+        a.reversed = assign(r, a, overflow, name_order::descending);
         a.checked_tie = true;
     }
     return a;
-}
-
-std::string tier_name(const term_view& term, int tier)
-{
-    return tier == 0 ? term.name : term.overflow[static_cast<std::size_t>(tier - 1)].affinity_name;
 }
 
 std::map<std::string_view, std::int32_t> replicas_by_name(const assignment& a)
@@ -219,7 +228,7 @@ std::string success_message(const decision& d, std::int32_t replicas)
     return s;
 }
 
-void fill(decision& d, const term_view& term, const attempt& a, const model::workload& w)
+void fill(decision& d, const group_scope& term, const attempt& a, const model::workload& w)
 {
     d.scheduled = true;
     d.affinity_name = term.name;
@@ -238,6 +247,63 @@ void fill(decision& d, const term_view& term, const attempt& a, const model::wor
         d.tie = !d.tie_between.empty();
     }
     d.message = success_message(d, w.replicas);
+}
+
+// The scheduling groups in spec order: each clusterAffinities term (with its overflow entries for a
+// workload), or the single clusterAffinity / none.
+std::vector<group_scope> groups_of(const model::placement& placement, bool non_workload)
+{
+    std::vector<group_scope> out;
+    for (const auto& t : placement.cluster_affinities)
+        out.push_back({t.affinity_name, &t.cluster_affinity,
+                       non_workload ? std::span<const model::overflow_cluster_affinity>{} : t.overflow_affinities});
+    if (out.empty())
+        out.push_back({"", placement.cluster_affinity ? &*placement.cluster_affinity : nullptr, {}});
+    return out;
+}
+
+// karmada: helper.go getAffinityIndex — the observed term's position, 0 when unnamed or not found, and
+// 0 when RescheduleRequired holds (scheduler.go scheduleResourceBindingWithClusterAffinities).
+std::size_t start_index(const model::placement& placement, const previous_result* previous)
+{
+    if (previous == nullptr || previous->fresh || previous->observed_affinity_name.empty())
+        return 0;
+    const auto& terms = placement.cluster_affinities;
+    for (std::size_t i = 0; i < terms.size(); ++i)
+        if (terms[i].affinity_name == previous->observed_affinity_name)
+            return i;
+    return 0;
+}
+
+division_mode mode_of(const previous_result* previous)
+{
+    if (previous == nullptr)
+        return division_mode::first;
+    return previous->fresh ? division_mode::fresh : division_mode::steady;
+}
+
+group_outcome outcome_of(const run& r, const filter_scope& scope, const attempt& a)
+{
+    group_outcome g;
+    g.affinity_name = scope.group.name;
+    if (a.error.empty())
+        g.outcome = "scheduled";
+    else if (a.stage == failure_stage::fit)
+        g.outcome = "fit-error";
+    else
+        g.outcome = a.stage == failure_stage::selection ? "selection" : "assignment";
+    if (!a.error.empty())
+        g.error = a.stage == failure_stage::fit ? a.diagnosis.text : wrapped_error(a.stage, a.error);
+    g.diagnosis = a.diagnosis.text;
+    g.diagnosis_alternatives = a.diagnosis.alternatives;
+    if (!r.opts.explain)
+        return g;
+    std::vector<std::string> ties = a.checked_tie ? tie_clusters(a) : std::vector<std::string>{};
+    bool assigned = a.error.empty();
+    explain_input in{r.snap, scope, r.placement, r.request, r.workload, strategy_of(r.placement), a.feasible,
+                     a.chosen.clusters, assigned ? &a.result : nullptr, ties};
+    g.considered = explain_group(in);
+    return g;
 }
 
 } // namespace
@@ -266,69 +332,38 @@ std::string_view plugin_name(filter_plugin p)
 }
 
 decision schedule(const model::propagation_spec& spec, const model::workload& workload, const snapshot& clusters,
-                  const options& opts, const previous_result* /*previous: implemented by the re-schedule path*/)
+                  const options& opts, const previous_result* previous)
 {
     const auto& placement = spec.placement;
     decision d;
     d.strategy = strategy_of(placement);
     d.non_workload = !is_workload(workload);
-    std::vector<term_view> terms;
-    for (const auto& t : placement.cluster_affinities) {
-        term_view v{t.affinity_name, &t.cluster_affinity, {}};
-        if (!d.non_workload)
-            v.overflow = t.overflow_affinities;
-        terms.push_back(v);
-    }
-    if (terms.empty())
-        terms.push_back({"", placement.cluster_affinity ? &*placement.cluster_affinity : nullptr, {}});
-    for (const auto& term : terms) {
-        attempt a = try_term(term, placement, workload, clusters, opts);
+    run r{placement, workload, clusters, opts, effective_tolerations(placement, opts), view_of(previous, clusters),
+          prepare_request(workload, clusters.resources()), clusters.api_id(workload.api_version, workload.kind),
+          mode_of(previous), !d.non_workload};
+    auto groups = groups_of(placement, d.non_workload);
+    std::optional<attempt> first;
+    for (std::size_t t = start_index(placement, previous); t < groups.size(); ++t) {
+        auto scope = r.scope(groups[t]);
+        attempt a = try_term(r, scope);
+        d.groups.push_back(outcome_of(r, scope, a));
         if (a.error.empty()) {
-            fill(d, term, a, workload);
+            fill(d, groups[t], a, workload);
             return d;
         }
-        d.failures.push_back({term.name, a.error});
+        d.failures.push_back({groups[t].name, a.error});
+        if (!first)
+            first = std::move(a);
     }
     d.message = placement.cluster_affinities.empty() ? d.failures.front().reason
                                                      : "no affinity group can host the workload";
+    // The first term's error decides (scheduleResourceBindingWithClusterAffinities: firstErr), unwrapped.
+    const group_outcome& decided = d.groups.front();
+    d.condition_reason = condition_reason(first->stage, first->error);
+    d.condition_message = decided.error;
+    d.condition_alternatives = decided.diagnosis_alternatives;
+    d.keeps_previous = previous != nullptr && first->stage != failure_stage::fit;
     return d;
-}
-
-std::vector<unmatched_affinity> unmatched_terms(const model::propagation_spec& spec,
-                                                std::span<const model::cluster> clusters)
-{
-    return unmatched_terms(spec, snapshot(clusters));
-}
-
-std::vector<unmatched_affinity> unmatched_terms(const model::propagation_spec& spec, const snapshot& snap)
-{
-    std::vector<unmatched_affinity> out;
-    auto clusters = snap.clusters();
-    auto check = [&](const model::cluster_affinity& a, const std::string& name, std::string field) {
-        bool any = std::any_of(clusters.begin(), clusters.end(), [&](const model::cluster& c) { return cluster_matches(c, a); });
-        if (any)
-            return;
-        std::vector<std::string> missing;
-        add_missing_names(a, snap, missing);
-        std::string what = name.empty() ? "clusterAffinity" : "affinity group " + name;
-        std::string msg = what + " matches no cluster of the snapshot";
-        if (!missing.empty())
-            msg += " (" + join(missing, ", ") + ")";
-        out.push_back({name, std::move(field), std::move(msg)});
-    };
-    const auto& p = spec.placement;
-    auto base = field::path::root("spec").child("placement");
-    if (p.cluster_affinity)
-        check(*p.cluster_affinity, "", base.child("clusterAffinity").str());
-    for (std::size_t i = 0; i < p.cluster_affinities.size(); ++i) {
-        const auto& t = p.cluster_affinities[i];
-        auto at = base.child("clusterAffinities").index(i);
-        check(t.cluster_affinity, t.affinity_name, at.str());
-        for (std::size_t j = 0; j < t.overflow_affinities.size(); ++j)
-            check(t.overflow_affinities[j].cluster_affinity, t.overflow_affinities[j].affinity_name,
-                  at.child("overflowAffinities").index(j).str());
-    }
-    return out;
 }
 
 } // namespace kpw::scheduling

@@ -20,6 +20,9 @@ namespace kpw::scheduling {
 // Karmada's filter plugins (registry names), in the registry's literal order, which is also the
 // order used for the printed diagnosis when a cluster fails several (day2-semantics §2.2).
 enum class filter_plugin { api_enablement, taint_toleration, cluster_affinity, spread_constraint, cluster_eviction };
+inline constexpr filter_plugin all_filter_plugins[] = {filter_plugin::api_enablement, filter_plugin::taint_toleration,
+                                                     filter_plugin::cluster_affinity, filter_plugin::spread_constraint,
+                                                     filter_plugin::cluster_eviction};
 std::string_view plugin_name(filter_plugin p); // "APIEnablement", "TaintToleration", ...
 
 // One plugin that rejects a cluster: Karmada's reason string (exact, it is what the FitError counts)
@@ -63,12 +66,20 @@ struct previous_result {
     bool fresh = false;                          // RescheduleRequired holds: Fresh assignment, index 0
 };
 
+class filter_cache; // scheduling/filter_cache.hpp
+
 struct options {
     // Karmada v1.3-v1.14's webhook added NoExecute tolerations for cluster.karmada.io/not-ready and
     // cluster.karmada.io/unreachable to every policy; v1.15+ adds none (spec 1.1).
     bool legacy_default_tolerations = false;
     // Without a workload uid, assign again with the reversed name order and report a tie if it differs.
     bool detect_ties = true;
+    // Fill decision::groups[].considered (issue 13 §2: one row per cluster the group selects). Off by
+    // default: the rows cost more than the schedule itself; groups[] outcome, error and diagnosis are
+    // always filled.
+    bool explain = false;
+    // Filter results shared across calls over the same snapshot (workloads of one shape); nullptr: none.
+    filter_cache* filters = nullptr;
 };
 
 struct cluster_placement {

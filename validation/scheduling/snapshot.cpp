@@ -44,6 +44,12 @@ bool snapshot::contains(std::string_view name) const
     return std::binary_search(sorted_names_.begin(), sorted_names_.end(), name);
 }
 
+std::int64_t snapshot::rank_of(std::string_view name) const
+{
+    auto it = std::lower_bound(sorted_names_.begin(), sorted_names_.end(), name);
+    return it == sorted_names_.end() || *it != name ? -1 : it - sorted_names_.begin();
+}
+
 int snapshot::api_id(std::string_view api_version, std::string_view kind) const
 {
     auto it = api_ids_.find(api_key(api_version, kind));

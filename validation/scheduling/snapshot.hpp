@@ -25,6 +25,8 @@ public:
     bool contains(std::string_view name) const;
     // The cluster's position in name order: the canonical order's last key, compared as an integer.
     std::uint32_t name_rank(std::size_t index) const { return rank_[index]; }
+    // The name rank of the cluster called `name`, or -1 when the snapshot has none.
+    std::int64_t rank_of(std::string_view name) const;
 
     // APIEnablement by interned "groupVersion/kind": -1 when no cluster serves it.
     int api_id(std::string_view api_version, std::string_view kind) const;

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+// The shared filter cache gives filter_group's answer, with a re-schedule's targets and evictions on top.
+#include <doctest/doctest.h>
+
+#include "fixtures.hpp"
+#include "scheduling/filter_cache.hpp"
+
+using namespace kpw;
+using namespace kpw::scheduling;
+using namespace kpw::scheduling::test;
+
+namespace {
+
+bool same(const group_filter& a, const group_filter& b)
+{
+    if (a.rejected != b.rejected || a.feasible.size() != b.feasible.size())
+        return false;
+    for (std::size_t i = 0; i < a.feasible.size(); ++i)
+        if (a.feasible[i].index != b.feasible[i].index || a.feasible[i].tier != b.feasible[i].tier)
+            return false;
+    return true;
+}
+
+std::vector<model::cluster> inventory()
+{
+    std::vector<model::cluster> cs;
+    for (int i = 0; i < 12; ++i) {
+        auto c = cluster("member" + std::to_string(i), 5, i % 3 ? "r1" : "");
+        if (i % 4 == 1)
+            c.taints = {{"maintenance", "", "NoSchedule"}};
+        if (i == 7)
+            c.api_enablements.clear();
+        cs.push_back(std::move(c));
+    }
+    return cs;
+}
+
+} // namespace
+
+TEST_CASE("the cache answers like filter_group, with and without targets and evictions")
+{
+    auto cs = inventory();
+    snapshot snap(cs);
+    filter_cache cache(snap);
+    auto affinity = names({"member1", "member2", "member3", "member5", "member7", "member9"});
+    std::vector<model::overflow_cluster_affinity> overflow{{"burst", names({"member10", "member11"})}};
+    std::vector<model::spread_constraint> spread{{"region", "", 2, 1}};
+    std::vector<std::uint32_t> targets{snap.name_rank(1), snap.name_rank(7)};
+    std::vector<std::uint32_t> evicting{snap.name_rank(2), snap.name_rank(10)};
+    std::sort(targets.begin(), targets.end());
+    std::sort(evicting.begin(), evicting.end());
+    int api = snap.api_id("apps/v1", "Deployment");
+    for (int variant = 0; variant < 8; ++variant) {
+        filter_scope s{{"g", &affinity, overflow}, {}, {}, "apps/v1", "Deployment", api, {}, {}};
+        if (variant & 1)
+            s.spread = spread;
+        if (variant & 2)
+            s.targets = targets;
+        if (variant & 4)
+            s.evicting = evicting;
+        CAPTURE(variant);
+        CHECK(same(cache.filter(s), filter_group(snap, s)));
+    }
+    CHECK(cache.size() == 2); // with and without the spread constraint
+}
+
+TEST_CASE("a schedule through the cache equals one without it")
+{
+    auto cs = inventory();
+    snapshot snap(cs);
+    filter_cache cache(snap);
+    options cached;
+    cached.filters = &cache;
+    auto spec = dynamic_weight_spec();
+    spec.placement.cluster_affinity = names({"member1", "member2", "member3", "member4"});
+    previous_result prev;
+    prev.clusters = {{"member1", 2, {}}};
+    prev.evicting = {"member2"};
+    for (int round = 0; round < 2; ++round) {
+        CHECK(split(schedule(spec, deployment(6, "a"), snap, cached)) ==
+              split(schedule(spec, deployment(6, "a"), snap)));
+        CHECK(split(schedule(spec, deployment(6, "a"), snap, cached, &prev)) ==
+              split(schedule(spec, deployment(6, "a"), snap, {}, &prev)));
+    }
+    CHECK(cache.size() == 1);
+}

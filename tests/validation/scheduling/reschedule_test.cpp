@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+// doScheduleBinding's rules acting and not acting, placementChanged, and what one pass writes.
+#include <doctest/doctest.h>
+
+#include "reschedule_fixtures.hpp"
+
+using namespace kpw;
+using namespace kpw::scheduling;
+using namespace kpw::scheduling::test;
+
+namespace {
+
+const std::string annotation(model::applied_placement_annotation);
+const settings::feature_gates gates;
+
+model::placement dynamic_on(std::vector<std::string> clusters)
+{
+    auto p = dynamic_weight_spec().placement;
+    p.cluster_affinity = names(std::move(clusters));
+    return p;
+}
+
+model::placement two_terms()
+{
+    auto p = aggregated_spec().placement;
+    p.cluster_affinities = {term("a", {"member1"}), term("b", {"member2"})};
+    return p;
+}
+
+trigger fired(const model::binding& b, const std::vector<model::cluster>& cs)
+{
+    return should_schedule(b, snapshot(cs), gates).fired;
+}
+
+} // namespace
+
+TEST_CASE("placement changed: (a) no annotation, (b) invalid JSON, an unchanged placement")
+{
+    auto b = bound(dynamic_on({"member1"}), 2, {{"member1", 2, {}}});
+    CHECK_FALSE(placement_changed(b));
+    b.annotations.erase(annotation);
+    CHECK(placement_changed(b));
+    b.annotations[annotation] = "{not json";
+    CHECK_FALSE(placement_changed(b));
+    b.annotations[annotation] = R"({"clusterTolerations":"not a list"})";
+    CHECK_FALSE(placement_changed(b));
+    b.annotations[annotation] = "";
+    CHECK(placement_changed(b));
+}
+
+TEST_CASE("placement changed: a toleration, spread or strategy edit counts; the Go field order round-trips")
+{
+    auto p = dynamic_on({"member1"});
+    auto b = bound(p, 2, {{"member1", 2, {}}});
+    CHECK(b.annotations[annotation] == R"({"clusterAffinity":{"clusterNames":["member1"]},"replicaScheduling":)"
+                                       R"({"replicaSchedulingType":"Divided","replicaDivisionPreference":"Weighted",)"
+                                       R"("weightPreference":{"dynamicWeight":"AvailableReplicas"}}})");
+    b.placement->cluster_tolerations = {{"maintenance", "Exists", "", "NoSchedule", {}}};
+    CHECK(placement_changed(b));
+}
+
+TEST_CASE("placement changed: (c) only clusterAffinities differ and no term is observed")
+{
+    auto b = bound(two_terms(), 2, {{"member1", 2, {}}});
+    b.placement->cluster_affinities[1].cluster_affinity.cluster_names.push_back("member3");
+    CHECK(placement_changed(b));
+    b.scheduler_observing_affinity_name = "a";
+    CHECK_FALSE(placement_changed(b)); // an edit to another term is ignored
+    b.scheduler_observing_affinity_name = "b";
+    CHECK(placement_changed(b)); // the observed term itself changed
+}
+
+TEST_CASE("placement changed: (d) the observed term missing from the new or the old list")
+{
+    auto b = bound(two_terms(), 2, {{"member1", 2, {}}});
+    b.scheduler_observing_affinity_name = "a";
+    b.placement->cluster_affinities[0].affinity_name = "renamed";
+    CHECK(placement_changed(b));
+    b = bound(two_terms(), 2, {{"member1", 2, {}}});
+    b.scheduler_observing_affinity_name = "c";
+    b.placement->cluster_affinities.push_back(term("c", {"member3"}));
+    CHECK(placement_changed(b));
+}
+
+TEST_CASE("the admission filter: scheduler name, scheduling suspension, claim labels")
+{
+    std::vector<model::cluster> cs{cluster("member1", 5)};
+    auto b = bound(dynamic_on({"member1"}), 2, {});
+    CHECK(should_schedule(b, snapshot(cs), gates).fired == trigger::replicas_changed);
+    auto other = b;
+    other.scheduler_name = "my-scheduler";
+    CHECK(should_schedule(other, snapshot(cs), gates).ignored);
+    auto suspended = b;
+    suspended.suspend_scheduling = true;
+    CHECK(should_schedule(suspended, snapshot(cs), gates).ignored);
+    auto unclaimed = b;
+    unclaimed.claim.reset();
+    auto v = should_schedule(unclaimed, snapshot(cs), gates);
+    CHECK(v.ignored);
+    CHECK(v.fired == trigger::none);
+    unclaimed.labels[std::string(model::managed_by_label)] = "x";
+    CHECK_FALSE(should_schedule(unclaimed, snapshot(cs), gates).ignored);
+}
+
+TEST_CASE("rule 2: replicas changed acts for Divided sums and Duplicated entries, not when they add up")
+{
+    std::vector<model::cluster> cs{cluster("member1", 5), cluster("member2", 5)};
+    auto b = bound(dynamic_on({"member1", "member2"}), 3, {{"member1", 2, {}}, {"member2", 1, {}}});
+    CHECK(fired(b, cs) == trigger::none);
+    b.replicas = 4;
+    CHECK(fired(b, cs) == trigger::replicas_changed);
+    auto dup = duplicated_spec().placement;
+    auto d = bound(dup, 3, {{"member1", 3, {}}, {"member2", 2, {}}});
+    CHECK(fired(d, cs) == trigger::replicas_changed);
+    d.clusters[1].replicas = 3;
+    CHECK(fired(d, cs) == trigger::always); // rule 4 instead
+}
+
+TEST_CASE("rule 3: a reschedule trigger strictly after the last schedule selects Fresh")
+{
+    std::vector<model::cluster> cs{cluster("member1", 5)};
+    auto b = bound(dynamic_on({"member1"}), 2, {{"member1", 2, {}}});
+    b.reschedule_triggered_at = 1000;
+    auto v = should_schedule(b, snapshot(cs), gates);
+    CHECK(v.fired == trigger::none);
+    CHECK_FALSE(v.fresh);
+    b.reschedule_triggered_at = 1001;
+    v = should_schedule(b, snapshot(cs), gates);
+    CHECK(v.fired == trigger::reschedule_triggered);
+    CHECK(v.fresh);
+    b.last_scheduled_time.reset();
+    CHECK(fired(b, cs) == trigger::none);
+}
+
+TEST_CASE("rule 4: a non-workload is scheduled on every pass")
+{
+    std::vector<model::cluster> cs{cluster("member1", 5)};
+    auto b = bound(dynamic_on({"member1"}), 0, {{"member1", 0, {}}});
+    CHECK(fired(b, cs) == trigger::always);
+}
+
+TEST_CASE("rule 5: a target cluster being deleted; a deleting cluster not targeted does nothing")
+{
+    std::vector<model::cluster> cs{cluster("member1", 5), cluster("member2", 5)};
+    auto b = bound(dynamic_on({"member1", "member2"}), 2, {{"member1", 2, {}}});
+    cs[1].deleting = true;
+    CHECK(fired(b, cs) == trigger::none);
+    cs[0].deleting = true;
+    CHECK(fired(b, cs) == trigger::terminating_target);
+}
+
+TEST_CASE("nothing to schedule only records the generation as observed")
+{
+    std::vector<model::cluster> cs{cluster("member1", 5)};
+    auto b = bound(dynamic_on({"member1"}), 2, {{"member1", 2, {}}});
+    b.generation = 4;
+    auto out = reschedule(b, snapshot(cs), {}, gates, 2000);
+    CHECK_FALSE(out.acted);
+    CHECK(out.after.clusters == b.clusters);
+    CHECK(out.after.scheduler_observed_generation == 4);
+    CHECK(out.after.last_scheduled_time == 1000);
+}
+
+TEST_CASE("apply_policy keeps the claim, replaces placement and replicas, and bumps the generation")
+{
+    auto b = bound(dynamic_on({"member1"}), 2, {{"member1", 2, {}}});
+    auto spec = dynamic_weight_spec();
+    spec.placement.cluster_affinity = names({"member1", "member2"});
+    auto after = apply_policy(b, spec, 5);
+    CHECK(after.claim == b.claim);
+    CHECK(after.placement == spec.placement);
+    CHECK(after.replicas == 5);
+    CHECK(after.generation == b.generation + 1);
+    CHECK(after.clusters == b.clusters);
+    spec.placement = *b.placement;
+    CHECK(apply_policy(b, spec, std::nullopt).generation == b.generation);
+}

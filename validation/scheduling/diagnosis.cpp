@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+// The FitError histogram, its plugin-order alternatives, and the condition reason of each error.
+#include "scheduling/diagnosis.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <numeric>
+#include <set>
+#include <string_view>
+
+namespace kpw::scheduling {
+
+namespace {
+
+constexpr std::size_t plugin_count = 5;
+constexpr std::string_view empty_selection = "no clusters available to schedule";
+
+// Clusters with the same failures print the same reason under every order: count them once.
+using profile = std::vector<std::pair<int, std::string>>; // (plugin, reason) in registry order
+
+std::string text_for(std::size_t all_clusters, const std::map<profile, std::size_t>& profiles,
+                     const std::array<int, plugin_count>& rank)
+{
+    std::map<std::string, std::size_t> histogram;
+    for (const auto& [p, count] : profiles) {
+        const auto* first = &p.front();
+        for (const auto& f : p)
+            if (rank[static_cast<std::size_t>(f.first)] < rank[static_cast<std::size_t>(first->first)])
+                first = &f;
+        histogram[first->second] += count;
+    }
+    std::vector<std::string> entries;
+    for (const auto& [reason, count] : histogram)
+        entries.push_back(std::to_string(count) + " " + reason);
+    std::sort(entries.begin(), entries.end()); // char_traits<char> compares like memcmp: Go's byte order
+    std::string joined;
+    for (const auto& e : entries)
+        joined.append(joined.empty() ? "" : ", ").append(e);
+    return "0/" + std::to_string(all_clusters) + " clusters are available: " + joined + ".";
+}
+
+} // namespace
+
+std::string fit_error_text(std::size_t all_clusters, std::span<const std::string> reasons)
+{
+    std::map<profile, std::size_t> profiles;
+    for (const auto& r : reasons)
+        ++profiles[profile{{0, r}}];
+    if (profiles.empty())
+        return "0/" + std::to_string(all_clusters) + " clusters are available: no cluster exists.";
+    return text_for(all_clusters, profiles, {0, 1, 2, 3, 4});
+}
+
+fit_diagnosis diagnose_fit(std::size_t all_clusters, std::span<const std::vector<plugin_failure>> failures)
+{
+    std::vector<counted_failures> counted;
+    for (const auto& list : failures)
+        counted.push_back({list, 1});
+    return diagnose_fit(all_clusters, counted);
+}
+
+fit_diagnosis diagnose_fit(std::size_t all_clusters, std::span<const counted_failures> counted)
+{
+    std::map<profile, std::size_t> profiles;
+    bool several = false;
+    for (const auto& c : counted) {
+        if (c.failures.empty() || c.clusters == 0)
+            continue;
+        profile p;
+        for (const auto& f : c.failures)
+            p.emplace_back(static_cast<int>(f.plugin), f.reason);
+        several = several || p.size() > 1;
+        profiles[std::move(p)] += c.clusters;
+    }
+    fit_diagnosis out;
+    if (profiles.empty()) {
+        out.text = fit_error_text(all_clusters, {});
+        return out;
+    }
+    std::array<int, plugin_count> order{};
+    std::iota(order.begin(), order.end(), 0);
+    out.text = text_for(all_clusters, profiles, order);
+    if (!several)
+        return out;
+    std::set<std::string> others;
+    while (std::next_permutation(order.begin(), order.end()))
+        others.insert(text_for(all_clusters, profiles, order));
+    others.erase(out.text);
+    out.alternatives.assign(others.begin(), others.end());
+    return out;
+}
+
+std::string wrapped_error(failure_stage stage, const std::string& error)
+{
+    switch (stage) {
+    case failure_stage::fit: return error;
+    case failure_stage::selection: return "failed to select clusters: " + error;
+    case failure_stage::assignment: return "failed to assign replicas: " + error;
+    }
+    return error;
+}
+
+std::string condition_reason(failure_stage stage, const std::string& error)
+{
+    if (stage == failure_stage::fit)
+        return "NoClusterFit";
+    if (stage == failure_stage::assignment && error != empty_selection)
+        return "Unschedulable";
+    return "SchedulerError";
+}
+
+} // namespace kpw::scheduling

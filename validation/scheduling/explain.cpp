@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// The explain rows of one group: filter failures, estimates and the reason a cluster got no more.
+#include "scheduling/explain.hpp"
+
+#include <algorithm>
+
+#include "scheduling/filter.hpp"
+
+namespace kpw::scheduling {
+
+namespace {
+
+// The group's candidates, selection and assignment indexed by name rank (one pass each).
+struct by_rank {
+    std::vector<const candidate*> feasible;
+    std::vector<bool> selected;
+    std::vector<std::int32_t> replicas;
+    int last_tier = -1; // the last tier that received replicas
+
+    explicit by_rank(const explain_input& in)
+        : feasible(in.snap.clusters().size()), selected(feasible.size()), replicas(feasible.size())
+    {
+        for (const auto& c : in.feasible)
+            feasible[c.name_rank] = &c;
+        for (const auto& c : in.selected)
+            selected[c.name_rank] = true;
+        if (in.result == nullptr)
+            return;
+        for (const auto& r : in.result->clusters) {
+            replicas[r.target->name_rank] = r.replicas;
+            last_tier = std::max(last_tier, r.target->tier);
+        }
+    }
+};
+
+// A static-weight cluster that no staticWeightList rule with a positive weight matches is left out of
+// the division (assignment.go getStaticWeightInfoList) unless no cluster has a weight.
+bool zero_static_weight(const model::cluster& c, const model::placement& p)
+{
+    const auto& wp = p.replica_scheduling->weight_preference;
+    if (!wp)
+        return false;
+    const auto& rules = wp->static_weight_list;
+    return std::none_of(rules.begin(), rules.end(), [&](const model::static_cluster_weight& r) {
+        return r.weight > 0 && cluster_matches(c, r.target_cluster);
+    });
+}
+
+// Why a cluster that passed the filters holds no more replicas, decided in this order:
+//   "spread selection"  — the spread-constraint selection (3.5/3.6) did not pick it;
+//   "tie-breaker"       — its count changes with the other uid-driven name order (Webster ties);
+//   "tier not needed"   — got 0 and its overflow tier comes after the last tier that received replicas;
+//   "static weight 0"   — got 0 under static weight and no positive rule matches it;
+//   "not in the Aggregated prefix" — got 0 under Aggregated (the prefix already covered the replicas);
+//   "no available replicas" — got 0 under DynamicWeight because its estimate is 0;
+//   "Webster rounding"  — got 0 although it had votes: the apportionment gave its seats to others.
+// A cluster that got replicas (and no tie) has no reason: holding fewer than `available` is the split.
+std::string left_out(const explain_input& in, const by_rank& idx, const candidate& c, std::int32_t replicas)
+{
+    if (!idx.selected[c.name_rank])
+        return "spread selection";
+    if (in.result == nullptr || !in.workload)
+        return {};
+    if (std::find(in.tie_between.begin(), in.tie_between.end(), c.cluster->name) != in.tie_between.end())
+        return "tie-breaker";
+    if (replicas > 0)
+        return {};
+    if (c.tier > idx.last_tier)
+        return "tier not needed";
+    if (in.s == strategy::static_weight && zero_static_weight(*c.cluster, in.placement))
+        return "static weight 0";
+    if (in.s == strategy::aggregated)
+        return "not in the Aggregated prefix";
+    if (in.s == strategy::dynamic_weight && c.available == 0)
+        return "no available replicas";
+    return "Webster rounding";
+}
+
+considered_cluster passed_row(const explain_input& in, const by_rank& idx, std::size_t i, const candidate& c)
+{
+    considered_cluster row;
+    row.passed = true;
+    row.available = c.available;
+    if (in.workload)
+        row.bound_by = bound_by(general_estimate(in.snap.prepared(i), in.request), in.request, in.snap.resources());
+    row.replicas = idx.replicas[c.name_rank];
+    row.left_out = left_out(in, idx, c, row.replicas);
+    return row;
+}
+
+} // namespace
+
+std::string tier_name(const group_scope& group, int tier)
+{
+    return tier <= 0 ? group.name : group.overflow[static_cast<std::size_t>(tier - 1)].affinity_name;
+}
+
+std::vector<considered_cluster> explain_group(const explain_input& in)
+{
+    by_rank idx(in);
+    std::vector<considered_cluster> out;
+    auto clusters = in.snap.clusters();
+    for (std::size_t i = 0; i < clusters.size(); ++i) {
+        int tier = tier_of(clusters[i], in.scope.group);
+        if (tier < 0)
+            continue;
+        considered_cluster row;
+        if (const candidate* c = idx.feasible[in.snap.name_rank(i)])
+            row = passed_row(in, idx, i, *c);
+        else if (clusters[i].deleting)
+            row.left_out = "being deleted: skipped before the filters";
+        else
+            row.failures = plugin_failures(in.snap, i, in.scope);
+        row.name = clusters[i].name;
+        row.tier = tier_name(in.scope.group, tier);
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
+} // namespace kpw::scheduling

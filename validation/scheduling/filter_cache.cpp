@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+// The shape key of a filter scope, and the per-binding adjustments on top of a cached result.
+#include "scheduling/filter_cache.hpp"
+
+#include <algorithm>
+
+#include "model/encode.hpp"
+
+namespace kpw::scheduling {
+
+namespace {
+
+template <class T>
+std::string json_of(std::span<const T> list)
+{
+    return model::go_json(std::vector<T>(list.begin(), list.end()));
+}
+
+// Everything filter_group reads besides targets and evicting, as one string.
+std::string shape_key(const filter_scope& s)
+{
+    std::string key = std::to_string(s.api);
+    key += s.group.primary != nullptr ? model::go_json(*s.group.primary) : "*";
+    return key + json_of(s.group.overflow) + json_of(s.tolerations) + json_of(s.spread);
+}
+
+bool listed(std::span<const std::uint32_t> ranks, std::uint32_t rank)
+{
+    return std::binary_search(ranks.begin(), ranks.end(), rank);
+}
+
+} // namespace
+
+filter_cache::filter_cache(const snapshot& snap) : snap_(snap) {}
+
+group_filter filter_cache::filter(const filter_scope& scope)
+{
+    filter_scope base = scope;
+    base.targets = {};
+    base.evicting = {};
+    auto key = shape_key(base);
+    auto it = entries_.find(key);
+    if (it == entries_.end())
+        it = entries_.emplace(std::move(key), filter_group(snap_, base)).first;
+    if (scope.targets.empty() && scope.evicting.empty())
+        return it->second;
+    // Only targets can newly pass and only evicting clusters can newly fail: re-check those.
+    group_filter out;
+    const auto& cached = it->second;
+    for (const auto& p : cached.feasible) {
+        if (listed(scope.evicting, snap_.name_rank(p.index)))
+            out.rejected.push_back(p.index);
+        else
+            out.feasible.push_back(p);
+    }
+    for (auto index : cached.rejected) {
+        std::uint32_t rank = snap_.name_rank(index);
+        bool recheck = listed(scope.targets, rank) && !listed(scope.evicting, rank);
+        if (recheck && failing(snap_, index, scope).mask == 0)
+            out.feasible.push_back({index, tier_of(snap_.clusters()[index], scope.group)});
+        else
+            out.rejected.push_back(index);
+    }
+    auto by_index = [](const auto& a, const auto& b) { return a.index < b.index; };
+    std::sort(out.feasible.begin(), out.feasible.end(), by_index);
+    std::sort(out.rejected.begin(), out.rejected.end());
+    return out;
+}
+
+} // namespace kpw::scheduling
