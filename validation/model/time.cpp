@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <string>
 
 namespace kpw::model {
 
@@ -77,7 +78,86 @@ std::optional<std::int64_t> zone_offset(std::string_view s, std::size_t at)
     return s[at] == '-' ? -offset : offset;
 }
 
+// Nanoseconds per unit of a Go duration suffix; 0 for an unknown one.
+std::int64_t unit_nanos(std::string_view u)
+{
+    if (u == "ns")
+        return 1;
+    if (u == "us" || u == "\u00b5s" || u == "\u03bcs")
+        return 1'000;
+    if (u == "ms")
+        return 1'000'000;
+    if (u == "s")
+        return 1'000'000'000;
+    if (u == "m")
+        return 60'000'000'000;
+    if (u == "h")
+        return 3'600'000'000'000;
+    return 0;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
 } // namespace
+
+result<std::int64_t> parse_go_duration(std::string_view text)
+{
+    std::string quoted(1, '"');
+    quoted.append(text).push_back('"');
+    const failure invalid{"time: invalid duration " + quoted, {}};
+    std::string_view s = text;
+    const bool negative = !s.empty() && s.front() == '-';
+    if (!s.empty() && (s.front() == '-' || s.front() == '+'))
+        s.remove_prefix(1);
+    if (s == "0")
+        return std::int64_t{0};
+    if (s.empty())
+        return invalid;
+    long double total = 0;
+    while (!s.empty()) {
+        std::size_t i = 0;
+        while (i < s.size() && is_digit(s[i]))
+            ++i;
+        std::size_t j = i;
+        if (j < s.size() && s[j] == '.')
+            for (++j; j < s.size() && is_digit(s[j]);)
+                ++j;
+        const std::string number(s.substr(0, j));
+        if (number.empty() || number == ".")
+            return invalid;
+        std::size_t k = j;
+        while (k < s.size() && !is_digit(s[k]) && s[k] != '.')
+            ++k;
+        const std::string_view unit = s.substr(j, k - j);
+        if (unit.empty())
+            return failure{"time: missing unit in duration " + quoted, {}};
+        const std::int64_t per = unit_nanos(unit);
+        if (per == 0)
+            return failure{"time: unknown unit \"" + std::string(unit) + "\" in duration " + quoted, {}};
+        total += std::stold(number) * static_cast<long double>(per);
+        if (total > 9.2e18L)
+            return invalid;
+        s.remove_prefix(k);
+    }
+    const auto nanos = static_cast<std::int64_t>(total);
+    return negative ? -nanos : nanos;
+}
+
+std::string format_go_duration(std::int64_t seconds)
+{
+    if (seconds == 0)
+        return "0s";
+    std::string out;
+    if (seconds < 0)
+        out.push_back('-');
+    const std::int64_t v = seconds < 0 ? -seconds : seconds;
+    if (v >= 3600)
+        out.append(std::to_string(v / 3600)).push_back('h');
+    if (v >= 60)
+        out.append(std::to_string(v / 60 % 60)).push_back('m');
+    out.append(std::to_string(v % 60)).push_back('s');
+    return out;
+}
 
 std::optional<timestamp> parse_rfc3339(std::string_view s)
 {
