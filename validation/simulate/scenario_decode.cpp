@@ -162,6 +162,10 @@ workload_ref workload(const action_fields& f, const doc::value* node, const fiel
     f.ctx.add(errs);
     if (!errs.empty())
         return {};
+    if (text.empty()) {
+        f.ctx.add(at, "Required value");
+        return {};
+    }
     auto ref = parse_workload_ref(text, node != nullptr ? node->pos() : f.node.pos());
     if (!ref) {
         f.ctx.add(at, ref.error().message);
