@@ -81,3 +81,28 @@ TEST_CASE("decode errors become issues at the offending node; another version is
     CHECK(issues[1].message.starts_with("binding shop/old: apiVersion: Invalid value: \"work.karmada.io/v1alpha1\""));
     CHECK(issues[1].where.line == 9);
 }
+
+TEST_CASE("the bad-bindings fixture reports each mistake, in document order, and keeps one binding")
+{
+    std::ifstream in(std::string(KPW_TEST_DATA) + "/bindings/bad-bindings.yaml");
+    std::ostringstream s;
+    s << in.rdbuf();
+    std::vector<inventory_issue> issues;
+    auto inv = load(s.str(), issues);
+    REQUIRE(inv.size() == 1);
+    CHECK(inv.bindings()[0].name == "web-copy-deployment");
+    std::vector<std::string> got;
+    for (const auto& i : issues)
+        got.push_back(std::to_string(i.where.line) + ": " + i.message.substr(0, i.message.find(':', 30)));
+    CHECK(got == std::vector<std::string>{
+                     "2: binding shop/old-deployment: apiVersion",
+                     "10: binding shop/web-deployment: metadata.annotations[propagationpolicy.karmada.io/namespace]",
+                     "10: binding shop/web-deployment: metadata.annotations[propagationpolicy.karmada.io/name]",
+                     "15: binding shop/web-deployment: spec.replicas",
+                     "20: binding shop/web-deployment: spec.placement.clusterAffinities[0].clusterNames",
+                     "17: binding shop/web-deployment: spec.clusters[0].replicas",
+                     "22: binding shop/web-deployment: spec.rescheduleTriggeredAt",
+                     "8: two bindings for workload apps/v1 Deployment shop/web",
+                     "25: two bindings for workload apps/v1 Deployment shop/web",
+                 });
+}
