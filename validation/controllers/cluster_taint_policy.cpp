@@ -34,7 +34,8 @@ void add_taints(std::vector<model::taint>& taints, std::span<const model::taint>
 void remove_taints(std::vector<model::taint>& taints, std::span<const model::taint> unwanted)
 {
     for (const auto& u : unwanted) {
-        auto it = std::find_if(taints.begin(), taints.end(), [&](const model::taint& t) { return same_key_effect(t, u); });
+        auto it =
+            std::find_if(taints.begin(), taints.end(), [&](const model::taint& t) { return same_key_effect(t, u); });
         if (it != taints.end())
             taints.erase(it);
     }
@@ -64,7 +65,8 @@ bool condition_matches(std::span<const model::condition> conditions, std::span<c
     return true;
 }
 
-taint_update evaluate_taint_policies(const model::cluster& cluster, std::span<const model::cluster_taint_policy> policies,
+taint_update evaluate_taint_policies(const model::cluster& cluster,
+                                     std::span<const model::cluster_taint_policy> policies,
                                      const settings::feature_gates& gates, model::timestamp now)
 {
     taint_update out;

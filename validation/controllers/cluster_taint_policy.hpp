@@ -22,7 +22,8 @@ bool condition_matches(std::span<const model::condition> conditions, std::span<c
 // targetClusters does not match (util.ClusterMatches) is skipped; addOnConditions adds each missing
 // taint (key+effect) with timeAdded = now, then removeOnConditions removes the first taint with each
 // policy taint's key+effect. The event is "Update Cluster(<name>) with taints(<taints_message>) succeed".
-taint_update evaluate_taint_policies(const model::cluster& cluster, std::span<const model::cluster_taint_policy> policies,
+taint_update evaluate_taint_policies(const model::cluster& cluster,
+                                     std::span<const model::cluster_taint_policy> policies,
                                      const settings::feature_gates& gates, model::timestamp now);
 
 } // namespace kpw::controllers

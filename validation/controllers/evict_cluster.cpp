@@ -15,8 +15,9 @@ bool graceful_evict_cluster(model::binding& b, std::string_view cluster, const t
     const model::target_cluster evicted = *it;
     b.clusters.erase(it);
     ++b.generation;
-    const bool has_task = std::any_of(b.graceful_eviction_tasks.begin(), b.graceful_eviction_tasks.end(),
-                                      [&](const model::graceful_eviction_task& t) { return t.from_cluster == cluster; });
+    const bool has_task =
+        std::any_of(b.graceful_eviction_tasks.begin(), b.graceful_eviction_tasks.end(),
+                    [&](const model::graceful_eviction_task& t) { return t.from_cluster == cluster; });
     if (has_task)
         return true;
     model::graceful_eviction_task task;

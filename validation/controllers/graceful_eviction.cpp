@@ -47,7 +47,8 @@ graceful_eviction_outcome run_graceful_eviction(model::binding& b, const setting
         return out;
     std::vector<model::graceful_eviction_task> keep;
     for (auto task : b.graceful_eviction_tasks) {
-        const std::int64_t timeout = task.grace_period_seconds ? *task.grace_period_seconds : s.graceful_eviction_timeout;
+        const std::int64_t timeout =
+            task.grace_period_seconds ? *task.grace_period_seconds : s.graceful_eviction_timeout;
         task_assessment a{task.from_cluster, task_fate::stamped, std::nullopt};
         if (!task.creation_timestamp) {
             task.creation_timestamp = now;

@@ -17,7 +17,8 @@ std::string sort_key(const workload_reference& w)
 model::binding* find_binding(std::vector<model::binding>& bindings, const workload_reference& w)
 {
     const std::string name = generate_binding_name(w.kind, w.name);
-    const std::string_view kind = w.namespace_.empty() ? model::kind_cluster_resource_binding : model::kind_resource_binding;
+    const std::string_view kind =
+        w.namespace_.empty() ? model::kind_cluster_resource_binding : model::kind_resource_binding;
     auto it = std::find_if(bindings.begin(), bindings.end(), [&](const model::binding& b) {
         return b.kind == kind && b.namespace_ == w.namespace_ && b.name == name;
     });

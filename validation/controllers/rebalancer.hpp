@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The WorkloadRebalancer controller: spec.rescheduleTriggeredAt on the named workloads' bindings (day2-semantics §4.10).
+// The WorkloadRebalancer controller: rescheduleTriggeredAt on the named workloads' bindings (day2-semantics §4.10).
 #pragma once
 
 #include <span>

@@ -74,7 +74,10 @@ std::string inactive_reason(const model::cluster& cluster, const settings::contr
 
 } // namespace
 
-bool taint_manager_registered(const settings::controller_settings& s) { return s.enable_taint_manager && s.gates.failover(); }
+bool taint_manager_registered(const settings::controller_settings& s)
+{
+    return s.enable_taint_manager && s.gates.failover();
+}
 
 bool taint_manager_acts_on(const model::cluster& cluster, const settings::controller_settings& s)
 {
@@ -112,8 +115,9 @@ std::string eviction_purge_mode(const model::binding& b, const settings::control
     if (b.failover && b.failover->cluster)
         return b.failover->cluster->purge_mode.empty() ? std::string(model::purge_mode_gracefully)
                                                        : b.failover->cluster->purge_mode;
-    return s.no_execute_taint_eviction_purge_mode == model::purge_mode_directly ? std::string(model::purge_mode_directly)
-                                                                                : std::string(model::purge_mode_gracefully);
+    return s.no_execute_taint_eviction_purge_mode == model::purge_mode_directly
+               ? std::string(model::purge_mode_directly)
+               : std::string(model::purge_mode_gracefully);
 }
 
 eviction_assessment run_taint_manager(model::binding& b, const model::cluster& cluster,

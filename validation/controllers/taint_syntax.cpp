@@ -114,8 +114,8 @@ result<std::vector<model::taint>> apply_taint_change(const model::cluster& clust
                            {}};
     if (change.taint.effect != "NoSchedule" && change.taint.effect != "NoExecute") {
         auto at = field::path::root("spec").child("taints").index(0).child("effect");
-        return failure{field::not_supported(at, field::go_quote(change.taint.effect), {"NoSchedule", "NoExecute"}).str(),
-                       {}};
+        return failure{
+            field::not_supported(at, field::go_quote(change.taint.effect), {"NoSchedule", "NoExecute"}).str(), {}};
     }
     std::vector<model::taint> out{change.taint};
     out.insert(out.end(), cluster.taints.begin(), cluster.taints.end());

@@ -152,7 +152,8 @@ void decode_spec(const doc::value& spec, field::error_list& errors, binding& b)
     const auto& tasks = read::items(spec.find("gracefulEvictionTasks"), tp, errors);
     for (std::size_t i = 0; i < tasks.size(); ++i)
         b.graceful_eviction_tasks.push_back(decode_task(tasks[i], tp.index(i), errors));
-    b.reschedule_triggered_at = read::time(spec.find("rescheduleTriggeredAt"), at.child("rescheduleTriggeredAt"), errors);
+    b.reschedule_triggered_at =
+        read::time(spec.find("rescheduleTriggeredAt"), at.child("rescheduleTriggeredAt"), errors);
 }
 
 void decode_status(const doc::value& status, field::error_list& errors, binding& b)
@@ -204,7 +205,8 @@ void decode_metadata(const doc::value* metadata, field::error_list& errors, bind
         b.generation = read::integer(metadata->find("generation"), meta.child("generation"), errors, 0);
         b.labels = plain_map(metadata->find("labels"), meta.child("labels"), errors);
         b.annotations = plain_map(metadata->find("annotations"), meta.child("annotations"), errors);
-        b.deleting = read::time(metadata->find("deletionTimestamp"), meta.child("deletionTimestamp"), errors).has_value();
+        b.deleting =
+            read::time(metadata->find("deletionTimestamp"), meta.child("deletionTimestamp"), errors).has_value();
     }
     if (b.name.empty())
         errors.push_back(field::required(meta.child("name"), "name or generateName is required"));
@@ -244,8 +246,8 @@ std::optional<policy_claim> decode_claim(const string_map& labels, const string_
         return c;
     }
     if (auto id = labels.find(std::string(cpp_permanent_id_label)); id != labels.end())
-        return policy_claim{true, "", claim_annotation(annotations, cpp_name_annotation, cpp_permanent_id_label, errors),
-                            id->second};
+        return policy_claim{
+            true, "", claim_annotation(annotations, cpp_name_annotation, cpp_permanent_id_label, errors), id->second};
     return std::nullopt;
 }
 
@@ -270,8 +272,8 @@ result<std::optional<placement>> decode_applied_placement(const binding& b)
         return std::optional<placement>{};
     auto json = doc::parse_json(it->second);
     if (!json)
-        return failure{"annotation " + std::string(applied_placement_annotation) + " is not JSON: " + json.error().message,
-                       {}};
+        return failure{
+            "annotation " + std::string(applied_placement_annotation) + " is not JSON: " + json.error().message, {}};
     field::error_list errors;
     auto p = decode_placement(&*json, field::path::root("placement"), errors);
     if (!errors.empty())

@@ -22,7 +22,8 @@ struct taint {
     std::string key;
     std::string value;
     std::string effect; // NoSchedule, PreferNoSchedule, NoExecute
-    std::optional<timestamp> time_added = std::nullopt; // timeAdded: set for NoExecute taints and the controllers' taints
+    // timeAdded: set on NoExecute taints and on the taints the controllers add.
+    std::optional<timestamp> time_added = std::nullopt;
     friend bool operator==(const taint&, const taint&) = default;
 };
 

@@ -189,7 +189,8 @@ std::optional<timestamp> time(const doc::value* node, const field::path& at, fie
         return std::nullopt;
     auto t = parse_rfc3339(text);
     if (!t)
-        errors.push_back(field::invalid(at, field::go_quote(text), "must be an RFC3339 time such as \"2026-08-20T09:00:01Z\""));
+        errors.push_back(
+            field::invalid(at, field::go_quote(text), "must be an RFC3339 time such as \"2026-08-20T09:00:01Z\""));
     return t;
 }
 

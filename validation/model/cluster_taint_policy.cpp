@@ -39,7 +39,8 @@ std::vector<taint> decode_policy_taints(const doc::value* node, const field::pat
         t.value = read::string(list[i].find("value"), p.child("value"), errors);
         t.effect = read::string(list[i].find("effect"), p.child("effect"), errors);
         if (t.effect != "NoSchedule" && t.effect != "NoExecute")
-            errors.push_back(field::not_supported(p.child("effect"), field::go_quote(t.effect), {"NoSchedule", "NoExecute"}));
+            errors.push_back(
+                field::not_supported(p.child("effect"), field::go_quote(t.effect), {"NoSchedule", "NoExecute"}));
         out.push_back(std::move(t));
     }
     return out;

@@ -71,8 +71,8 @@ std::optional<std::int64_t> zone_offset(std::string_view s, std::size_t at)
     if (at + 1 == s.size() && s[at] == 'Z')
         return 0;
     unsigned hh = 0, mm = 0;
-    if (at + 6 != s.size() || (s[at] != '+' && s[at] != '-') || !digits(s, at + 1, 2, hh) || !separator(s, at + 3, ':') ||
-        !digits(s, at + 4, 2, mm) || hh > 23 || mm > 59)
+    if (at + 6 != s.size() || (s[at] != '+' && s[at] != '-') || !digits(s, at + 1, 2, hh) ||
+        !separator(s, at + 3, ':') || !digits(s, at + 4, 2, mm) || hh > 23 || mm > 59)
         return std::nullopt;
     const std::int64_t offset = hh * 3600 + mm * 60;
     return s[at] == '-' ? -offset : offset;

@@ -64,8 +64,9 @@ void binding_inventory::add(const doc::value& document, std::vector<inventory_is
 
 void binding_inventory::seal(std::vector<inventory_issue>& issues)
 {
-    std::stable_sort(bindings_.begin(), bindings_.end(),
-                     [](const model::binding& a, const model::binding& b) { return workload_key(a) < workload_key(b); });
+    std::stable_sort(bindings_.begin(), bindings_.end(), [](const model::binding& a, const model::binding& b) {
+        return workload_key(a) < workload_key(b);
+    });
     std::vector<model::binding> unique;
     unique.reserve(bindings_.size());
     for (auto& b : bindings_) {

@@ -10,7 +10,10 @@ namespace kpw::settings {
 
 namespace {
 
-std::string flag(std::string_view name, std::string_view value) { return "--" + std::string(name) + "=" + std::string(value); }
+std::string flag(std::string_view name, std::string_view value)
+{
+    return "--" + std::string(name) + "=" + std::string(value);
+}
 
 std::string boolean(bool b) { return b ? "true" : "false"; }
 
@@ -47,7 +50,8 @@ field::error_list validate(const controller_settings& s)
     auto root = field::path::root("ClusterFailoverOptions");
     const auto& mode = s.no_execute_taint_eviction_purge_mode;
     if (s.enable_no_execute_taint_eviction && mode != "Gracefully" && mode != "Directly")
-        errs.push_back(field::invalid(root.child("NoExecuteTaintEvictionPurgeMode"), field::go_quote(mode), "Invalid mode"));
+        errs.push_back(
+            field::invalid(root.child("NoExecuteTaintEvictionPurgeMode"), field::go_quote(mode), "Invalid mode"));
     if (s.resource_eviction_rate < 0)
         errs.push_back(field::invalid(root.child("ResourceEvictionRate"), go_float(s.resource_eviction_rate),
                                       "must be non-negative"));

@@ -125,7 +125,8 @@ void decode_add_cluster(const action_fields& f, action& out)
     } else if (inline_cluster != nullptr) {
         auto decoded = model::decode_cluster(*inline_cluster);
         for (const auto& e : decoded.errors)
-            f.ctx.errors.push_back({doc::locate(*inline_cluster, e.field), f.at.child("cluster").str() + ": " + e.str()});
+            f.ctx.errors.push_back(
+                {doc::locate(*inline_cluster, e.field), f.at.child("cluster").str() + ": " + e.str()});
         s.clusters.push_back(std::move(decoded.value));
     }
     out = std::move(s);
@@ -296,7 +297,8 @@ void decode_envelope(const context& ctx, const doc::value& root, scenario& s)
         ctx.add(field::path::root("apiVersion"), "Unsupported value: " + field::go_quote(v) + ": supported values: \"" +
                                                      std::string(scenario_api_version) + "\"");
     if (auto k = root.string_at("kind"); k != kind_scenario)
-        ctx.add(field::path::root("kind"), "Unsupported value: " + field::go_quote(k) + ": supported values: \"Scenario\"");
+        ctx.add(field::path::root("kind"),
+                "Unsupported value: " + field::go_quote(k) + ": supported values: \"Scenario\"");
     field::error_list errs;
     if (const doc::value* meta = root.find("metadata"); meta != nullptr)
         s.name = model::read::string(meta->find("name"), field::path::root("metadata").child("name"), errs);

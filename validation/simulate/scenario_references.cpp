@@ -16,7 +16,8 @@ struct checker {
 
     static std::string where(const step& s)
     {
-        return "steps[" + std::to_string(s.index) + "]" + (s.name.empty() ? "" : " (" + s.name + ")") + "." + s.action_key;
+        return "steps[" + std::to_string(s.index) + "]" + (s.name.empty() ? "" : " (" + s.name + ")") + "." +
+               s.action_key;
     }
     void cluster(const step& s, const cluster_name& c)
     {

@@ -103,7 +103,8 @@ TEST_CASE("a binding not on the cluster, or without its applied placement, is le
 {
     auto elsewhere = on("[]");
     elsewhere.clusters = {{"cloud-east-1", 2, {}}};
-    CHECK(controllers::assess_eviction(elsewhere, tainted(1), eviction_on(), 2).verdict == eviction_verdict::not_a_target);
+    CHECK(controllers::assess_eviction(elsewhere, tainted(1), eviction_on(), 2).verdict ==
+          eviction_verdict::not_a_target);
     auto bare = on("[]");
     bare.annotations.clear();
     auto a = controllers::assess_eviction(bare, tainted(1), eviction_on(), 2);

@@ -61,7 +61,8 @@ TEST_CASE("the day-2 §1.5 kubectl example decodes to the binding the scheduler 
     CHECK(b.generation == 4);
     CHECK_FALSE(b.deleting);
     REQUIRE(b.claim.has_value());
-    CHECK(*b.claim == model::policy_claim{false, "default", "nginx-propagation", "0b1c5e0a-0000-4000-8000-000000000001"});
+    CHECK(*b.claim ==
+          model::policy_claim{false, "default", "nginx-propagation", "0b1c5e0a-0000-4000-8000-000000000001"});
     CHECK(b.resource == model::object_reference{"apps/v1", "Deployment", "default", "nginx",
                                                 "5b8c0c1d-0000-4000-8000-000000000003", "81234"});
     CHECK(b.replicas == 3);
@@ -75,7 +76,8 @@ TEST_CASE("the day-2 §1.5 kubectl example decodes to the binding the scheduler 
     CHECK(b.clusters == std::vector<model::target_cluster>{{"member1", 2, {}}, {"member2", 1, {}}});
     CHECK(b.scheduler_observed_generation == 4);
     CHECK(b.last_scheduled_time == model::parse_rfc3339("2026-08-20T09:00:01Z"));
-    CHECK(b.aggregated_status == std::vector<model::aggregated_status_item>{{"member1", "Healthy"}, {"member2", "Healthy"}});
+    CHECK(b.aggregated_status ==
+          std::vector<model::aggregated_status_item>{{"member1", "Healthy"}, {"member2", "Healthy"}});
     REQUIRE(b.scheduled.has_value());
     CHECK(*b.scheduled == model::scheduled_condition{"True", "Success", "Binding has been scheduled successfully."});
     CHECK(b.annotations.at("policy.karmada.io/applied-placement").starts_with("{\"clusterAffinity\""));

@@ -36,7 +36,8 @@ TEST_CASE("kcm rejects an unknown purge mode only with eviction on, and a negati
     s.enable_no_execute_taint_eviction = true;
     auto errs = settings::validate(s);
     REQUIRE(errs.size() == 1);
-    CHECK(errs[0].str() == "ClusterFailoverOptions.NoExecuteTaintEvictionPurgeMode: Invalid value: \"Never\": Invalid mode");
+    CHECK(errs[0].str() ==
+          "ClusterFailoverOptions.NoExecuteTaintEvictionPurgeMode: Invalid value: \"Never\": Invalid mode");
     s.no_execute_taint_eviction_purge_mode = "Directly";
     s.resource_eviction_rate = -1;
     REQUIRE(settings::validate(s).size() == 1);

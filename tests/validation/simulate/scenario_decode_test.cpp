@@ -116,7 +116,8 @@ TEST_CASE("malformed workload references, taints, durations, replicas and quanti
     CHECK(first_error("{taint: {cluster: a, taint: \"k:NoSchedule-\"}}") ==
           "steps[0].taint.taint: \"k:NoSchedule-\" removes a taint: use an untaint step");
     CHECK(first_error("{wait: {duration: 10}}") == "steps[0].wait.duration: time: missing unit in duration \"10\"");
-    CHECK(first_error("{wait: {duration: 2d}}") == "steps[0].wait.duration: time: unknown unit \"d\" in duration \"2d\"");
+    CHECK(first_error("{wait: {duration: 2d}}") ==
+          "steps[0].wait.duration: time: unknown unit \"d\" in duration \"2d\"");
     CHECK(first_error("{wait: {duration: 500ms}}") ==
           "steps[0].wait.duration: Invalid value: \"500ms\": must be at least 1s");
     CHECK(first_error("{scale: {workload: Deployment/a/b, replicas: -1}}") ==
