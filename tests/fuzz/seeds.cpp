@@ -167,6 +167,41 @@ std::vector<seed> manifest_seeds(const std::vector<fixture>& fixtures)
     return out;
 }
 
+// The document with its list member `key` (a List's items, a Scenario's steps) cut down to element i.
+doc::value with_one(const doc::value& root, std::string_view key, std::size_t i)
+{
+    doc::value out = root;
+    doc::value one = doc::value::sequence();
+    one.push_back(root.find(key)->items()[i]);
+    out.set(std::string(key), std::move(one));
+    return out;
+}
+
+// The fixture files of one folder of tests/data ("bindings", "scenarios"): each file raw, each document
+// as JSON, and each element of a document's `key` list alone in its envelope.
+std::vector<seed> folder_seeds(const std::vector<fixture>& fixtures, std::string_view folder, std::string_view key)
+{
+    std::vector<seed> out;
+    const std::string marker = "data-" + std::string(folder) + "-";
+    for (const fixture& f : fixtures) {
+        if (!f.name.starts_with(marker))
+            continue;
+        out.push_back({f.name, f.text});
+        auto docs = doc::load_yaml(f.text);
+        if (!docs)
+            continue;
+        for (const doc::document& d : *docs) {
+            const std::string base = f.name + "-" + std::to_string(d.index);
+            out.push_back({base + ".json", doc::to_json(d.root)});
+            const doc::value* list = d.root.find(key);
+            for (std::size_t i = 0; list != nullptr && list->is_sequence() && i < list->items().size(); ++i)
+                out.push_back({base + "-" + std::string(key) + std::to_string(i) + ".json",
+                               doc::to_json(with_one(d.root, key, i))});
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 std::vector<fs::path> fixture_roots(const fs::path& source_root)
@@ -185,6 +220,10 @@ std::vector<seed> make_seeds(std::string_view target, const std::vector<fs::path
         return manifest_seeds(fixtures);
     if (target == "schedule")
         return schedule_seeds(fixtures);
+    if (target == "bindings")
+        return folder_seeds(fixtures, "bindings", "items");
+    if (target == "scenario")
+        return folder_seeds(fixtures, "scenarios", "steps");
     return {};
 }
 

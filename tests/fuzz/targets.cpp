@@ -14,6 +14,8 @@ std::span<const target> all_targets()
         {"manifest", &manifest},
         {"http_request", &http_request},
         {"schedule", &schedule},
+        {"bindings", &bindings},
+        {"scenario", &scenario},
     };
     return table;
 }

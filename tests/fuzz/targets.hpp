@@ -21,6 +21,10 @@ int http_request(bytes data);
 // (4) A YAML stream of Clusters, workloads and policies -> cluster inventory and snapshot -> dry-run
 // scheduler for every (policy, workload) pair.
 int schedule(bytes data);
+// (5) YAML/JSON bindings -> binding inventory -> taint manager, graceful eviction and rebalancer on them.
+int bindings(bytes data);
+// (6) YAML scenario files -> scenario decode -> reference checks.
+int scenario(bytes data);
 
 struct target {
     std::string_view name; // the fuzzer binary is fuzz_<name>; seeds and regressions use <name>/

@@ -11,6 +11,7 @@
 
 #include "base/result.hpp"
 #include "model/policy.hpp"
+#include "model/time.hpp"
 #include "model/workload.hpp"
 
 namespace kpw::model {
@@ -23,9 +24,6 @@ inline constexpr std::string_view pp_namespace_annotation = "propagationpolicy.k
 inline constexpr std::string_view pp_name_annotation = "propagationpolicy.karmada.io/name";
 inline constexpr std::string_view cpp_name_annotation = "clusterpropagationpolicy.karmada.io/name";
 inline constexpr std::string_view managed_by_label = "binding.karmada.io/managed-by";
-
-// Seconds since the Unix epoch; Kubernetes stores times at one-second RFC3339 precision.
-using timestamp = std::int64_t;
 
 // spec.resource: the template the binding was made for.
 struct object_reference {

@@ -11,6 +11,7 @@
 
 #include "base/result.hpp"
 #include "model/quantity.hpp"
+#include "model/time.hpp"
 
 namespace kpw::model {
 
@@ -21,7 +22,18 @@ struct taint {
     std::string key;
     std::string value;
     std::string effect; // NoSchedule, PreferNoSchedule, NoExecute
+    // timeAdded: set on NoExecute taints and on the taints the controllers add.
+    std::optional<timestamp> time_added = std::nullopt;
     friend bool operator==(const taint&, const taint&) = default;
+};
+
+// status.conditions[]: a metav1.Condition as the controllers read it.
+struct condition {
+    std::string type;   // Ready, CompleteAPIEnablements, ...
+    std::string status; // True | False | Unknown
+    std::string reason;
+    std::string message;
+    friend bool operator==(const condition&, const condition&) = default;
 };
 
 // status.apiEnablements[]: one group version and the kinds it serves.
@@ -67,8 +79,27 @@ struct cluster {
     std::vector<api_enablement> api_enablements;
     bool complete_api_enablements = false; // condition CompleteAPIEnablements is True
     std::string ready;                     // the Ready condition's status; "" when absent
+    std::vector<condition> conditions;     // status.conditions in order (Ready included)
     std::optional<model::resource_summary> resource_summary;
     position where; // the object's start in its file (0 when built in memory)
 };
+
+// meta.SetStatusCondition by type (replace or append), keeping `ready` and `complete_api_enablements`
+// in step with the list.
+inline void set_condition(cluster& c, const condition& cond)
+{
+    bool replaced = false;
+    for (auto& existing : c.conditions)
+        if (existing.type == cond.type) {
+            existing = cond;
+            replaced = true;
+        }
+    if (!replaced)
+        c.conditions.push_back(cond);
+    if (cond.type == "Ready")
+        c.ready = cond.status;
+    else if (cond.type == "CompleteAPIEnablements")
+        c.complete_api_enablements = cond.status == "True";
+}
 
 } // namespace kpw::model

@@ -25,7 +25,8 @@ std::vector<taint> decode_taints(const doc::value* node, const field::path& at, 
         auto p = at.index(i);
         out.push_back({read::string(list[i].find("key"), p.child("key"), errors),
                        read::string(list[i].find("value"), p.child("value"), errors),
-                       read::string(list[i].find("effect"), p.child("effect"), errors)});
+                       read::string(list[i].find("effect"), p.child("effect"), errors),
+                       read::time(list[i].find("timeAdded"), p.child("timeAdded"), errors)});
     }
     return out;
 }
@@ -86,12 +87,11 @@ void decode_conditions(const doc::value* node, const field::path& at, field::err
 {
     const auto& list = read::items(node, at, errors);
     for (std::size_t i = 0; i < list.size(); ++i) {
-        auto type = list[i].string_at("type");
-        auto status = read::string(list[i].find("status"), at.index(i).child("status"), errors);
-        if (type == "Ready")
-            c.ready = status;
-        else if (type == "CompleteAPIEnablements")
-            c.complete_api_enablements = status == "True";
+        auto p = at.index(i);
+        set_condition(c, {read::string(list[i].find("type"), p.child("type"), errors),
+                          read::string(list[i].find("status"), p.child("status"), errors),
+                          read::string(list[i].find("reason"), p.child("reason"), errors),
+                          read::string(list[i].find("message"), p.child("message"), errors)});
     }
 }
 
@@ -180,6 +180,18 @@ resource_list resources(const doc::value* node, const field::path& at, field::er
     for (const auto& [k, v] : node->members())
         out.emplace(k, decode_quantity(&v, at.key(k), errors));
     return out;
+}
+
+std::optional<timestamp> time(const doc::value* node, const field::path& at, field::error_list& errors)
+{
+    auto text = string(node, at, errors);
+    if (text.empty())
+        return std::nullopt;
+    auto t = parse_rfc3339(text);
+    if (!t)
+        errors.push_back(
+            field::invalid(at, field::go_quote(text), "must be an RFC3339 time such as \"2026-08-20T09:00:01Z\""));
+    return t;
 }
 
 const std::vector<doc::value>& items(const doc::value* node, const field::path& at, field::error_list& errors)

@@ -143,3 +143,27 @@ TEST_CASE("a cluster without a name is an error; is_cluster_object checks group 
     auto other = doc::load_yaml("apiVersion: apps/v1\nkind: Cluster\n");
     CHECK_FALSE(model::is_cluster_object(other->front().root));
 }
+
+TEST_CASE("taints keep timeAdded, conditions keep type, status, reason and message; bad times are errors")
+{
+    auto docs = doc::load_yaml("apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: m1}\n"
+                               "spec:\n  taints:\n  - {key: a, effect: NoExecute, timeAdded: \"2026-08-20T09:00:01Z\"}\n"
+                               "  - {key: b, effect: NoSchedule, timeAdded: soon}\n"
+                               "status:\n  conditions:\n  - {type: Ready, status: \"False\", reason: ClusterNotReachable, "
+                               "message: cluster is not reachable}\n  - {type: CompleteAPIEnablements, status: \"True\"}\n");
+    REQUIRE(docs.ok());
+    auto d = model::decode_cluster((*docs)[0].root);
+    REQUIRE(d.errors.size() == 1);
+    CHECK(d.errors[0].str() == "spec.taints[1].timeAdded: Invalid value: \"soon\": must be an RFC3339 time such as "
+                               "\"2026-08-20T09:00:01Z\"");
+    CHECK(d.value.taints[0].time_added == model::parse_rfc3339("2026-08-20T09:00:01Z"));
+    CHECK_FALSE(d.value.taints[1].time_added.has_value());
+    REQUIRE(d.value.conditions.size() == 2);
+    CHECK(d.value.conditions[0] ==
+          model::condition{"Ready", "False", "ClusterNotReachable", "cluster is not reachable"});
+    CHECK(d.value.ready == "False");
+    CHECK(d.value.complete_api_enablements);
+    model::set_condition(d.value, {"Ready", "True", "ClusterReady", ""});
+    CHECK(d.value.ready == "True");
+    CHECK(d.value.conditions.size() == 2);
+}

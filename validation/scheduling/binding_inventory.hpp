@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// Loading ResourceBindings / ClusterResourceBindings from documents, one per workload.
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "doc/value.hpp"
+#include "model/binding.hpp"
+#include "scheduling/inventory.hpp"
+
+namespace kpw::scheduling {
+
+class binding_inventory {
+public:
+    // Appends the bindings of one document: a binding, a List (kind ending in "List") of them, as
+    // `kubectl get rb -A -o yaml` prints. Objects of other kinds are counted in ignored(). Each decode
+    // error becomes an issue at the offending node ("binding default/nginx-deployment: spec.clusters[0].replicas:
+    // Invalid value: -1: ..."); a binding of another version, or one without a name, is not kept.
+    void add(const doc::value& document, std::vector<inventory_issue>& issues);
+
+    // Sorts by workload (spec.resource apiVersion, kind, namespace, name). Two bindings for one
+    // workload are both reported, each issue naming the other's position; the later one is kept.
+    void seal(std::vector<inventory_issue>& issues);
+
+    std::span<const model::binding> bindings() const { return bindings_; }
+    std::vector<model::binding>& mutable_bindings() { return bindings_; }
+
+    // The binding of a workload (after seal()); nullptr when there is none.
+    const model::binding* find_for(std::string_view api_version, std::string_view kind, std::string_view namespace_,
+                                   std::string_view name) const;
+    std::size_t size() const { return bindings_.size(); }
+    std::size_t ignored() const { return ignored_; }
+
+private:
+    std::vector<model::binding> bindings_;
+    std::size_t ignored_ = 0;
+};
+
+} // namespace kpw::scheduling
