@@ -17,16 +17,6 @@ namespace {
 
 using field::path;
 
-// The notation util.Resource.ResourceList gives each resource (pkg/util/resource.go): cpu by
-// NewMilliQuantity(DecimalSI), memory, ephemeral-storage and hugepages-* BinarySI, the rest DecimalSI.
-quantity karmada_quantity(std::string_view name, std::int64_t units)
-{
-    if (name == "cpu")
-        return quantity::from_millis(units);
-    bool binary = name == "memory" || name == "ephemeral-storage" || name.starts_with("hugepages-");
-    return quantity::from_int(units).with_notation(binary ? notation::binary_si : notation::decimal_si);
-}
-
 // kube.accuratePodRequirements(template) = helper.GenerateReplicaRequirements (pkg/util/helper/binding.go):
 // nil when the pod spec neither requests a resource nor claims nodes.
 component pod_template_component(std::string name, std::int32_t replicas, const doc::value* tmpl, const path& at,
@@ -40,7 +30,7 @@ component pod_template_component(std::string name, std::int32_t replicas, const 
         if (res != "cpu" && res != "memory" && res != "ephemeral-storage" && res != "pods" &&
             !is_scalar_resource_name(res))
             continue; // util.Resource.Add drops it
-        c.request_text.emplace_back(res, canonical_text(karmada_quantity(res, units)));
+        c.request_text.emplace_back(res, canonical_text(resource_list_quantity(res, units)));
         c.request.emplace_back(res, units);
     }
     c.has_requirements = !c.request.empty() || claims_nodes(*spec);
@@ -165,6 +155,28 @@ std::vector<component> ray_components(const doc::value* cluster_spec, const path
 }
 
 } // namespace
+
+quantity resource_list_quantity(std::string_view name, std::int64_t units)
+{
+    if (name == "cpu")
+        return quantity::from_millis(units);
+    bool binary = name == "memory" || name == "ephemeral-storage" || name.starts_with("hugepages-");
+    return quantity::from_int(units).with_notation(binary ? notation::binary_si : notation::decimal_si);
+}
+
+std::vector<std::pair<std::string, quantity>> request_quantities(const component& c)
+{
+    std::vector<std::pair<std::string, quantity>> out;
+    if (c.request_text.empty()) {
+        for (const auto& [name, units] : c.request)
+            out.emplace_back(name, resource_list_quantity(name, units));
+        return out;
+    }
+    for (const auto& [name, text] : c.request_text)
+        if (auto q = parse_quantity(text))
+            out.emplace_back(name, *q);
+    return out;
+}
 
 bool is_scalar_resource_name(std::string_view name)
 {

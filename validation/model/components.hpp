@@ -30,6 +30,14 @@ std::vector<component> decode_components(const doc::value& object, field::error_
 // *kubernetes.io/* resources. util.Resource keeps only these besides cpu, memory, ephemeral-storage, pods.
 bool is_scalar_resource_name(std::string_view name);
 
+// The quantity util.Resource.ResourceList writes for `units` of a resource (pkg/util/resource.go): cpu
+// NewMilliQuantity(DecimalSI), memory, ephemeral-storage and hugepages-* BinarySI, the rest DecimalSI.
+quantity resource_list_quantity(std::string_view name, std::int64_t units);
+
+// A component's per-replica request as quantities: request_text parsed when present (the binding's own
+// text), else `request` written back by resource_list_quantity. Unparsable texts are skipped.
+std::vector<std::pair<std::string, quantity>> request_quantities(const component& c);
+
 // The pieces the per-kind decoders share (components.cpp, components_jvm.cpp).
 namespace component_detail {
 
