@@ -10,6 +10,7 @@
 
 #include "lint/lint.hpp"
 #include "lint/render.hpp"
+#include "settings/feature_gates.hpp"
 
 namespace kpw::cli {
 namespace {
@@ -22,6 +23,7 @@ struct lint_flags {
     std::vector<std::string> workloads; // --workloads: the resource templates the policies claim
     std::string unschedulable = "error";
     bool legacy_tolerations = false;
+    std::string feature_gates; // --feature-gates
 };
 
 std::string formats_help()
@@ -42,10 +44,17 @@ int run_lint_command(const lint_flags& flags)
     lint::input_set inputs = lint::collect_inputs(flags.paths.empty() ? std::vector<std::string>{"-"} : flags.paths);
     lint::lint_options options = flags.options;
     options.unschedulable_is_error = flags.unschedulable == "error";
+    auto gates = settings::parse_feature_gates(flags.feature_gates);
+    if (!gates) {
+        std::cerr << "lint: --feature-gates: " << gates.error().message << '\n';
+        return exit_usage;
+    }
+    options.feature_gates = *gates;
     std::unique_ptr<lint::dry_run_context> dry_run;
     if (!flags.clusters.empty()) {
         dry_run = lint::load_dry_run(flags.clusters, flags.workloads, options.default_namespace, inputs.errors);
         dry_run->options.legacy_default_tolerations = flags.legacy_tolerations;
+        dry_run->feature_gates = options.feature_gates;
         options.dry_run = dry_run.get();
     }
     const lint::report report = lint::run_lint(inputs, options);
@@ -91,6 +100,9 @@ command add_lint_command(CLI::App& parent)
     sub->add_flag("--legacy-default-tolerations", flags->legacy_tolerations,
                   "dry run as Karmada v1.3-v1.14, whose webhook added NoExecute tolerations for "
                   "not-ready/unreachable clusters");
+    sub->add_option("--feature-gates", flags->feature_gates,
+                    "Karmada feature gates the dry run assumes, as karmada-scheduler takes them "
+                    "(MultiplePodTemplatesScheduling=true,...); others keep Karmada's defaults");
     sub->add_flag("--allow-aggregated-overflow", flags->options.validation.allow_aggregated_overflow,
                   "also accept overflowAffinities with Divided + Aggregated scheduling (newer Karmada)");
     return {sub, [flags] { return run_lint_command(*flags); }};

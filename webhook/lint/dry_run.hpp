@@ -12,6 +12,7 @@
 #include "model/policy.hpp"
 #include "model/workload.hpp"
 #include "scheduling/simulator.hpp"
+#include "settings/feature_gates.hpp"
 #include "snapshot/load.hpp"
 
 namespace kpw::lint {
@@ -20,6 +21,7 @@ namespace kpw::lint {
 // The snapshot and workloads are loaded by the code `serve --clusters` uses too.
 struct dry_run_context : snapshot::state {
     scheduling::options options;
+    settings::feature_gates feature_gates; // lint's --feature-gates, for the scheduler and the detector
 };
 
 // Reads --clusters and --workloads (snapshot::load); its file errors make lint exit 2.

@@ -8,6 +8,7 @@
 #include "lint/dry_run.hpp"
 #include "lint/inputs.hpp"
 #include "lint/report.hpp"
+#include "settings/feature_gates.hpp"
 #include "validate.hpp"
 
 namespace kpw::lint {
@@ -18,6 +19,7 @@ struct lint_options {
     // --clusters / --workloads: the dry-run scheduling check (null: validation only).
     const dry_run_context* dry_run = nullptr;
     bool unschedulable_is_error = true; // --unschedulable=error|warn
+    settings::feature_gates feature_gates; // --feature-gates, karmada-scheduler's syntax; Karmada's defaults
 };
 
 // Lints every document of every input: documents of other kinds are counted as skipped, `kind: List`
