@@ -69,6 +69,24 @@ void prepare_grades(const model::cluster& c, resource_table& table, set_cluster&
     }
 }
 
+// The model path's per-job inputs (set_job::model_ids, model_demand).
+void prepare_model_demand(set_job& job)
+{
+    for (const auto& p : job.parts)
+        for (const auto& r : p.per_replica)
+            if (std::find(job.model_ids.begin(), job.model_ids.end(), r.id) == job.model_ids.end())
+                job.model_ids.push_back(r.id);
+    std::size_t width = job.model_ids.size() + 1;
+    job.model_demand.assign(job.parts.size() * width, 0);
+    for (std::size_t i = 0; i < job.parts.size(); ++i) {
+        for (const auto& r : job.parts[i].per_replica) {
+            auto j = std::find(job.model_ids.begin(), job.model_ids.end(), r.id) - job.model_ids.begin();
+            job.model_demand[i * width + static_cast<std::size_t>(j)] += r.value;
+        }
+        job.model_demand[i * width + width - 1] = 1;
+    }
+}
+
 struct bounded {
     std::int64_t sets;
     set_bound bound;
@@ -168,6 +186,7 @@ set_job prepare_set_job(const std::vector<model::component>& components, const r
         }
         job.parts.push_back(std::move(part));
     }
+    prepare_model_demand(job);
     for (const auto& [name, total] : per_set) {
         if (total == 0)
             continue;

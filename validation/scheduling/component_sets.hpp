@@ -82,6 +82,10 @@ struct set_job {
     std::vector<std::string> per_set_names; // parallel to per_set
     std::string unknown;                  // a positive per-set resource no prepared cluster lists
     std::vector<part> parts;
+    // The model path's inputs, reduced once per job: the resources any part requests (ids), and per
+    // part its replicas and per-replica amounts over those ids followed by 1 pod.
+    std::vector<int> model_ids;
+    std::vector<std::int64_t> model_demand; // parts.size() × (model_ids.size() + 1)
 };
 
 set_cluster prepare_set_cluster(const model::cluster& c, resource_table& table, const settings::feature_gates& gates);
