@@ -67,4 +67,13 @@ bool valid_name(const std::string& name, const field::path& at, field::error_lis
 std::vector<component> flink_components(const doc::value& spec, field::error_list& errors);
 std::vector<component> spark_components(const doc::value& spec, field::error_list& errors);
 
+// GetReplicas of FlinkDeployment's replicaResource, what Karmada reads with the gate off (no other kind of
+// §6.1 has a replicaResource: they are non-workloads then): jobmanagers + taskmanagers, the larger cpu
+// and memory of the two as the per-replica request. nullopt when the script would fail.
+struct replica_interpretation {
+    std::int32_t replicas = 0;
+    replica_request request;
+};
+std::optional<replica_interpretation> flink_replicas(const doc::value& spec);
+
 } // namespace kpw::model

@@ -193,7 +193,49 @@ std::optional<std::int32_t> executor_replicas(const doc::value& spec, field::err
     return detail::replicas_of(replicas, path::root("spec").child("executor").child("instances"), errors);
 }
 
+// The larger of two optional request values, as the script's math.max (a present one wins alone).
+std::optional<quantity> larger(std::optional<quantity> a, std::optional<quantity> b)
+{
+    if (a && b)
+        return *a > *b ? a : b;
+    return a ? a : b;
+}
+
+std::optional<quantity> role_value(const doc::value* role, std::string_view key, bool& failed)
+{
+    const doc::value* res = role != nullptr ? role->find("resource") : nullptr;
+    const doc::value* v = res != nullptr ? res->find(key) : nullptr;
+    if (v == nullptr || v->is_null())
+        return std::nullopt;
+    auto q = v->is_number() ? std::optional<quantity>(detail::lua_float_quantity(v->as_double()))
+             : v->is_string() ? parse_quantity(v->text())
+                              : std::nullopt;
+    failed = failed || !q;
+    return q;
+}
+
 } // namespace
+
+std::optional<replica_interpretation> flink_replicas(const doc::value& spec)
+{
+    field::error_list ignored; // the component decoding reports the same fields
+    const doc::value* jm = spec.find("jobManager");
+    const doc::value* tm = spec.find("taskManager");
+    auto jm_count = detail::replicas_of(to_num(jm != nullptr ? jm->find("replicas") : nullptr, 1.0), {}, ignored);
+    auto tm_count = taskmanager_replicas(spec, ignored);
+    bool failed = !jm_count || !tm_count;
+    auto cpu = larger(role_value(jm, "cpu", failed), role_value(tm, "cpu", failed));
+    auto memory = larger(role_value(jm, "memory", failed), role_value(tm, "memory", failed));
+    if (failed)
+        return std::nullopt;
+    replica_interpretation out;
+    out.replicas = detail::replicas_of(double(*jm_count) + double(*tm_count), {}, ignored).value_or(0);
+    if (cpu && !cpu->is_zero())
+        out.request.emplace_back("cpu", cpu->milli_ceil());
+    if (memory && !memory->is_zero())
+        out.request.emplace_back("memory", memory->value_ceil());
+    return out;
+}
 
 // flink.apache.org/v1beta1/FlinkDeployment/customizations.yaml componentResource: "jobmanager"
 // (jobManager.replicas, default 1) and "taskmanager"; cpu copied, memory through kube.getResourceQuantity.

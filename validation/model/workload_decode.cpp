@@ -141,6 +141,14 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
         pod_spec = spec->find_path({"template", "spec"});
         pod_at = at.child("template").child("spec");
     }
+    if (w.kind == "FlinkDeployment" && has_component_interpreter(w.api_version, w.kind)) {
+        // Its replicaResource GetReplicas (the gate-off reading); requirements are always set.
+        auto r = flink_replicas(*spec);
+        w.replicas = r ? r->replicas : 0;
+        w.request = r ? r->request : replica_request{};
+        w.has_requirements = r.has_value();
+        return out;
+    }
     if (pod_spec == nullptr || !pod_spec->is_mapping())
         return out;
     w.request = pod_request(*pod_spec, pod_at, out.errors);

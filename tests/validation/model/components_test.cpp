@@ -224,6 +224,10 @@ spec:
     // A float64 back from Lua: decimal notation, whatever the suffix was.
     CHECK(text_of(tm, "memory") == "4294967296");
     CHECK(text_of(tm, "cpu") == "500m");
+    // With the gate off Karmada reads GetReplicas instead: 1 + 3 replicas of the larger cpu and memory.
+    CHECK(d.value.replicas == 4);
+    CHECK(d.value.has_requirements);
+    CHECK(d.value.request == model::replica_request{{"cpu", 1000}, {"memory", 4294967296}});
 }
 
 TEST_CASE("FlinkDeployment fallbacks: no slots or zero slots give 1 taskmanager, parallelism 0 gives 0")
