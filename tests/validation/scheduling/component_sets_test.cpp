@@ -6,6 +6,8 @@
 #include "model/cluster_decode.hpp"
 #include "model/workload_decode.hpp"
 #include "scheduling/component_sets.hpp"
+#include "scheduling/select.hpp"
+#include "scheduling/strategy.hpp"
 
 using namespace kpw;
 using scheduling::set_bound;
@@ -230,4 +232,26 @@ TEST_CASE("the §6.2 table: applicability, the scheduled form and the result")
     auto single = scheduled;
     single.components.resize(1);
     CHECK(scheduling::component_targets({"a"}, single, applicable, on)[0].components.empty());
+}
+
+TEST_CASE("selection with need 1 swaps a first cluster without a set for the reserve with the most sets")
+{
+    // Sets per cluster feed candidate.available; the primary tier's cluster holds none, overflow ones do.
+    model::cluster primary, small, large;
+    primary.name = "primary";
+    small.name = "overflow-small";
+    large.name = "overflow-large";
+    std::vector<scheduling::candidate> ordered{{&primary, 0, 0, 0}, {&large, 1, 3, 1}, {&small, 1, 1, 2}};
+    scheduling::canonical_sort(ordered);
+    model::placement p = spread("cluster", 1, 1).placement;
+    p.replica_scheduling = model::replica_scheduling_strategy{"Divided", "Aggregated", {}};
+    auto s = scheduling::select_clusters(ordered, p, scheduling::strategy_of(p), 1);
+    REQUIRE(s.error.empty());
+    REQUIRE(s.clusters.size() == 1);
+    CHECK(s.clusters[0].cluster->name == "overflow-large");
+
+    for (auto& c : ordered)
+        c.available = 0;
+    auto none = scheduling::select_clusters(ordered, p, scheduling::strategy_of(p), 1);
+    CHECK(none.error.find("no enough resource when selecting 1 clusters") != std::string::npos);
 }
