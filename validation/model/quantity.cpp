@@ -32,6 +32,7 @@ std::int64_t clamp64(nano_int v)
 struct multiplier {
     int decimal_exponent = 0; // power of ten
     int binary_exponent = 0;  // power of two
+    model::notation written = model::notation::decimal_si;
 };
 
 std::optional<int> parse_exponent(std::string_view s)
@@ -60,13 +61,13 @@ std::optional<multiplier> parse_suffix(std::string_view s)
         {"Ki", 10}, {"Mi", 20}, {"Gi", 30}, {"Ti", 40}, {"Pi", 50}, {"Ei", 60}};
     for (const auto& [name, exp] : decimal)
         if (s == name)
-            return multiplier{exp, 0};
+            return multiplier{exp, 0, model::notation::decimal_si};
     for (const auto& [name, exp] : binary)
         if (s == name)
-            return multiplier{0, exp};
+            return multiplier{0, exp, model::notation::binary_si};
     if (s.size() > 1 && (s[0] == 'e' || s[0] == 'E')) {
         if (auto e = parse_exponent(s.substr(1)))
-            return multiplier{*e, 0};
+            return multiplier{*e, 0, model::notation::decimal_exponent};
     }
     return std::nullopt;
 }
@@ -92,6 +93,16 @@ std::optional<nano_int> to_nanos(nano_int mantissa, int fraction_digits, multipl
     if (ten < 0)
         return value == 0 ? std::optional<nano_int>(0) : std::optional<nano_int>(1);
     return ceil_div(value, divisor);
+}
+
+std::string decimal_digits(nano_int v)
+{
+    std::string s;
+    do {
+        s.insert(s.begin(), char('0' + int(v % 10)));
+        v /= 10;
+    } while (v != 0);
+    return s;
 }
 
 } // namespace
@@ -143,7 +154,64 @@ std::optional<quantity> parse_quantity(std::string_view text)
     auto nanos = to_nanos(mantissa, fraction_digits, *m);
     if (!nanos)
         return std::nullopt;
-    return quantity::from_nanos(negative ? -*nanos : *nanos);
+    // apimachinery ParseQuantity: a binary amount strictly between 0 and 1 is DecimalSI.
+    auto written = m->written;
+    if (written == notation::binary_si && *nanos > 0 && *nanos < quantity::nanos_per_unit)
+        written = notation::decimal_si;
+    return quantity::from_nanos(negative ? -*nanos : *nanos).with_notation(written);
+}
+
+notation stored_notation(const quantity& q)
+{
+    // apimachinery Quantity.CanonicalizeBytes: BinarySI falls back to DecimalSI for |q| < 1024 and for
+    // fractions; AsCanonicalBase1024Bytes writes no suffix (read back as DecimalSI) when q % 1024 != 0.
+    nano_int n = q.nanos() < 0 ? -q.nanos() : q.nanos();
+    if (q.is_zero())
+        return notation::decimal_si;
+    if (q.notation() != notation::binary_si)
+        return q.notation();
+    constexpr nano_int kibi = nano_int(1024) * quantity::nanos_per_unit;
+    if (n < kibi || n % kibi != 0)
+        return notation::decimal_si;
+    return notation::binary_si;
+}
+
+std::string canonical_text(const quantity& q)
+{
+    if (q.is_zero())
+        return "0";
+    nano_int n = q.nanos() < 0 ? -q.nanos() : q.nanos();
+    std::string sign = q.nanos() < 0 ? "-" : "";
+    auto format = stored_notation(q);
+    if (format == notation::binary_si) {
+        static constexpr std::string_view suffixes[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+        nano_int units = n / quantity::nanos_per_unit;
+        int exponent = 0;
+        while (exponent < 6 && units % 1024 == 0) {
+            units /= 1024;
+            ++exponent;
+        }
+        return sign + decimal_digits(units) + std::string(suffixes[exponent]);
+    }
+    // AsCanonicalBytes: factors of ten move into the exponent, which is then lowered to a multiple of 3.
+    int exponent = -9;
+    while (n % 10 == 0 && exponent < 18) {
+        n /= 10;
+        ++exponent;
+    }
+    while ((exponent % 3 + 3) % 3 != 0) {
+        n *= 10;
+        --exponent;
+    }
+    std::string digits = decimal_digits(n);
+    if (format == notation::decimal_exponent) {
+        std::string out = sign + digits;
+        if (exponent != 0)
+            out.append(1, 'e').append(std::to_string(exponent));
+        return out;
+    }
+    static constexpr std::string_view decimal[] = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
+    return sign + digits + std::string(decimal[(exponent + 9) / 3]);
 }
 
 std::string to_string(const quantity& q)
@@ -152,14 +220,7 @@ std::string to_string(const quantity& q)
     std::string sign = n < 0 ? "-" : "";
     if (n < 0)
         n = -n;
-    auto digits = [](nano_int v) {
-        std::string s;
-        do {
-            s.insert(s.begin(), char('0' + int(v % 10)));
-            v /= 10;
-        } while (v != 0);
-        return s;
-    };
+    auto digits = decimal_digits;
     if (n % quantity::nanos_per_unit == 0)
         return sign + digits(n / quantity::nanos_per_unit);
     if (n % 1'000'000 == 0)

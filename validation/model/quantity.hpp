@@ -13,6 +13,10 @@ namespace kpw::model {
 // down to "n" is exact. The pedantic warning on __int128 is silenced by __extension__.
 __extension__ using nano_int = __int128;
 
+// resource.Quantity's Format: how the quantity is written, hence how karmada's general estimator
+// converts it for multi-component jobs (binary → whole units, decimal → thousandths; day2 §6.3).
+enum class notation { decimal_si, binary_si, decimal_exponent };
+
 class quantity {
 public:
     quantity() = default;
@@ -26,17 +30,29 @@ public:
     std::int64_t value_ceil() const;
     nano_int nanos() const { return nanos_; }
     bool is_zero() const { return nanos_ == 0; }
+    // The notation parse_quantity read (decimal_si for quantities built in memory).
+    model::notation notation() const { return notation_; }
+    quantity with_notation(model::notation n) const
+    {
+        quantity q = *this;
+        q.notation_ = n;
+        return q;
+    }
 
-    friend quantity operator+(quantity a, quantity b) { return quantity(a.nanos_ + b.nanos_); }
-    friend quantity operator-(quantity a, quantity b) { return quantity(a.nanos_ - b.nanos_); }
-    friend bool operator==(const quantity&, const quantity&) = default;
+    // apimachinery Quantity.Add/Sub: the result keeps the left operand's format unless it is zero.
+    friend quantity operator+(quantity a, quantity b) { return quantity(a.nanos_ + b.nanos_, a.keep(b)); }
+    friend quantity operator-(quantity a, quantity b) { return quantity(a.nanos_ - b.nanos_, a.keep(b)); }
+    // Equality and order are by amount only, as Quantity.Cmp.
+    friend bool operator==(const quantity& a, const quantity& b) { return a.nanos_ == b.nanos_; }
     friend auto operator<=>(const quantity& a, const quantity& b) { return a.nanos_ <=> b.nanos_; }
 
     static constexpr nano_int nanos_per_unit = 1'000'000'000;
 
 private:
-    explicit quantity(nano_int n) : nanos_(n) {}
+    explicit quantity(nano_int n, model::notation f = model::notation::decimal_si) : nanos_(n), notation_(f) {}
+    model::notation keep(const quantity& other) const { return nanos_ == 0 ? other.notation_ : notation_; }
     nano_int nanos_ = 0;
+    model::notation notation_ = model::notation::decimal_si;
 };
 
 // Parses the Kubernetes quantity grammar: optional sign, digits with an optional fraction, then a
@@ -44,6 +60,14 @@ private:
 // Amounts finer than a nano-unit round up, as the API server would never round a request down.
 // nullopt for anything else or for magnitudes beyond ~1e29 units.
 std::optional<quantity> parse_quantity(std::string_view text);
+
+// The notation the quantity has once the API server stored it and a client read it back
+// (apimachinery CanonicalizeBytes, then ParseQuantity): zero, a binary amount below 1024, a fractional
+// one or one not divisible by 1024 is written as a plain decimal number, so it reads back decimal_si.
+model::notation stored_notation(const quantity& q);
+
+// Quantity.String() as the API server writes it: "1500m", "2", "2G", "1953125Ki", "1536", "1e3".
+std::string canonical_text(const quantity& q);
 
 // Canonical-ish rendering for messages: "1500m", "2Gi"-free plain decimal ("2147483648"), "0.5".
 std::string to_string(const quantity& q);

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "model/cluster_decode.hpp"
+#include "model/components.hpp"
 
 namespace kpw::model {
 
@@ -62,13 +63,6 @@ bool non_empty(const doc::value* node)
     return true;
 }
 
-// nodeSelector, tolerations or required node affinity make a NodeClaim, hence ReplicaRequirements.
-bool claims_nodes(const doc::value& pod_spec)
-{
-    return non_empty(pod_spec.find("nodeSelector")) || non_empty(pod_spec.find("tolerations")) ||
-           non_empty(pod_spec.find_path({"affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"}));
-}
-
 std::int32_t clamp_replicas(std::int64_t v)
 {
     return static_cast<std::int32_t>(std::clamp<std::int64_t>(v, 0, INT32_MAX));
@@ -104,6 +98,12 @@ void decode_metadata(const doc::value& object, std::string_view default_namespac
 
 } // namespace
 
+bool claims_nodes(const doc::value& pod_spec)
+{
+    return non_empty(pod_spec.find("nodeSelector")) || non_empty(pod_spec.find("tolerations")) ||
+           non_empty(pod_spec.find_path({"affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"}));
+}
+
 replica_request pod_request(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
 {
     replica_request out;
@@ -123,13 +123,16 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
     if (spec == nullptr || !spec->is_mapping())
         return out;
     auto at = field::path::root("spec");
+    // Kinds with a component interpreter (§6.1): spec.components as the detector computes them with the
+    // MultiplePodTemplatesScheduling gate on; replicas and request stay as below (GetReplicas' side).
+    w.components = decode_components(object, out.errors);
     const doc::value* pod_spec = nullptr;
     field::path pod_at;
     if (w.kind == "Pod") {
         w.replicas = 1;
         pod_spec = spec;
         pod_at = at;
-    } else if (w.kind == "Job") {
+    } else if (w.kind == "Job" && !has_component_interpreter(w.api_version, w.kind)) { // not Volcano's Job
         w.replicas = job_replicas(spec, out.errors);
         pod_spec = spec->find_path({"template", "spec"});
         pod_at = at.child("template").child("spec");
@@ -138,6 +141,14 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
         w.replicas = clamp_replicas(read::integer(spec->find("replicas"), at.child("replicas"), out.errors, 1));
         pod_spec = spec->find_path({"template", "spec"});
         pod_at = at.child("template").child("spec");
+    }
+    if (w.kind == "FlinkDeployment" && has_component_interpreter(w.api_version, w.kind)) {
+        // Its replicaResource GetReplicas (the gate-off reading); requirements are always set.
+        auto r = flink_replicas(*spec);
+        w.replicas = r ? r->replicas : 0;
+        w.request = r ? r->request : replica_request{};
+        w.has_requirements = r.has_value();
+        return out;
     }
     if (pod_spec == nullptr || !pod_spec->is_mapping())
         return out;

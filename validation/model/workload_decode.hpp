@@ -20,11 +20,15 @@ struct workload_decoding {
 // Deployment, StatefulSet, ReplicaSet: spec.replicas (default 1); Job: min(parallelism, completions);
 // Pod: 1; any other object with spec.replicas and spec.template: spec.replicas (what a resource
 // interpreter customization would report); everything else: a non-workload with 0 replicas.
+// Kinds of Karmada's component interpreter also get `components` (model/components.hpp).
 workload_decoding decode_workload(const doc::value& object, std::string_view default_namespace);
 
 // The per-replica request of a pod spec as karmada sums it (helper.GenerateReplicaRequirements):
 // limits stand in for missing requests, regular containers are summed, init containers raise the
 // per-resource maximum, overhead is added, zero values are dropped.
 replica_request pod_request(const doc::value& pod_spec, const field::path& at, field::error_list& errors);
+
+// helper.GenerateNodeClaimByPodSpec != nil: nodeSelector, tolerations or required node affinity.
+bool claims_nodes(const doc::value& pod_spec);
 
 } // namespace kpw::model

@@ -13,6 +13,7 @@
 #include "lint/diff_report.hpp"
 #include "lint/lint.hpp"
 #include "lint/render.hpp"
+#include "settings/feature_gates.hpp"
 
 namespace kpw::cli {
 namespace {
@@ -29,6 +30,7 @@ struct lint_flags {
     std::string fail_on = "unschedulable";
     std::string link_base; // --link-base URL
     std::string html_report; // --report FILE.html
+    std::string feature_gates; // --feature-gates
 };
 
 // --base needs a dry run (a diff of placements), and the flags that only make sense with it.
@@ -100,10 +102,17 @@ int run_lint_command(const lint_flags& flags)
     lint::input_set inputs = lint::collect_inputs(flags.paths.empty() ? std::vector<std::string>{"-"} : flags.paths);
     lint::lint_options options = flags.options;
     options.unschedulable_is_error = flags.unschedulable == "error";
+    auto gates = settings::parse_feature_gates(flags.feature_gates);
+    if (!gates) {
+        std::cerr << "lint: --feature-gates: " << gates.error().message << '\n';
+        return exit_usage;
+    }
+    options.feature_gates = *gates;
     std::unique_ptr<lint::dry_run_context> dry_run;
     if (!flags.clusters.empty()) {
         dry_run = lint::load_dry_run(flags.clusters, flags.workloads, options.default_namespace, inputs.errors);
         dry_run->options.legacy_default_tolerations = flags.legacy_tolerations;
+        dry_run->gates = options.feature_gates;
         options.dry_run = dry_run.get();
     }
     lint::report report = lint::run_lint(inputs, options);
@@ -169,6 +178,9 @@ command add_lint_command(CLI::App& parent)
                     "-o markdown and --report: link file:line to URL/<file>#L<line> (e.g. a blob URL at the PR head)");
     sub->add_option("--report", flags->html_report,
                     "also write a self-contained HTML report (placement bars, the diff, findings) to this file");
+    sub->add_option("--feature-gates", flags->feature_gates,
+                    "Karmada feature gates the dry run assumes, as karmada-scheduler takes them "
+                    "(MultiplePodTemplatesScheduling=true,...); others keep Karmada's defaults");
     sub->add_flag("--allow-aggregated-overflow", flags->options.validation.allow_aggregated_overflow,
                   "also accept overflowAffinities with Divided + Aggregated scheduling (newer Karmada)");
     return {sub, [flags] { return run_lint_command(*flags); }};

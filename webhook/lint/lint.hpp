@@ -8,6 +8,7 @@
 #include "lint/dry_run.hpp"
 #include "lint/inputs.hpp"
 #include "lint/report.hpp"
+#include "settings/feature_gates.hpp"
 #include "validate.hpp"
 
 namespace kpw::lint {
@@ -19,6 +20,7 @@ struct lint_options {
     const dry_run_context* dry_run = nullptr;
     bool unschedulable_is_error = true; // --unschedulable=error|warn
     bool explain = false;               // --explain: every considered cluster in the text output
+    settings::feature_gates feature_gates; // --feature-gates, karmada-scheduler's syntax; Karmada's defaults
 };
 
 // Lints every document of every input: documents of other kinds are counted as skipped, `kind: List`

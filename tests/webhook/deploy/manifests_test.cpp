@@ -140,7 +140,7 @@ TEST_CASE("the --help reader finds the flags (checked on lint, which is always b
     CHECK(help_flags(r.out) == std::set<std::string>{"--help", "--output", "--namespace", "--allow-aggregated-overflow",
                                                      "--clusters", "--workloads", "--unschedulable", "--explain",
                                                      "--legacy-default-tolerations", "--base", "--fail-on",
-                                                     "--link-base", "--report"});
+                                                     "--link-base", "--report", "--feature-gates"});
 }
 
 TEST_CASE("every flag the Deployment passes is a serve flag")

@@ -198,3 +198,14 @@ TEST_CASE("a symlink loop inside a directory is an error, not a hang")
     CHECK(r.out.find("loop-a.yaml") != std::string::npos);
     CHECK(r.elapsed < std::chrono::seconds(1));
 }
+
+TEST_CASE("--feature-gates takes karmada-scheduler's syntax; an unknown gate is a usage error naming it")
+{
+    auto known = run_lint({"--feature-gates", "MultiplePodTemplatesScheduling=true,AllBeta=false", "-"}, "");
+    CHECK(known.exit_code == 0);
+    auto unknown = run_lint({"--feature-gates=MultiplePodTemplateScheduling=true", "-"}, "");
+    CHECK(unknown.exit_code == 2);
+    CHECK(unknown.err.find("MultiplePodTemplateScheduling") != std::string::npos);
+    auto bad_value = run_lint({"--feature-gates=Failover=yes", "-"}, "");
+    CHECK(bad_value.exit_code == 2);
+}

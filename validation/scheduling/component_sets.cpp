@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+// Multi-component scheduling: applicability, MaxAvailableComponentSets of the general estimator, the result.
+#include "scheduling/component_sets.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "model/components.hpp"
+#include "scheduling/strategy.hpp"
+
+namespace kpw::scheduling {
+
+namespace {
+
+using model::quantity;
+
+quantity lookup(const model::resource_list& list, std::string_view name)
+{
+    auto it = list.find(name);
+    return it == list.end() ? quantity{} : it->second;
+}
+
+std::int32_t clamp32(std::int64_t v)
+{
+    return static_cast<std::int32_t>(std::clamp<std::int64_t>(v, 0, unlimited_replicas));
+}
+
+std::int64_t at(const std::vector<std::int64_t>& v, int id)
+{
+    return id >= 0 && static_cast<std::size_t>(id) < v.size() ? v[static_cast<std::size_t>(id)] : 0;
+}
+
+void put(std::vector<std::int64_t>& v, int id, std::int64_t value)
+{
+    if (v.size() <= static_cast<std::size_t>(id))
+        v.resize(static_cast<std::size_t>(id) + 1, 0);
+    v[static_cast<std::size_t>(id)] = value;
+}
+
+// karmada general.go buildModelNodes: grades of spec.resourceModels in ascending order, with the summed
+// allocatableModelings count of that grade; capacity = each range's min (util.NewResource keeps cpu,
+// memory, ephemeral-storage and scalar resources), pods 110. A negative count fails the build.
+void prepare_grades(const model::cluster& c, resource_table& table, set_cluster& out)
+{
+    out.models_build = !c.resource_models.empty();
+    std::map<std::int64_t, std::int64_t> count;
+    for (const auto& m : c.resource_summary->allocatable_modelings) {
+        if (m.count < 0)
+            out.models_build = false;
+        count[m.grade] += m.count;
+    }
+    std::vector<const model::resource_model*> models;
+    for (const auto& m : c.resource_models)
+        models.push_back(&m);
+    std::stable_sort(models.begin(), models.end(), [](auto* a, auto* b) { return a->grade < b->grade; });
+    for (const auto* m : models) {
+        auto n = count.find(m->grade);
+        if (n == count.end() || n->second <= 0)
+            continue;
+        set_cluster::grade g;
+        g.count = std::min<std::int64_t>(n->second, std::int64_t(1) << 32);
+        for (const auto& r : m->ranges) {
+            if (r.name == "pods" || !(r.name == "cpu" || r.name == "memory" || r.name == "ephemeral-storage" ||
+                                      model::is_scalar_resource_name(r.name)))
+                continue;
+            put(g.capacity, table.intern(r.name), r.name == "cpu" ? r.min.milli_ceil() : r.min.value_ceil());
+        }
+        out.grades.push_back(std::move(g));
+    }
+}
+
+// The model path's per-job inputs (set_job::model_ids, model_demand).
+void prepare_model_demand(set_job& job)
+{
+    for (const auto& p : job.parts)
+        for (const auto& r : p.per_replica)
+            if (std::find(job.model_ids.begin(), job.model_ids.end(), r.id) == job.model_ids.end())
+                job.model_ids.push_back(r.id);
+    std::size_t width = job.model_ids.size() + 1;
+    job.model_demand.assign(job.parts.size() * width, 0);
+    for (std::size_t i = 0; i < job.parts.size(); ++i) {
+        for (const auto& r : job.parts[i].per_replica) {
+            auto j = std::find(job.model_ids.begin(), job.model_ids.end(), r.id) - job.model_ids.begin();
+            job.model_demand[i * width + static_cast<std::size_t>(j)] += r.value;
+        }
+        job.model_demand[i * width + width - 1] = 1;
+    }
+}
+
+struct bounded {
+    std::int64_t sets;
+    set_bound bound;
+    std::size_t index = 0; // into set_job::per_set, for resource / resource_exhausted
+};
+
+// karmada general.go resourceBoundedSets: from podBound down by every positive per-set resource.
+bounded resource_bounded(const set_cluster& c, const set_job& job, std::int64_t pod_bound)
+{
+    bounded b{pod_bound, set_bound::pods};
+    for (std::size_t i = 0; i < job.per_set.size(); ++i) {
+        const auto& r = job.per_set[i];
+        if (r.value <= 0)
+            continue;
+        std::int64_t available = at(c.available, r.id);
+        if (available <= 0)
+            return {0, set_bound::resource_exhausted, i};
+        if (available / r.value < b.sets)
+            b = {available / r.value, set_bound::resource, i};
+    }
+    return b;
+}
+
+} // namespace
+
+std::string_view set_bound_name(set_bound b)
+{
+    switch (b) {
+    case set_bound::no_summary: return "no resource summary";
+    case set_bound::no_pods_left: return "no pods left";
+    case set_bound::pods: return "pods";
+    case set_bound::resource: return "resource";
+    case set_bound::resource_exhausted: return "resource exhausted";
+    case set_bound::resource_models: return "resource models";
+    }
+    return "";
+}
+
+model::workload scheduled_form(model::workload w, const settings::feature_gates& gates)
+{
+    if (!gates.multiple_pod_templates_scheduling()) {
+        w.components.clear();
+    } else if (!w.components.empty()) {
+        w.replicas = 0;
+        w.has_requirements = false;
+        w.request.clear();
+    }
+    return w;
+}
+
+bool multi_template_applicable(const model::propagation_spec& spec, const model::workload& w,
+                               const settings::feature_gates& gates)
+{
+    if (!gates.multiple_pod_templates_scheduling() || w.components.empty())
+        return false;
+    auto by_cluster = spread_of(spec.placement).cluster;
+    return by_cluster && by_cluster->min_groups == 1 && by_cluster->max_groups == 1;
+}
+
+std::int64_t estimator_int64(const quantity& q)
+{
+    return model::stored_notation(q) == model::notation::binary_si ? q.value_ceil() : q.milli_ceil();
+}
+
+set_cluster prepare_set_cluster(const model::cluster& c, resource_table& table, const settings::feature_gates& gates)
+{
+    set_cluster out;
+    if (!c.resource_summary)
+        return out;
+    const auto& s = *c.resource_summary;
+    out.has_summary = true;
+    out.pods_left = lookup(s.allocatable, "pods").value_ceil() - lookup(s.allocated, "pods").value_ceil() -
+                    lookup(s.allocating, "pods").value_ceil();
+    // karmada general.go availableResourceMap: Sub keeps the allocatable's format.
+    for (const auto& [name, total] : s.allocatable)
+        put(out.available, table.intern(name),
+            estimator_int64(total - lookup(s.allocated, name) - lookup(s.allocating, name)));
+    out.use_models = gates.customized_cluster_resource_modeling() && !s.allocatable_modelings.empty();
+    if (out.use_models)
+        prepare_grades(c, table, out);
+    return out;
+}
+
+set_job prepare_set_job(const std::vector<model::component>& components, const resource_table& table)
+{
+    set_job job;
+    std::map<std::string, std::int64_t, std::less<>> per_set; // karmada general.go perSetRequirement
+    for (const auto& c : components) {
+        job.pods_per_set += c.replicas;
+        set_job::part part{c.replicas, {}};
+        for (const auto& [name, q] : model::request_quantities(c)) {
+            per_set[name] += estimator_int64(q) * c.replicas;
+            bool modelled = name == "cpu" || name == "memory" || name == "ephemeral-storage" ||
+                            model::is_scalar_resource_name(name);
+            if (modelled)
+                part.per_replica.push_back({table.find(name), name == "cpu" ? q.milli_ceil() : q.value_ceil()});
+        }
+        job.parts.push_back(std::move(part));
+    }
+    prepare_model_demand(job);
+    for (const auto& [name, total] : per_set) {
+        if (total == 0)
+            continue;
+        int id = table.find(name);
+        if (id < 0 && total > 0 && job.unknown.empty())
+            job.unknown = name;
+        if (id >= 0) {
+            job.per_set.push_back({id, total});
+            job.per_set_names.push_back(name);
+        }
+    }
+    return job;
+}
+
+component_set_estimate max_available_component_sets(const set_cluster& c, const set_job& job)
+{
+    if (!c.has_summary)
+        return {0, set_bound::no_summary, {}};
+    if (c.pods_left <= 0)
+        return {0, set_bound::no_pods_left, {}};
+    if (job.pods_per_set <= 0)
+        return {clamp32(c.pods_left), set_bound::pods, {}};
+    if (!job.unknown.empty())
+        return {0, set_bound::resource_exhausted, job.unknown};
+    auto b = resource_bounded(c, job, c.pods_left / job.pods_per_set);
+    bool named = b.bound != set_bound::pods;
+    component_set_estimate out{clamp32(b.sets), b.bound, named ? job.per_set_names[b.index] : std::string()};
+    if (b.bound == set_bound::resource_exhausted || !c.use_models || !c.models_build)
+        return out;
+    std::int32_t modelled = model_component_sets(c, job, out.sets);
+    if (modelled < out.sets)
+        return {modelled, set_bound::resource_models, {}};
+    return out;
+}
+
+component_set_estimate max_available_component_sets(const model::cluster& c,
+                                                    const std::vector<model::component>& components,
+                                                    const settings::feature_gates& gates)
+{
+    resource_table table;
+    auto prepared = prepare_set_cluster(c, table, gates);
+    return max_available_component_sets(prepared, prepare_set_job(components, table));
+}
+
+std::vector<model::target_cluster> component_targets(const std::vector<std::string>& selected,
+                                                     const model::workload& w, const model::propagation_spec& spec,
+                                                     const settings::feature_gates& gates)
+{
+    bool record = w.components.size() > 1 && multi_template_applicable(spec, w, gates);
+    std::vector<model::target_cluster> out;
+    out.reserve(selected.size());
+    for (const auto& name : selected) {
+        model::target_cluster t{name, 0, {}};
+        if (record)
+            for (const auto& c : w.components)
+                t.components.push_back({c.name, c.replicas});
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+} // namespace kpw::scheduling

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+// Multi-component scheduling (gate MultiplePodTemplatesScheduling): applicability, sets, the result.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/binding.hpp"
+#include "model/cluster.hpp"
+#include "model/policy.hpp"
+#include "model/workload.hpp"
+#include "scheduling/estimator.hpp"
+#include "settings/feature_gates.hpp"
+
+// How the pipeline uses this header (day2-semantics §6.2):
+//   w = scheduled_form(workload, gates)                 — what the detector writes into the binding
+//   if multi_template_applicable(spec, w, gates):
+//     estimate:  candidate.available = max_available_component_sets(...).sets per cluster
+//     select:    select_clusters(ordered, placement, strategy, /*replicas=*/1) — reserve swap included
+//     assign:    no division; clusters = component_targets(selected names, w, spec, gates)
+//   else if !w.components.empty() (gate on, not applicable):
+//     estimate:  general_estimate on w (replicas 0, no request) → pods left per cluster
+//     select:    select_clusters(..., /*replicas=*/0)
+//     assign:    no division; clusters = component_targets(...) → {name} only
+namespace kpw::scheduling {
+
+// karmada: pkg/detector/detector.go applyReplicaInterpretation. With the gate on and components,
+// GetReplicas is not called: replicas 0, no requirements. With the gate off, components stay empty.
+model::workload scheduled_form(model::workload w, const settings::feature_gates& gates);
+
+// karmada: pkg/scheduler/core/common.go (gate check) + estimation.go isMultiTemplateSchedulingApplicable:
+// the gate is on, the workload has components and the (defaulted) placement has a spread constraint by
+// cluster with minGroups 1 and maxGroups 1. Affinity is not considered.
+bool multi_template_applicable(const model::propagation_spec& spec, const model::workload& w,
+                               const settings::feature_gates& gates);
+
+// What bounds a cluster's set count.
+enum class set_bound {
+    no_summary,         // no resourceSummary: 0
+    no_pods_left,       // allocatable − allocated − allocating pods ≤ 0: 0
+    pods,               // floor(pods left / pods per set) (or pods left when a set has no pods)
+    resource,           // floor(available / per set) of `resource`
+    resource_exhausted, // `resource` is requested but not available (≤ 0 or not listed): 0
+    resource_models,    // the model nodes hold fewer complete sets
+};
+std::string_view set_bound_name(set_bound b); // "no resource summary", "pods", "memory", ...
+
+struct component_set_estimate {
+    std::int32_t sets = 0;
+    set_bound bound = set_bound::no_summary;
+    std::string resource; // for resource / resource_exhausted
+};
+
+// karmada general.go quantityAsInt64, on the notation the quantity has once stored (stored_notation):
+// binary suffix → Value() (whole units), anything else → MilliValue() (thousandths).
+std::int64_t estimator_int64(const model::quantity& q);
+
+// A cluster prepared once: available per resource id by the allocatable's notation, model nodes.
+struct set_cluster {
+    struct grade {
+        std::int64_t count = 0;
+        std::vector<std::int64_t> capacity; // by resource id: range minimums, cpu in millicores
+    };
+    bool has_summary = false;
+    std::int64_t pods_left = 0;
+    std::vector<std::int64_t> available; // by resource id; 0 for a resource the cluster does not list
+    bool use_models = false;             // gate CustomizedClusterResourceModeling and allocatableModelings
+    bool models_build = false;           // spec.resourceModels present and no negative count
+    std::vector<grade> grades;           // ascending grade, count > 0
+};
+
+// A job prepared once. Resource ids refer to the table the clusters were prepared with.
+struct set_job {
+    struct part {
+        std::int32_t replicas = 0;
+        std::vector<resource_amount> per_replica; // model path: cpu millicores, others whole units
+    };
+    std::int64_t pods_per_set = 0;
+    std::vector<resource_amount> per_set; // Σ estimator_int64(request) × replicas, non-zero only
+    std::vector<std::string> per_set_names; // parallel to per_set
+    std::string unknown;                  // a positive per-set resource no prepared cluster lists
+    std::vector<part> parts;
+    // The model path's inputs, reduced once per job: the resources any part requests (ids), and per
+    // part its replicas and per-replica amounts over those ids followed by 1 pod.
+    std::vector<int> model_ids;
+    std::vector<std::int64_t> model_demand; // parts.size() × (model_ids.size() + 1)
+};
+
+set_cluster prepare_set_cluster(const model::cluster& c, resource_table& table, const settings::feature_gates& gates);
+set_job prepare_set_job(const std::vector<model::component>& components, const resource_table& table);
+
+// karmada: pkg/estimator/client/general.go GeneralEstimator.maxAvailableComponentSets (day2 §6.3),
+// resource models through pkg/estimator/scheduling_simulator_components.go SimulateScheduling. No
+// assumed (in-flight) workloads: a dry run has none.
+component_set_estimate max_available_component_sets(const set_cluster& c, const set_job& job);
+
+// karmada: scheduling_simulator_components.go SimulateScheduling on the model nodes: place complete sets
+// (each component's replicas first-fit over the nodes in order) at most `upper` times; the sets placed.
+std::int32_t model_component_sets(const set_cluster& c, const set_job& job, std::int32_t upper);
+
+// The same for one cluster, without a prepared snapshot.
+component_set_estimate max_available_component_sets(const model::cluster& c,
+                                                    const std::vector<model::component>& components,
+                                                    const settings::feature_gates& gates);
+
+// karmada: pkg/scheduler/core/common.go AssignReplicas for a binding with components: every selected
+// cluster gets {name}; the components [{name, replicas}] are copied in full when the gate is on, the
+// job has ≥ 2 components and multi-template scheduling applies (buildTargetComponents).
+std::vector<model::target_cluster> component_targets(const std::vector<std::string>& selected,
+                                                     const model::workload& w, const model::propagation_spec& spec,
+                                                     const settings::feature_gates& gates);
+
+} // namespace kpw::scheduling
