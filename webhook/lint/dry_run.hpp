@@ -12,6 +12,7 @@
 #include "model/policy.hpp"
 #include "model/workload.hpp"
 #include "scheduling/simulator.hpp"
+#include "settings/feature_gates.hpp"
 #include "snapshot/load.hpp"
 
 namespace kpw::lint {
@@ -20,11 +21,14 @@ namespace kpw::lint {
 // The snapshot and workloads are loaded by the code `serve --clusters` uses too.
 struct dry_run_context : snapshot::state {
     scheduling::options options;
+    settings::feature_gates gates;   // --feature-gates
+    model::timestamp now = 0;        // what a re-schedule writes as lastScheduledTime (the wall clock)
 };
 
 // Reads --clusters and --workloads (snapshot::load); its file errors make lint exit 2.
 std::unique_ptr<dry_run_context> load_dry_run(const std::vector<std::string>& cluster_paths,
                                               const std::vector<std::string>& workload_paths,
+                                              const std::vector<std::string>& binding_paths,
                                               const std::string& default_namespace, std::vector<file_error>& errors);
 
 // A policy that passed validation, kept for the claim/schedule phase; `result` indexes report::results.

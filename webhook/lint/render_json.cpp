@@ -199,6 +199,7 @@ void render_json(const report& r, std::ostream& out)
     summary.add("denied", value::integer(r.totals.denied));
     summary.add("warnings", value::integer(r.totals.warnings));
     summary.add("unschedulable", value::integer(r.totals.unschedulable));
+    summary.add("notPredicted", value::integer(r.totals.not_predicted));
 
     value results = value::sequence();
     for (const auto& p : r.results)

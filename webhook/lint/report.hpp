@@ -127,6 +127,7 @@ struct summary {
     int warnings = 0;
     int unschedulable = 0;
     int skipped = 0; // documents of other kinds
+    int not_predicted = 0; // bindings whose claiming policy is not among the linted ones (--bindings)
 };
 
 struct report {
