@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <ctime>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -24,6 +25,7 @@ struct lint_flags {
     lint::lint_options options;
     std::vector<std::string> clusters;  // --clusters: the snapshot for the dry-run scheduling check
     std::vector<std::string> workloads; // --workloads: the resource templates the policies claim
+    std::vector<std::string> bindings;  // --bindings: today's ResourceBindings (day two)
     std::string unschedulable = "error";
     bool legacy_tolerations = false;
     std::vector<std::string> base; // --base: the policies to diff placements against
@@ -93,8 +95,8 @@ std::string formats_help()
 int run_lint_command(const lint_flags& flags)
 {
     const lint::output_format* format = lint::find_output_format(flags.output);
-    if (!flags.workloads.empty() && flags.clusters.empty()) {
-        std::cerr << "lint: --workloads needs --clusters (the snapshot to schedule them on)\n";
+    if ((!flags.workloads.empty() || !flags.bindings.empty()) && flags.clusters.empty()) {
+        std::cerr << "lint: --workloads and --bindings need --clusters (the snapshot to schedule them on)\n";
         return exit_usage;
     }
     if (!check_diff_flags(flags))
@@ -110,9 +112,14 @@ int run_lint_command(const lint_flags& flags)
     options.feature_gates = *gates;
     std::unique_ptr<lint::dry_run_context> dry_run;
     if (!flags.clusters.empty()) {
-        dry_run = lint::load_dry_run(flags.clusters, flags.workloads, options.default_namespace, inputs.errors);
+        dry_run = lint::load_dry_run(flags.clusters, flags.workloads, flags.bindings, options.default_namespace,
+                                     inputs.errors);
         dry_run->options.legacy_default_tolerations = flags.legacy_tolerations;
         dry_run->gates = options.feature_gates;
+        // Every considered cluster is part of -o json; the text output shows them with --explain.
+        dry_run->options.explain = options.explain || flags.output == "json";
+        // A successful re-schedule writes lastScheduledTime = now; nothing else reads the clock.
+        dry_run->now = static_cast<model::timestamp>(std::time(nullptr));
         options.dry_run = dry_run.get();
     }
     lint::report report = lint::run_lint(inputs, options);
@@ -154,6 +161,10 @@ command add_lint_command(CLI::App& parent)
         ->allow_extra_args(false); // one path per flag: PATH... after it stays positional
     sub->add_option("--workloads", flags->workloads,
                     "dry-run scheduling: the workloads (Deployment, StatefulSet, Job, ...) the policies claim")
+        ->allow_extra_args(false); // one path per flag: PATH... after it stays positional
+    sub->add_option("--bindings", flags->bindings,
+                    "day two: today's ResourceBindings / ClusterResourceBindings (`kubectl get rb -A -o yaml`, "
+                    "`kubectl get crb -o yaml`); predicts what the scheduler does to them once PATH is applied")
         ->allow_extra_args(false); // one path per flag: PATH... after it stays positional
     sub->add_option("--unschedulable", flags->unschedulable,
                     "an unschedulable workload is an error (exit 1) or only a warning")

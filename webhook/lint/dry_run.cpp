@@ -4,6 +4,9 @@
 
 #include "doc/locate.hpp"
 #include "lint/claims.hpp"
+#include "scheduling/claim.hpp"
+#include "scheduling/moves.hpp"
+#include "scheduling/reschedule.hpp"
 
 namespace kpw::lint {
 
@@ -72,10 +75,19 @@ scheduling_result to_result(const model::workload& w, const scheduling::decision
 
 std::unique_ptr<dry_run_context> load_dry_run(const std::vector<std::string>& cluster_paths,
                                               const std::vector<std::string>& workload_paths,
+                                              const std::vector<std::string>& binding_paths,
                                               const std::string& default_namespace, std::vector<file_error>& errors)
 {
     auto ctx = std::make_unique<dry_run_context>();
     snapshot::load(*ctx, cluster_paths, workload_paths, default_namespace, errors);
+    snapshot::load_bindings(*ctx, binding_paths, errors);
+    // A workload's binding names the policy that holds it (claims are sticky, day2-semantics §5.2).
+    ctx->known_claims.resize(ctx->workloads.size());
+    for (std::size_t i = 0; i < ctx->workloads.size(); ++i) {
+        const auto& w = ctx->workloads[i];
+        if (const model::binding* b = ctx->bindings.find_for(w.api_version, w.kind, w.namespace_, w.name))
+            ctx->known_claims[i] = b->claim;
+    }
     return ctx;
 }
 
@@ -88,14 +100,104 @@ void add_snapshot_warnings(const dry_run_context& ctx, const model::policy& poli
         result.warnings.push_back({"affinity-matches-no-cluster", u.field, u.message, doc::locate(object, u.field)});
 }
 
+namespace {
+
+const model::workload* workload_for(const dry_run_context& ctx, const model::binding& b, std::vector<bool>& bound)
+{
+    for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
+        const auto& w = ctx.workloads[i];
+        if (w.api_version == b.resource.api_version && w.kind == b.resource.kind && w.namespace_ == b.resource.namespace_ &&
+            w.name == b.resource.name) {
+            bound[i] = true;
+            return &w;
+        }
+    }
+    return nullptr;
+}
+
+// The policy among PATH that the binding's claim names (the claim is sticky: no ranking).
+const typed_policy* claimed_by(const std::vector<typed_policy>& policies, const report& r, const model::binding& b)
+{
+    if (!b.claim)
+        return nullptr;
+    for (const auto& p : policies) {
+        bool cluster_scoped = p.policy.kind == model::kind_cluster_propagation_policy;
+        if (cluster_scoped == b.claim->cluster_policy && p.policy.metadata.name == b.claim->name &&
+            (cluster_scoped || r.results[p.result].namespace_name == b.claim->namespace_))
+            return &p;
+    }
+    return nullptr;
+}
+
+std::vector<placement_row> rows_of(const std::vector<model::target_cluster>& clusters)
+{
+    std::vector<placement_row> out;
+    for (const auto& c : clusters)
+        out.push_back({c.name, c.replicas, {}, {}});
+    return out;
+}
+
+// A re-schedule prediction as a scheduling entry: `clusters` is the predicted spec.clusters, with the
+// tier and available replicas of the attempt where it computed them.
+scheduling_result to_result(const model::binding& applied, const scheduling::reschedule_outcome& out)
+{
+    scheduling_result s = out.acted ? to_result(model::workload_of(applied), out.result) : scheduling_result{};
+    s.workload = ref_of(model::workload_of(applied));
+    s.clusters = rows_of(out.after.clusters);
+    if (out.acted)
+        for (auto& row : s.clusters)
+            for (const auto& c : out.result.candidates)
+                if (c.name == row.cluster) {
+                    row.tier = c.tier;
+                    row.available = c.available;
+                }
+    s.scheduled = out.after.scheduled ? out.after.scheduled->status == "True" : !out.after.clusters.empty();
+    s.affinity_name = out.after.scheduler_observing_affinity_name;
+    if (!out.acted) {
+        s.message = out.verdict.message;
+        if (out.after.scheduled && !s.scheduled) {
+            s.condition_reason = out.after.scheduled->reason;
+            s.condition_message = out.after.scheduled->message;
+        }
+    }
+    s.acted = out.acted;
+    s.trigger = out.acted ? std::string(scheduling::trigger_name(out.verdict.fired)) : "";
+    s.previous = previous_placement{applied.scheduler_observing_affinity_name, rows_of(out.before)};
+    for (const auto& m : scheduling::moves_between(out.before, out.after.clusters))
+        s.moves.push_back({m.cluster, m.from, m.to});
+    return s;
+}
+
+} // namespace
+
 void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_policy>& policies, report& r)
 {
-    if (!ctx.snapshot || !ctx.have_workloads)
+    if (!ctx.snapshot || (!ctx.have_workloads && !ctx.have_bindings))
         return;
+    r.have_bindings = ctx.have_bindings;
+    // Day two: a workload with a binding keeps the policy its claim names; that policy is applied.
+    std::vector<bool> bound(ctx.workloads.size(), false);
+    for (const auto& b : ctx.bindings.bindings()) {
+        const model::workload* w = workload_for(ctx, b, bound);
+        const typed_policy* p = claimed_by(policies, r, b);
+        if (p == nullptr) {
+            ++r.totals.not_predicted; // claimed by a policy that is not among PATH (or by none)
+            continue;
+        }
+        std::optional<std::int32_t> replicas;
+        if (w != nullptr)
+            replicas = w->replicas;
+        model::binding applied = scheduling::apply_policy(b, p->policy.spec, replicas);
+        auto out = scheduling::reschedule(applied, *ctx.snapshot, ctx.options, ctx.gates, ctx.now);
+        r.results[p->result].scheduling.push_back(to_result(applied, out));
+        r.totals.unschedulable += r.results[p->result].scheduling.back().scheduled ? 0 : 1;
+    }
     const auto views = policy_views(policies, r);
     const auto claims = explain_claims(ctx, views);
     report_claims(ctx, policies, views, claims, r);
     for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
+        if (bound[i])
+            continue; // predicted from its binding above
         const auto& claim = claims[i].policy;
         if (!claim)
             continue;

@@ -26,11 +26,13 @@ struct dry_run_context : snapshot::state {
     // Parallel to `workloads` when set: the claim known from each workload's binding (model::binding::claim),
     // which wins over the claim keys on the workload itself.
     std::vector<std::optional<model::policy_claim>> known_claims;
+    model::timestamp now = 0;      // what a re-schedule writes as lastScheduledTime (the wall clock)
 };
 
 // Reads --clusters and --workloads (snapshot::load); its file errors make lint exit 2.
 std::unique_ptr<dry_run_context> load_dry_run(const std::vector<std::string>& cluster_paths,
                                               const std::vector<std::string>& workload_paths,
+                                              const std::vector<std::string>& binding_paths,
                                               const std::string& default_namespace, std::vector<file_error>& errors);
 
 // A policy that passed validation, kept for the claim/schedule phase; `result` indexes report::results.

@@ -166,6 +166,12 @@ policy_result lint_policy(policy_kind kind, const doc::value& object, const std:
 
 report run_lint(const input_set& inputs, const lint_options& options)
 {
+    std::vector<typed_policy> admitted;
+    return run_lint(inputs, options, admitted);
+}
+
+report run_lint(const input_set& inputs, const lint_options& options, std::vector<typed_policy>& admitted)
+{
     // yaml-cpp's scanner dominates lint time, so files are linted in parallel; each file gets its
     // own partial report and the partials are merged in input order, keeping the output deterministic.
     std::vector<partial> partials(inputs.files.size());
@@ -186,11 +192,10 @@ report run_lint(const input_set& inputs, const lint_options& options)
     out.file_errors = inputs.errors;
     out.unschedulable_is_error = options.unschedulable_is_error;
     out.explain = options.explain;
-    std::vector<typed_policy> typed;
     for (partial& part : partials)
-        merge_into(out, typed, std::move(part));
+        merge_into(out, admitted, std::move(part));
     if (options.dry_run)
-        schedule_workloads(*options.dry_run, typed, out);
+        schedule_workloads(*options.dry_run, admitted, out);
     return out;
 }
 

@@ -27,6 +27,10 @@ struct lint_options {
 // items are linted one by one, unparsable files become file_errors.
 report run_lint(const input_set& inputs, const lint_options& options);
 
+// The same, also handing back every admitted policy in typed, defaulted form (`simulate` takes the
+// policies as lint admits them).
+report run_lint(const input_set& inputs, const lint_options& options, std::vector<typed_policy>& admitted);
+
 // One policy object (already loaded) into a result; positions resolved against `object`.
 policy_result lint_policy(policy_kind kind, const doc::value& object, const std::string& file, int document,
                           const lint_options& options);

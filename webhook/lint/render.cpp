@@ -87,6 +87,8 @@ std::string summary_line(const report& r)
     std::string line = std::to_string(t.documents) + " documents, " + std::to_string(t.policies) + " policies, " +
                        std::to_string(t.denied) + " denied, " + std::to_string(t.warnings) + " warnings, " +
                        std::to_string(t.unschedulable) + " unschedulable, " + std::to_string(t.skipped) + " skipped";
+    if (t.not_predicted > 0)
+        line += ", " + std::to_string(t.not_predicted) + " bindings not predicted (their policy is not among the inputs)";
     if (!r.file_errors.empty())
         line += ", " + std::to_string(r.file_errors.size()) + " unreadable";
     return line;

@@ -292,6 +292,8 @@ void render_json(const report& r, std::ostream& out)
     summary.add("denied", value::integer(r.totals.denied));
     summary.add("warnings", value::integer(r.totals.warnings));
     summary.add("unschedulable", value::integer(r.totals.unschedulable));
+    if (r.have_bindings)
+        summary.add("notPredicted", value::integer(r.totals.not_predicted));
     if (r.diff) {
         summary.add("changed", value::integer(static_cast<std::int64_t>(r.diff->changes.size())));
         summary.add("unchanged", value::integer(r.diff->unchanged));

@@ -155,12 +155,14 @@ struct summary {
     int warnings = 0;
     int unschedulable = 0;
     int skipped = 0; // documents of other kinds
+    int not_predicted = 0; // bindings whose claiming policy is not among the linted ones (--bindings)
 };
 
 struct report {
     summary totals;
     bool unschedulable_is_error = true; // --unschedulable=warn: reported, but exit 0
     bool explain = false;               // --explain: every considered cluster in the text output
+    bool have_bindings = false;         // --bindings was given: the summary counts bindings not predicted
     std::vector<policy_result> results;
     std::vector<skipped_document> skipped;
     std::vector<file_error> file_errors;

@@ -45,6 +45,27 @@ void for_each_document(const std::vector<std::string>& paths, std::vector<lint::
     }
 }
 
+// ClusterTaintPolicies given with the clusters (a drill's cluster controller applies them).
+void add_taint_policies(std::vector<model::cluster_taint_policy>& out, const doc::value& root,
+                        std::vector<scheduling::inventory_issue>& issues)
+{
+    auto take = [&](const doc::value& object) {
+        if (!model::is_cluster_taint_policy_object(object))
+            return;
+        auto d = model::decode_cluster_taint_policy(object);
+        for (const auto& e : d.errors)
+            issues.push_back({object.pos(), "ClusterTaintPolicy " + d.value.name + ": " + e.str()});
+        out.push_back(std::move(d.value));
+    };
+    const doc::value* items = root.find("items");
+    if (items != nullptr && items->is_sequence()) {
+        for (const auto& item : items->items())
+            take(item);
+        return;
+    }
+    take(root);
+}
+
 } // namespace
 
 void load(state& out, const std::vector<std::string>& cluster_paths, const std::vector<std::string>& workload_paths,
@@ -52,7 +73,10 @@ void load(state& out, const std::vector<std::string>& cluster_paths, const std::
 {
     if (!cluster_paths.empty()) {
         std::vector<scheduling::inventory_issue> seal_issues;
-        for_each_document(cluster_paths, errors, [&](const doc::value& root, auto& issues) { out.clusters.add(root, issues); });
+        for_each_document(cluster_paths, errors, [&](const doc::value& root, auto& issues) {
+            out.clusters.add(root, issues);
+            add_taint_policies(out.taint_policies, root, issues);
+        });
         out.clusters.seal(seal_issues);
         for (auto& i : seal_issues)
             errors.push_back({"--clusters", i.where, std::move(i.message)});
@@ -64,6 +88,22 @@ void load(state& out, const std::vector<std::string>& cluster_paths, const std::
             scheduling::add_workloads(out.workloads, root, default_namespace, issues);
         });
     }
+}
+
+} // namespace kpw::snapshot
+
+namespace kpw::snapshot {
+
+void load_bindings(state& out, const std::vector<std::string>& binding_paths, std::vector<lint::file_error>& errors)
+{
+    if (binding_paths.empty())
+        return;
+    out.have_bindings = true;
+    std::vector<scheduling::inventory_issue> seal_issues;
+    for_each_document(binding_paths, errors, [&](const doc::value& root, auto& issues) { out.bindings.add(root, issues); });
+    out.bindings.seal(seal_issues);
+    for (auto& i : seal_issues)
+        errors.push_back({"--bindings", i.where, std::move(i.message)});
 }
 
 } // namespace kpw::snapshot

@@ -8,6 +8,8 @@
 
 #include "lint/report.hpp"
 #include "model/workload.hpp"
+#include "model/cluster_taint_policy.hpp"
+#include "scheduling/binding_inventory.hpp"
 #include "scheduling/inventory.hpp"
 #include "scheduling/snapshot.hpp"
 
@@ -24,6 +26,9 @@ struct state {
     std::unique_ptr<scheduling::snapshot> snapshot; // prepared over `clusters`; null without cluster paths
     std::vector<model::workload> workloads;
     bool have_workloads = false;
+    scheduling::binding_inventory bindings; // --bindings
+    bool have_bindings = false;
+    std::vector<model::cluster_taint_policy> taint_policies; // ClusterTaintPolicies found with the clusters
 };
 
 // Reads the cluster and workload paths (files, directories, "-") the way lint reads policies, into an
@@ -32,5 +37,9 @@ struct state {
 // `default_namespace` is the namespace of workloads that set none.
 void load(state& out, const std::vector<std::string>& cluster_paths, const std::vector<std::string>& workload_paths,
           const std::string& default_namespace, std::vector<lint::file_error>& errors);
+
+// Reads ResourceBindings / ClusterResourceBindings (as `kubectl get rb -A -o yaml` prints them) into
+// `out.bindings`; decode problems and two bindings for one workload become file errors.
+void load_bindings(state& out, const std::vector<std::string>& binding_paths, std::vector<lint::file_error>& errors);
 
 } // namespace kpw::snapshot

@@ -138,7 +138,7 @@ TEST_CASE("the --help reader finds the flags (checked on lint, which is always b
     const auto r = kpw::test::run_process({KPW_BINARY, "lint", "--help"});
     REQUIRE(r.exit_code == 0);
     CHECK(help_flags(r.out) == std::set<std::string>{"--help", "--output", "--namespace", "--allow-aggregated-overflow",
-                                                     "--clusters", "--workloads", "--unschedulable", "--explain",
+                                                     "--clusters", "--workloads", "--bindings", "--unschedulable", "--explain",
                                                      "--legacy-default-tolerations", "--base", "--fail-on",
                                                      "--link-base", "--report", "--feature-gates"});
 }

@@ -149,7 +149,7 @@ TEST_CASE("usage and input errors: --workloads without --clusters, a broken snap
 {
     auto alone = run_lint({"--workloads", workloads, examples + "dc-groups.yaml"});
     CHECK(alone.exit_code == 2);
-    CHECK(alone.err.find("--workloads needs --clusters") != std::string::npos);
+    CHECK(alone.err.find("--workloads and --bindings need --clusters") != std::string::npos);
     auto broken = run_lint({"--clusters", "-", examples + "dc-groups.yaml"},
                        "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: x}\n"
                        "status: {resourceSummary: {allocatable: {cpu: lots}}}\n");

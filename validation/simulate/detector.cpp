@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "simulate/detector.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "model/binding_decode.hpp"
+#include "scheduling/claim.hpp"
+#include "scheduling/reschedule.hpp"
+
+namespace kpw::simulate {
+
+namespace {
+
+bool is_cluster_policy(const model::policy& p) { return p.kind == model::kind_cluster_propagation_policy; }
+
+bool bound(const world& w, const model::workload& wl)
+{
+    return std::any_of(w.bindings.begin(), w.bindings.end(), [&](const model::binding& b) {
+        return b.resource.api_version == wl.api_version && b.resource.kind == wl.kind &&
+               b.resource.namespace_ == wl.namespace_ && b.resource.name == wl.name;
+    });
+}
+
+// karmada: pkg/util/names GenerateBindingName — ':' becomes '.', then lower(name + "-" + kind).
+std::string binding_name(const std::string& kind, const std::string& name)
+{
+    std::string s = name + "-" + kind;
+    std::replace(s.begin(), s.end(), ':', '.');
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+// The claim a policy writes (detector claim.go); the permanent id is the policy's label when present.
+model::policy_claim claim_for(const model::policy& p)
+{
+    model::policy_claim c;
+    c.cluster_policy = is_cluster_policy(p);
+    c.namespace_ = c.cluster_policy ? "" : p.metadata.ns;
+    c.name = p.metadata.name;
+    auto label = p.metadata.labels.find(std::string(c.cluster_policy ? model::cpp_permanent_id_label
+                                                                      : model::pp_permanent_id_label));
+    c.permanent_id = label != p.metadata.labels.end() ? label->second : c.namespace_ + "/" + c.name;
+    return c;
+}
+
+model::binding new_binding(const model::workload& wl, const model::policy& p)
+{
+    model::binding b;
+    b.kind = std::string(wl.namespace_.empty() ? model::kind_cluster_resource_binding : model::kind_resource_binding);
+    b.namespace_ = wl.namespace_;
+    b.name = binding_name(wl.kind, wl.name);
+    b.generation = 1;
+    b.claim = claim_for(p);
+    b.resource = {wl.api_version, wl.kind, wl.namespace_, wl.name, wl.uid, ""};
+    b.replicas = wl.replicas;
+    b.has_requirements = wl.has_requirements;
+    b.request = wl.request;
+    b.components = wl.components;
+    return b;
+}
+
+} // namespace
+
+std::string policy_label(const model::policy& p)
+{
+    return p.kind + ' ' + (p.metadata.ns.empty() ? "" : p.metadata.ns + '/') + p.metadata.name;
+}
+
+const model::policy* claiming_policy_of(const world& w, const model::binding& b)
+{
+    if (!b.claim)
+        return nullptr;
+    for (const auto& p : w.policies)
+        if (is_cluster_policy(p) == b.claim->cluster_policy && p.metadata.name == b.claim->name &&
+            (b.claim->cluster_policy || p.metadata.ns == b.claim->namespace_))
+            return &p;
+    return nullptr;
+}
+
+void claim_unbound(world& w, std::vector<std::size_t>& created, std::vector<std::string>& events)
+{
+    std::vector<scheduling::policy_view> views;
+    for (const auto& p : w.policies)
+        views.push_back({&p.spec, p.metadata.ns, p.metadata.name, is_cluster_policy(p)});
+    for (const auto& wl : w.workloads) {
+        if (bound(w, wl))
+            continue;
+        auto claim = scheduling::claiming_policy(views, wl);
+        if (!claim)
+            continue;
+        const model::policy& p = w.policies[*claim];
+        w.bindings.push_back(new_binding(wl, p));
+        w.dispatched.emplace_back();
+        created.push_back(w.bindings.size() - 1);
+        refresh_binding(w, w.bindings.size() - 1);
+        events.push_back(workload_key(wl) + ": claimed by " + policy_label(p) + ", binding " + w.bindings.back().name +
+                         " created");
+    }
+}
+
+bool refresh_binding(world& w, std::size_t i)
+{
+    model::binding& b = w.bindings[i];
+    const model::policy* p = claiming_policy_of(w, b);
+    if (p == nullptr)
+        return false;
+    const model::workload* wl = workload_of_binding(w, b);
+    std::optional<std::int32_t> replicas;
+    if (wl != nullptr)
+        replicas = wl->replicas;
+    model::binding updated = scheduling::apply_policy(b, p->spec, replicas);
+    if (updated == b)
+        return false;
+    ++updated.generation;
+    b = std::move(updated);
+    return true;
+}
+
+} // namespace kpw::simulate

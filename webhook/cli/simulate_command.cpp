@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+// `simulate`: a drill, step by step, over the dry run's snapshot, workloads and bindings.
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "simulate/load.hpp"
+#include "simulate/render.hpp"
+
+namespace kpw::cli {
+namespace {
+
+int run_simulate_command(const simulate_cli::simulate_flags& flags)
+{
+    auto loaded = simulate_cli::load_drill(flags);
+    if (!loaded.errors.empty()) {
+        for (const auto& e : loaded.errors)
+            std::cerr << e.str() << '\n';
+        return exit_usage;
+    }
+    const simulate::drill d = simulate::run(std::move(loaded.start), loaded.scenario, loaded.inputs, loaded.settings);
+    if (flags.output == "json")
+        simulate_cli::render_json(loaded.header, d, std::cout);
+    else
+        simulate_cli::render_text(loaded.header, d, std::cout);
+    std::cout.flush();
+    return d.failed ? exit_findings : exit_ok;
+}
+
+} // namespace
+
+command add_simulate_command(CLI::App& parent)
+{
+    auto flags = std::make_shared<simulate_cli::simulate_flags>();
+    auto* sub = parent.add_subcommand(
+        "simulate", "Rehearse a drill offline: apply a scenario's steps (taints, cluster failures, scaling, "
+                    "rebalancing, policy versions, time) one by one and predict what karmada-scheduler and the\n"
+                    "controllers around it do to every workload after each step.\n"
+                    "Exit 0: every step schedules every workload; 1: a step leaves one unschedulable or without "
+                    "serving replicas; 2: usage, I/O or parse error.");
+    sub->add_option("policies", flags->policies, "the policies in force (files, directories or -), as lint reads them")
+        ->required();
+    sub->add_option("--scenario", flags->scenario, "the drill: a Scenario file (karmada-policy-webhook.io/v1alpha1)")
+        ->required();
+    sub->add_option("--clusters", flags->clusters, "Cluster objects (and ClusterTaintPolicies), as for lint")
+        ->required()
+        ->allow_extra_args(false);
+    sub->add_option("--workloads", flags->workloads, "the resource templates, as for lint")->allow_extra_args(false);
+    sub->add_option("--bindings", flags->bindings,
+                    "ResourceBindings / ClusterResourceBindings as `kubectl get rb -A -o yaml` prints them")
+        ->allow_extra_args(false);
+    sub->add_option("-o,--output", flags->output, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+    sub->add_option("-n,--namespace", flags->default_namespace, "namespace of objects that set none")->capture_default_str();
+    sub->add_option("--feature-gates", flags->feature_gates,
+                    "karmada's feature gates, as its binaries take them (Failover=true,GracefulEviction=false,...); "
+                    "unnamed gates keep the binaries' defaults");
+    sub->add_flag("--enable-no-execute-taint-eviction", flags->enable_no_execute_taint_eviction,
+                  "karmada-controller-manager: evict workloads from clusters with NoExecute taints (needs the Failover "
+                  "gate; default false; --enable-no-execute-taint-eviction=false also works)");
+    sub->add_option("--no-execute-taint-eviction-purge-mode", flags->purge_mode,
+                    "karmada-controller-manager: Gracefully or Directly")
+        ->check(CLI::IsMember({"Gracefully", "Directly"}))
+        ->capture_default_str();
+    sub->add_option("--graceful-eviction-timeout", flags->graceful_eviction_timeout,
+                    "karmada-controller-manager: how long an evicted copy may keep running (Go duration)")
+        ->capture_default_str();
+    sub->add_flag("--enable-taint-manager", flags->enable_taint_manager,
+                  "karmada-controller-manager: run the taint manager (default true; =false turns it off)");
+    sub->add_option("--now", flags->now,
+                    "the drill's start time (RFC3339); default: one second after the newest time in the inputs");
+    return {sub, [flags] { return run_simulate_command(*flags); }};
+}
+
+} // namespace kpw::cli

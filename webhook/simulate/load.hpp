@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading a drill's inputs: snapshot, workloads, bindings, policies (through lint), the scenario and the
+// files its steps name; settings from the flags.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lint/report.hpp"
+#include "simulate/engine.hpp"
+#include "simulate/render.hpp"
+
+namespace kpw::simulate_cli {
+
+struct simulate_flags {
+    std::vector<std::string> policies;
+    std::string scenario;
+    std::vector<std::string> clusters, workloads, bindings;
+    std::string output = "text";
+    std::string default_namespace = "default";
+    std::string feature_gates;
+    bool enable_no_execute_taint_eviction = false;
+    std::string purge_mode = "Gracefully";
+    std::string graceful_eviction_timeout = "10m";
+    bool enable_taint_manager = true;
+    std::string now;
+};
+
+struct loaded_drill {
+    simulate::world start;
+    simulate::scenario scenario;
+    std::vector<simulate::step_inputs> inputs; // parallel to scenario.steps
+    simulate::settings_in_force settings;
+    drill_header header;
+    std::vector<lint::file_error> errors; // any: exit 2, nothing runs
+};
+
+// Everything `simulate` reads. Problems (unreadable or unparsable files, objects that do not decode, a
+// denied policy, an unknown gate, a scenario step naming an unknown cluster or workload) become errors
+// with file:line:column; the drill does not run on a partial world.
+loaded_drill load_drill(const simulate_flags& flags);
+
+} // namespace kpw::simulate_cli
