@@ -2,9 +2,8 @@
 #include "simulate/detector.hpp"
 
 #include <algorithm>
-#include <cctype>
 
-#include "model/binding_decode.hpp"
+#include "controllers/rebalancer.hpp"
 #include "scheduling/claim.hpp"
 #include "scheduling/reschedule.hpp"
 
@@ -20,15 +19,6 @@ bool bound(const world& w, const model::workload& wl)
         return b.resource.api_version == wl.api_version && b.resource.kind == wl.kind &&
                b.resource.namespace_ == wl.namespace_ && b.resource.name == wl.name;
     });
-}
-
-// karmada: pkg/util/names GenerateBindingName — ':' becomes '.', then lower(name + "-" + kind).
-std::string binding_name(const std::string& kind, const std::string& name)
-{
-    std::string s = name + "-" + kind;
-    std::replace(s.begin(), s.end(), ':', '.');
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
 }
 
 // The claim a policy writes (detector claim.go); the permanent id is the policy's label when present.
@@ -49,7 +39,7 @@ model::binding new_binding(const model::workload& wl, const model::policy& p)
     model::binding b;
     b.kind = std::string(wl.namespace_.empty() ? model::kind_cluster_resource_binding : model::kind_resource_binding);
     b.namespace_ = wl.namespace_;
-    b.name = binding_name(wl.kind, wl.name);
+    b.name = controllers::generate_binding_name(wl.kind, wl.name);
     b.generation = 1;
     b.claim = claim_for(p);
     b.resource = {wl.api_version, wl.kind, wl.namespace_, wl.name, wl.uid, ""};

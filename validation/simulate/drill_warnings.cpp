@@ -21,13 +21,13 @@ bool has_no_execute(const model::cluster& c)
 
 std::string eviction_settings(const settings_in_force& s)
 {
-    return std::string("Failover=") + (s.gates.failover() ? "true" : "false") +
+    return std::string("Failover=") + (s.gates().failover() ? "true" : "false") +
            ", --enable-no-execute-taint-eviction=" + (s.controllers.enable_no_execute_taint_eviction ? "true" : "false");
 }
 
 void stuck_replicas(const world& w, const settings_in_force& s, const model::binding& b, step_outcome& out)
 {
-    bool evicting = controllers::taint_manager_acts(s.gates, s.controllers);
+    bool evicting = controllers::taint_manager_registered(s.controllers) && s.controllers.enable_no_execute_taint_eviction;
     for (const auto& t : b.clusters) {
         const model::cluster* c = find_cluster(w, t.name);
         if (c == nullptr || t.replicas == 0 || !(not_ready(*c) || has_no_execute(*c)))
@@ -91,7 +91,13 @@ void fail_back(const model::binding& b, const scheduling::snapshot& snap, const 
     if (!fresh.scheduled)
         return;
     const std::string key = workload_key(b.resource);
-    if (later_group && fresh.affinity_name != b.scheduler_observing_affinity_name) {
+    auto index_of = [&](const std::string& name) {
+        for (std::size_t k = 0; k < terms.size(); ++k)
+            if (terms[k].affinity_name == name)
+                return k;
+        return terms.size();
+    };
+    if (later_group && index_of(fresh.affinity_name) < index_of(b.scheduler_observing_affinity_name)) {
         out.warnings.push_back({"stays-in-fallback-group", key,
                                 "stays in group " + b.scheduler_observing_affinity_name + " although group " +
                                     fresh.affinity_name + " could host it again: Karmada never moves back to an earlier "

@@ -39,7 +39,7 @@ std::vector<pending_eviction> evictions(const model::binding& b, const settings_
         pending_eviction e{t.from_cluster, t.replicas, t.purge_mode, std::nullopt};
         if (t.creation_timestamp && !t.suppress_deletion.value_or(false))
             e.ends_by = *t.creation_timestamp +
-                        (t.grace_period_seconds ? *t.grace_period_seconds : s.controllers.graceful_eviction_timeout_seconds);
+                        (t.grace_period_seconds ? *t.grace_period_seconds : s.controllers.graceful_eviction_timeout);
         out.push_back(std::move(e));
     }
     return out;

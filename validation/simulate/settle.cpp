@@ -60,35 +60,34 @@ bool cluster_controllers(world& w, step_log& log, const settings_in_force& s)
     bool changed = false;
     for (std::size_t ci = 0; ci < w.clusters.size(); ++ci) {
         auto by_condition = controllers::taint_cluster_by_condition(w.clusters[ci], w.now);
-        changed |= replace_taints(w, ci, by_condition.taints, log, by_condition.event + " (cluster controller)");
-        if (!s.gates.failover())
-            continue;
-        auto by_policy = controllers::apply_cluster_taint_policies(w.taint_policies, w.clusters[ci], w.now);
-        changed |= replace_taints(w, ci, by_policy.taints, log, by_policy.event + " (ClusterTaintPolicy)");
+        if (by_condition.changed)
+            changed |= replace_taints(w, ci, by_condition.taints, log, by_condition.event + " (cluster controller)");
+        auto by_policy = controllers::evaluate_taint_policies(w.clusters[ci], w.taint_policies, s.gates(), w.now);
+        if (by_policy.changed)
+            changed |= replace_taints(w, ci, by_policy.taints, log, by_policy.event + " (ClusterTaintPolicy)");
     }
     return changed;
 }
 
 // karmada: pkg/controllers/cluster/taint_manager.go — registered with the Failover gate, acting only with
-// --enable-no-execute-taint-eviction.
+// --enable-no-execute-taint-eviction, on clusters with NoExecute taints.
 bool taint_manager(world& w, step_log& log, const settings_in_force& s)
 {
-    if (!controllers::taint_manager_acts(s.gates, s.controllers))
+    if (!controllers::taint_manager_registered(s.controllers))
         return false;
     bool changed = false;
     for (std::size_t i = 0; i < w.bindings.size(); ++i) {
         model::binding& b = w.bindings[i];
         for (const auto& target : std::vector<model::target_cluster>(b.clusters)) {
             const model::cluster* c = find_cluster(w, target.name);
-            if (c == nullptr)
+            if (c == nullptr || !controllers::taint_manager_acts_on(*c, s.controllers))
                 continue;
-            auto verdict = controllers::evaluate_no_execute(b, *c, w.now);
-            if (!verdict.evict_now)
+            auto verdict = controllers::run_taint_manager(b, *c, s.controllers, w.now);
+            if (verdict.verdict != controllers::eviction_verdict::evict_now)
                 continue;
-            b = controllers::graceful_evict_cluster(b, target.name, controllers::taint_manager_eviction(b, s.controllers));
-            ++b.generation;
             log.enqueued.insert(i);
-            log.events.push_back(b.name + ": evicted from " + target.name + " by the taint manager (TaintUntolerated)");
+            log.events.push_back(b.name + ": evicted from " + target.name + " by the taint manager (TaintUntolerated, " +
+                                 controllers::eviction_purge_mode(b, s.controllers) + ")");
             changed = true;
         }
     }
@@ -102,15 +101,11 @@ bool graceful_eviction(world& w, step_log& log, const settings_in_force& s)
         model::binding& b = w.bindings[i];
         if (b.graceful_eviction_tasks.empty())
             continue;
-        auto r = controllers::reconcile_eviction_tasks(b, w.now, s.controllers);
-        if (r.binding.graceful_eviction_tasks == b.graceful_eviction_tasks)
-            continue;
-        bool removed = r.binding.graceful_eviction_tasks.size() < b.graceful_eviction_tasks.size();
-        b = std::move(r.binding);
+        std::size_t before = b.graceful_eviction_tasks.size();
+        auto r = controllers::run_graceful_eviction(b, s.controllers, w.now);
         for (const auto& e : r.events)
             log.events.push_back(b.name + ": " + e);
-        if (removed) { // a spec change: the scheduler sees an update event
-            ++b.generation;
+        if (b.graceful_eviction_tasks.size() < before) { // a spec change: the scheduler sees an update event
             log.enqueued.insert(i);
             changed = true;
         }
@@ -128,7 +123,7 @@ bool scheduler(world& w, step_log& log, const settings_in_force& s)
     std::set<std::size_t> queue;
     queue.swap(log.enqueued);
     for (std::size_t i : queue) {
-        auto out = scheduling::reschedule(w.bindings[i], snap, s.scheduling, s.gates, w.now);
+        auto out = scheduling::reschedule(w.bindings[i], snap, s.scheduling, s.gates(), w.now);
         if (!out.acted && out.verdict.fired == scheduling::trigger::none && !out.verdict.ignored &&
             w.bindings[i] == out.after)
             continue;

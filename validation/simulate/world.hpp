@@ -20,9 +20,9 @@ namespace kpw::simulate {
 
 // karmada-controller-manager's and karmada-scheduler's flags and gates the drill assumes.
 struct settings_in_force {
-    settings::feature_gates gates;
-    settings::controller_settings controllers;
+    settings::controller_settings controllers; // gates included (both binaries take the same --feature-gates)
     scheduling::options scheduling;
+    const settings::feature_gates& gates() const { return controllers.gates; }
 };
 
 // What the member clusters run for one binding, as far as Karmada's Works say (day2-semantics §4.7):

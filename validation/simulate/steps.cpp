@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "simulate/steps.hpp"
+
+#include <algorithm>
+
+#include "controllers/rebalancer.hpp"
+#include "simulate/detector.hpp"
+
+namespace kpw::simulate {
+
+namespace {
+
+template <class... F>
+struct overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+overloaded(F...) -> overloaded<F...>;
+
+// A cluster spec change (taints, deletion) as the scheduler's cluster event handler sees it.
+template <class Change>
+void change_cluster(world& w, const std::string& name, step_log& log, Change&& change)
+{
+    model::cluster* c = find_cluster(w, name);
+    if (c == nullptr)
+        return; // validate_references has refused the scenario already
+    model::cluster before = *c;
+    change(*c);
+    enqueue_cluster_change(w, before, *c, log);
+}
+
+void apply_taint(world& w, const taint_step& t, step_log& log)
+{
+    const model::cluster* c = find_cluster(w, t.cluster.name);
+    if (c == nullptr)
+        return;
+    auto taints = controllers::apply_taint_change(*c, t.change, w.now);
+    if (!taints) {
+        log.events.push_back(t.cluster.name + ": karmadactl taint " + t.spec + " fails: " + taints.error().message);
+        return;
+    }
+    change_cluster(w, t.cluster.name, log, [&](model::cluster& cl) { cl.taints = *taints; });
+}
+
+// The Ready condition as the cluster-status controller writes it (day2-semantics §4.1); a status
+// change enqueues nothing by itself, the cluster controller's taints do.
+void set_ready(world& w, const std::string& name, const std::string& status)
+{
+    model::cluster* c = find_cluster(w, name);
+    if (c == nullptr)
+        return;
+    if (status == "True")
+        model::set_condition(*c, {"Ready", "True", "ClusterReady", "cluster is healthy and ready to accept workloads"});
+    else if (status == "Unknown")
+        model::set_condition(*c, {"Ready", "Unknown", "ClusterStatusUnknown", "Cluster status controller stopped posting cluster status."});
+    else
+        model::set_condition(*c, {"Ready", "False", "ClusterNotReachable", "cluster is not reachable"});
+}
+
+void add_clusters(world& w, std::vector<model::cluster> clusters)
+{
+    for (auto& c : clusters) {
+        auto it = std::lower_bound(w.clusters.begin(), w.clusters.end(), c.name,
+                                   [](const model::cluster& x, const std::string& n) { return x.name < n; });
+        if (it != w.clusters.end() && it->name == c.name)
+            *it = std::move(c); // a cluster object that exists already is replaced (kubectl apply)
+        else
+            w.clusters.insert(it, std::move(c));
+    }
+}
+
+void merge_resources(model::resource_list& into, const std::optional<model::resource_list>& from)
+{
+    if (!from)
+        return;
+    for (const auto& [name, q] : *from)
+        into[name] = q;
+}
+
+void set_resources(world& w, const set_resources_step& r)
+{
+    model::cluster* c = find_cluster(w, r.cluster.name);
+    if (c == nullptr)
+        return;
+    if (!c->resource_summary)
+        c->resource_summary.emplace();
+    merge_resources(c->resource_summary->allocatable, r.allocatable);
+    merge_resources(c->resource_summary->allocated, r.allocated);
+    merge_resources(c->resource_summary->allocating, r.allocating);
+}
+
+bool same_workload(const model::workload& wl, const workload_ref& r)
+{
+    return wl.kind == r.kind && wl.namespace_ == r.namespace_ && wl.name == r.name;
+}
+
+// The template's replica count changes; the detector carries it into the binding (a spec change).
+void scale(world& w, const scale_step& s, step_log& log)
+{
+    for (auto& wl : w.workloads)
+        if (same_workload(wl, s.workload))
+            wl.replicas = s.replicas;
+    for (std::size_t i = 0; i < w.bindings.size(); ++i) {
+        const auto& r = w.bindings[i].resource;
+        if (r.kind == s.workload.kind && r.namespace_ == s.workload.namespace_ && r.name == s.workload.name) {
+            bool known = workload_of_binding(w, w.bindings[i]) != nullptr;
+            if (!known) { // the binding stands for its template: the detector's new count is the step's
+                w.bindings[i].replicas = s.replicas;
+                ++w.bindings[i].generation;
+            }
+            if (refresh_binding(w, i) || !known)
+                log.enqueued.insert(i);
+        }
+    }
+}
+
+void rebalance(world& w, const rebalance_step& r, step_log& log)
+{
+    std::vector<controllers::workload_reference> refs;
+    for (const auto& ref : r.workloads) {
+        std::string api_version;
+        for (const auto& b : w.bindings)
+            if (b.resource.kind == ref.kind && b.resource.namespace_ == ref.namespace_ && b.resource.name == ref.name)
+                api_version = b.resource.api_version;
+        refs.push_back({api_version, ref.kind, ref.namespace_, ref.name});
+    }
+    std::vector<std::int64_t> generations;
+    for (const auto& b : w.bindings)
+        generations.push_back(b.generation);
+    for (const auto& o : controllers::run_rebalancer(refs, w.now, w.bindings))
+        log.events.push_back("WorkloadRebalancer: " + o.workload.kind + "/" + o.workload.name + " " + o.result +
+                             (o.reason.empty() ? "" : " (" + o.reason + ")"));
+    for (std::size_t i = 0; i < w.bindings.size(); ++i)
+        if (w.bindings[i].generation != generations[i])
+            log.enqueued.insert(i);
+}
+
+bool same_policy(const model::policy& a, const model::policy& b)
+{
+    return a.kind == b.kind && a.metadata.ns == b.metadata.ns && a.metadata.name == b.metadata.name;
+}
+
+// A new version of policies is applied: every binding it claims is refreshed (ApplyPolicy), and
+// templates nobody claims yet may be claimed now.
+void apply_policies(world& w, const std::vector<model::policy>& policies, step_log& log)
+{
+    for (const auto& p : policies) {
+        auto it = std::find_if(w.policies.begin(), w.policies.end(), [&](const model::policy& x) { return same_policy(x, p); });
+        if (it == w.policies.end())
+            w.policies.push_back(p);
+        else
+            *it = p;
+        log.events.push_back(policy_label(p) + (it == w.policies.end() ? " created" : " updated"));
+    }
+    for (std::size_t i = 0; i < w.bindings.size(); ++i) {
+        const model::policy* p = claiming_policy_of(w, w.bindings[i]);
+        if (p == nullptr || p->spec.activation_preference == model::activation_preference_lazy)
+            continue; // Lazy: the binding is refreshed at the template's next user change (day2-semantics §5.4)
+        if (refresh_binding(w, i))
+            log.enqueued.insert(i);
+    }
+    std::vector<std::size_t> created;
+    claim_unbound(w, created, log.events);
+    log.enqueued.insert(created.begin(), created.end());
+}
+
+} // namespace
+
+void apply_step(world& w, const step& s, const step_inputs& inputs, step_log& log)
+{
+    std::visit(overloaded{
+                   [&](const taint_step& t) { apply_taint(w, t, log); },
+                   [&](const cluster_down_step& d) { set_ready(w, d.cluster.name, d.status); },
+                   [&](const cluster_up_step& u) { set_ready(w, u.cluster.name, "True"); },
+                   [&](const add_cluster_step& a) { add_clusters(w, a.clusters.empty() ? inputs.clusters : a.clusters); },
+                   [&](const remove_cluster_step& r) {
+                       change_cluster(w, r.cluster.name, log, [](model::cluster& c) { c.deleting = true; });
+                   },
+                   [&](const set_resources_step& r) { set_resources(w, r); },
+                   [&](const scale_step& sc) { scale(w, sc, log); },
+                   [&](const rebalance_step& r) { rebalance(w, r, log); },
+                   [&](const apply_policy_step&) { apply_policies(w, inputs.policies, log); },
+                   [&](const wait_step& wt) { w.now += wt.seconds; },
+               },
+               s.what);
+}
+
+std::string step_label(const step& s)
+{
+    return s.name.empty() ? s.action_key : s.name;
+}
+
+} // namespace kpw::simulate
