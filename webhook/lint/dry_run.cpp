@@ -161,6 +161,7 @@ scheduling_result to_result(const model::binding& applied, const scheduling::res
         }
     }
     s.acted = out.acted;
+    s.why = out.verdict.message;
     s.trigger = out.acted ? std::string(scheduling::trigger_name(out.verdict.fired)) : "";
     s.previous = previous_placement{applied.scheduler_observing_affinity_name, rows_of(out.before)};
     for (const auto& m : scheduling::moves_between(out.before, out.after.clusters))

@@ -138,6 +138,7 @@ void add_decision_details(value& v, const scheduling_result& s)
     v.add("acted", value::boolean(s.acted));
     if (!s.trigger.empty())
         v.add("trigger", value::string(s.trigger));
+    v.add("why", value::string(s.why));
     value previous = value::mapping();
     if (!s.previous->affinity_name.empty())
         previous.add("affinityName", value::string(s.previous->affinity_name));

@@ -140,6 +140,8 @@ void print_scheduling(std::ostream& out, const policy_result& p, const schedulin
     if (!s.message.empty())
         out << " - " << s.message;
     out << '\n';
+    if (s.previous)
+        out << "    scheduler " << (s.acted ? "acts" : "leaves it alone") << ": " << s.why << '\n';
     for (const auto& a : s.attempts)
         out << "    " << a << '\n';
     print_karmada_texts(out, s);

@@ -90,6 +90,7 @@ struct scheduling_result {
     // Day two (`--bindings`): the workload already has a binding.
     bool acted = true;              // false: the scheduler leaves the binding alone (message says why)
     std::string trigger;            // the rule that made it act ("" on a first schedule or when idle)
+    std::string why;                // why it acts (which rule and what differs), or why it does not
     std::optional<previous_placement> previous;
     std::vector<move_row> moves;
 };
