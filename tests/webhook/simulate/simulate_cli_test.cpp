@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: Apache-2.0
+// `simulate` end to end through the real binary: the shipped drills with exact replica numbers, the
+// eviction settings, exit codes and scenario errors.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "support/lint_run.hpp"
+#include "support/temp_dir.hpp"
+
+using kpw::test::json_of;
+using kpw::test::run_process;
+using kpw::test::temp_dir;
+
+namespace {
+
+const std::string examples = std::string(KPW_SOURCE_ROOT) + "/manifests/examples/";
+
+kpw::test::process_result simulate(const std::string& drill, const std::string& policy, std::vector<std::string> extra = {})
+{
+    std::vector<std::string> args{KPW_BINARY, "simulate", "-o", "json", "--clusters", examples + "clusters.yaml",
+                                  "--workloads", examples + "workloads.yaml", "--scenario", drill, policy};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_process(args);
+}
+
+const kpw::doc::value& workload(const kpw::doc::value& step, std::string_view name)
+{
+    for (const auto& w : step.find("workloads")->items())
+        if (w.find("workload")->string_at("name") == name)
+            return w;
+    FAIL("no workload ", name);
+    return step;
+}
+
+// "cluster1=4,cluster2=17" from a step's clusters.
+std::string placement(const kpw::doc::value& w)
+{
+    std::string s;
+    for (const auto& c : w.find("clusters")->items())
+    {
+        if (!s.empty())
+            s.push_back(',');
+        s.append(c.string_at("name")).append("=").append(std::to_string(c.find("replicas")->as_int()));
+    }
+    return s;
+}
+
+bool has_warning(const kpw::doc::value& step, std::string_view id)
+{
+    for (const auto& w : step.find("warnings")->items())
+        if (w.string_at("id") == id)
+            return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("hybrid-cloud drill: the peak spills to the cloud, capacity returns, a scale-down brings it home")
+{
+    auto r = simulate(examples + "drills/hybrid-cloud-overflow.yaml", examples + "overflow-onprem-cloud.yaml");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    auto v = json_of(r.out);
+    const auto& steps = v.find("steps")->items();
+    REQUIRE(steps.size() == 6);
+    CHECK(placement(workload(steps[0], "nginx-overflow")) == "cluster1=4,cluster2=4,cluster3=2");
+    // Steady scale-up: the primary tier is full, only the overflow tier grows (no re-spread).
+    CHECK(placement(workload(steps[1], "nginx-overflow")) == "cluster1=4,cluster2=17,cluster3=9");
+    CHECK(workload(steps[1], "nginx-overflow").string_at("trigger") == "replicas changed");
+    // Capacity returning is a status change: nothing moves, and the warning says so.
+    CHECK(workload(steps[2], "nginx-overflow").find("moves")->items().empty());
+    CHECK(has_warning(steps[2], "stays-in-overflow"));
+    // The scale-down refills tier 0 first and drops the overflow replicas (day2-semantics §0 item 11).
+    CHECK(placement(workload(steps[4], "nginx-overflow")) == "cluster1=20");
+    CHECK_FALSE(has_warning(steps[4], "stays-in-overflow"));
+    CHECK(workload(steps[5], "nginx-overflow").string_at("trigger") == "reschedule triggered");
+}
+
+TEST_CASE("DR drill with binary defaults: nothing moves off the failed cluster and the step fails")
+{
+    auto r = simulate(examples + "drills/dr-failover.yaml", examples + "dc-groups.yaml");
+    CHECK(r.exit_code == 1);
+    auto v = json_of(r.out);
+    const auto& steps = v.find("steps")->items();
+    REQUIRE(steps.size() == 8);
+    CHECK(placement(workload(steps[2], "nginx")) == "member1=3");
+    CHECK(workload(steps[2], "nginx").find("serving")->as_int() == 0);
+    CHECK(has_warning(steps[2], "zero-serving-replicas"));
+    CHECK(has_warning(steps[2], "no-eviction-with-these-flags"));
+    CHECK(placement(workload(steps[3], "nginx")) == "member1=3"); // NoExecute, but eviction is off
+    CHECK(has_warning(steps[3], "no-eviction-with-these-flags"));
+    CHECK(steps[2].find("failed")->as_bool());
+}
+
+TEST_CASE("DR drill with eviction on: failover to the next group, graceful overlap, fail-back by rebalancer")
+{
+    auto r = simulate(examples + "drills/dr-failover.yaml", examples + "dc-groups.yaml",
+                      {"--feature-gates", "Failover=true", "--enable-no-execute-taint-eviction"});
+    auto v = json_of(r.out);
+    const auto& steps = v.find("steps")->items();
+    REQUIRE(steps.size() == 8);
+    const auto& evicted = workload(steps[3], "nginx");
+    CHECK(placement(evicted) == "member2=3");
+    CHECK(evicted.string_at("affinityName") == "dc-hongkong");
+    REQUIRE(evicted.find("evictions")->items().size() == 1);
+    CHECK(evicted.find("evictions")->items()[0].string_at("cluster") == "member1");
+    CHECK(evicted.find("evictions")->items()[0].string_at("purgeMode") == "Gracefully");
+    CHECK(workload(steps[4], "nginx").find("evictions")->items().empty()); // the 10 min timeout passed
+    CHECK(placement(workload(steps[5], "nginx")) == "member2=3");          // recovery moves nothing back
+    CHECK(has_warning(steps[6], "stays-in-fallback-group"));
+    CHECK(placement(workload(steps[7], "nginx")) == "member1=3"); // Fresh: clusterAffinities from index 0
+    CHECK(workload(steps[7], "nginx").string_at("affinityName") == "dc-beijing");
+}
+
+TEST_CASE("purge mode Directly on a NotReady cluster holds back the new placement")
+{
+    auto r = simulate(examples + "drills/dr-failover.yaml", examples + "dc-groups.yaml",
+                      {"--feature-gates", "Failover=true", "--enable-no-execute-taint-eviction",
+                       "--no-execute-taint-eviction-purge-mode", "Directly"});
+    auto v = json_of(r.out);
+    const auto& step = v.find("steps")->items()[3];
+    CHECK(placement(workload(step, "nginx")) == "member2=3");
+    CHECK(workload(step, "nginx").find("serving")->as_int() == 0);
+    CHECK(has_warning(step, "directly-purge-blocks-dispatch"));
+}
+
+TEST_CASE("a scenario naming an unknown cluster, a bad step or an unknown gate is exit 2 with a position")
+{
+    temp_dir dir;
+    const auto bad = dir.path / "bad.yaml";
+    std::ofstream(bad) << "apiVersion: karmada-policy-webhook.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
+                          "steps:\n  - taint: {cluster: nowhere, taint: \"a=b:NoSchedule\"}\n";
+    auto r = simulate(bad.string(), examples + "dc-groups.yaml");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(bad.string() + ":5:") != std::string::npos);
+    CHECK(r.err.find("nowhere") != std::string::npos);
+    std::ofstream(bad) << "apiVersion: karmada-policy-webhook.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
+                          "steps:\n  - scale: {workload: Deployment/default/nginx, replicas: -1}\n";
+    r = simulate(bad.string(), examples + "dc-groups.yaml");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(bad.string() + ":5:") != std::string::npos);
+    r = simulate(examples + "drills/dr-failover.yaml", examples + "dc-groups.yaml", {"--feature-gates", "Failovr=true"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("unrecognized feature gate: Failovr") != std::string::npos);
+}
+
+TEST_CASE("lint --bindings: scale-up, sticky group and placement change predicted from today's bindings")
+{
+    auto r = kpw::test::run_lint({"-o", "json", "--clusters", examples + "clusters.yaml", "--workloads",
+                                  examples + "workloads.yaml", "--bindings", examples + "day2/bindings.yaml",
+                                  examples + "overflow-onprem-cloud.yaml", examples + "dc-groups.yaml",
+                                  examples + "checkout-local-idc.yaml"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    auto v = json_of(r.out);
+    CHECK(v.find_path({"summary", "notPredicted"})->as_int() == 0);
+    std::map<std::string, const kpw::doc::value*> by_name;
+    for (const auto& res : v.find("results")->items())
+        for (const auto& s : res.find("scheduling")->items())
+            by_name[std::string(s.find("workload")->string_at("name"))] = &s;
+    REQUIRE(by_name.size() == 3);
+    const auto& overflow = *by_name["nginx-overflow"];
+    CHECK(overflow.find("acted")->as_bool());
+    CHECK(overflow.string_at("trigger") == "replicas changed");
+    CHECK(placement(overflow) == "cluster1=8,cluster2=2"); // Steady: the delta on top of the old result
+    CHECK(overflow.find("previous")->string_at("affinityName") == "on-prem");
+    const auto& nginx = *by_name["nginx"];
+    CHECK(nginx.string_at("affinityName") == "dc-hongkong"); // the observed group is sticky
+    CHECK(nginx.find("moves")->items().empty());
+    const auto& checkout = *by_name["checkout"];
+    CHECK(checkout.string_at("trigger") == "placement changed");
+    REQUIRE(checkout.find("moves")->items().size() == 1);
+    CHECK(checkout.find("moves")->items()[0].find("to")->as_int() == 10);
+}
+
+TEST_CASE("lint --bindings: a binding whose policy is not linted is counted, not predicted")
+{
+    auto r = kpw::test::run_lint({"-o", "json", "--clusters", examples + "clusters.yaml", "--bindings",
+                                  examples + "day2/bindings.yaml", examples + "dc-groups.yaml"});
+    auto v = json_of(r.out);
+    CHECK(v.find_path({"summary", "notPredicted"})->as_int() == 2);
+}
