@@ -67,4 +67,24 @@ group_filter filter_cache::filter(const filter_scope& scope)
     return out;
 }
 
+std::vector<std::int32_t>& filter_cache::estimates_for(const prepared_request& request)
+{
+    std::string key = request.has_requirements ? "r" : "-";
+    key += request.unknown_resource ? "u" : "-";
+    for (const auto& a : request.amounts)
+        key.append(std::to_string(a.id)).append(":").append(std::to_string(a.value)).append(",");
+    auto it = estimates_.find(key);
+    if (it == estimates_.end())
+        it = estimates_.emplace(std::move(key), std::vector<std::int32_t>(snap_.clusters().size(), -1)).first;
+    return it->second;
+}
+
+std::int32_t filter_cache::estimate_for(std::vector<std::int32_t>& memo, std::uint32_t index,
+                                        const prepared_request& request) const
+{
+    if (memo[index] < 0)
+        memo[index] = general_estimate(snap_.prepared(index), request).replicas;
+    return memo[index];
+}
+
 } // namespace kpw::scheduling

@@ -22,9 +22,16 @@ public:
 
     std::size_t size() const { return entries_.size(); }
 
+    // The general estimator's answers for `request`, one slot per snapshot cluster (-1: not computed
+    // yet): workloads that request the same per replica share them (estimate_for fills a slot).
+    std::vector<std::int32_t>& estimates_for(const prepared_request& request);
+    std::int32_t estimate_for(std::vector<std::int32_t>& memo, std::uint32_t index, const prepared_request& request) const;
+    std::size_t request_shapes() const { return estimates_.size(); }
+
 private:
     const snapshot& snap_;
     std::unordered_map<std::string, group_filter> entries_;
+    std::unordered_map<std::string, std::vector<std::int32_t>> estimates_;
 };
 
 } // namespace kpw::scheduling

@@ -131,10 +131,13 @@ std::vector<candidate> candidates_of(const run& r, const group_filter& f)
     std::vector<candidate> out;
     out.reserve(f.feasible.size());
     bool locality = !r.previous.targets.empty();
+    // With a filter cache, estimates are shared by every workload of the same per-replica request.
+    std::vector<std::int32_t>* memo = r.opts.filters && r.workload ? &r.opts.filters->estimates_for(r.request) : nullptr;
     for (const auto& p : f.feasible) {
         std::uint32_t rank = r.snap.name_rank(p.index);
-        std::int32_t estimate = r.workload ? general_estimate(r.snap.prepared(p.index), r.request).replicas
-                                           : unlimited_replicas;
+        std::int32_t estimate = !r.workload ? unlimited_replicas
+                                : memo      ? r.opts.filters->estimate_for(*memo, p.index, r.request)
+                                            : general_estimate(r.snap.prepared(p.index), r.request).replicas;
         std::int32_t current = locality ? current_of(r.previous, rank) : 0;
         auto available = static_cast<std::int32_t>(
             std::min<std::int64_t>(std::int64_t(estimate) + std::max(current, 0), unlimited_replicas));

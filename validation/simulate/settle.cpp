@@ -8,6 +8,7 @@
 #include "controllers/graceful_eviction.hpp"
 #include "controllers/taint_manager.hpp"
 #include "scheduling/filter.hpp"
+#include "scheduling/filter_cache.hpp"
 #include "scheduling/snapshot.hpp"
 #include "simulate/resources.hpp"
 
@@ -120,10 +121,13 @@ bool scheduler(world& w, step_log& log, const settings_in_force& s)
     // One snapshot per round: resourceSummary reaches the scheduler through the cluster status sync, so
     // bindings scheduled in the same round see the same free capacity.
     scheduling::snapshot snap(w.clusters);
+    scheduling::filter_cache shared(snap); // bindings of one policy and kind share one filter pass
+    scheduling::options opts = s.scheduling;
+    opts.filters = &shared;
     std::set<std::size_t> queue;
     queue.swap(log.enqueued);
     for (std::size_t i : queue) {
-        auto out = scheduling::reschedule(w.bindings[i], snap, s.scheduling, s.gates(), w.now);
+        auto out = scheduling::reschedule(w.bindings[i], snap, opts, s.gates(), w.now);
         if (!out.acted && out.verdict.fired == scheduling::trigger::none && !out.verdict.ignored &&
             w.bindings[i] == out.after)
             continue;

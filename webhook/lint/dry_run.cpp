@@ -5,6 +5,7 @@
 #include "doc/locate.hpp"
 #include "lint/claims.hpp"
 #include "scheduling/claim.hpp"
+#include "scheduling/filter_cache.hpp"
 #include "scheduling/moves.hpp"
 #include "scheduling/reschedule.hpp"
 
@@ -176,6 +177,11 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     if (!ctx.snapshot || (!ctx.have_workloads && !ctx.have_bindings))
         return;
     r.have_bindings = ctx.have_bindings;
+    // Workloads of one policy and kind share one filter pass over the snapshot, and workloads with the
+    // same per-replica request share the estimates (replan_bench: BENCHMARKS.md, "day two").
+    scheduling::filter_cache shared(*ctx.snapshot);
+    scheduling::options opts = ctx.options;
+    opts.filters = &shared;
     // Day two: a workload with a binding keeps the policy its claim names; that policy is applied.
     std::vector<bool> bound(ctx.workloads.size(), false);
     for (const auto& b : ctx.bindings.bindings()) {
@@ -189,7 +195,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         if (w != nullptr)
             replicas = w->replicas;
         model::binding applied = scheduling::apply_policy(b, p->policy.spec, replicas);
-        auto out = scheduling::reschedule(applied, *ctx.snapshot, ctx.options, ctx.gates, ctx.now);
+        auto out = scheduling::reschedule(applied, *ctx.snapshot, opts, ctx.gates, ctx.now);
         r.results[p->result].scheduling.push_back(to_result(applied, out));
         r.totals.unschedulable += r.results[p->result].scheduling.back().scheduled ? 0 : 1;
     }
@@ -204,7 +210,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             continue;
         const auto& w = ctx.workloads[i];
         const auto& p = policies[*claim];
-        auto d = scheduling::schedule(p.policy.spec, w, *ctx.snapshot, ctx.options);
+        auto d = scheduling::schedule(p.policy.spec, w, *ctx.snapshot, opts);
         r.results[p.result].scheduling.push_back(to_result(w, d));
         r.totals.unschedulable += d.scheduled ? 0 : 1;
     }

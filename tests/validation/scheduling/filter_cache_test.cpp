@@ -84,3 +84,34 @@ TEST_CASE("a schedule through the cache equals one without it")
     }
     CHECK(cache.size() == 1);
 }
+
+TEST_CASE("schedules through the cache equal those without it, estimates shared by equal requests")
+{
+    auto cs = inventory();
+    for (std::size_t i = 0; i < cs.size(); ++i)
+        cs[i].resource_summary->allocatable["cpu"] = model::quantity::from_int(std::int64_t(i % 5));
+    snapshot snap(cs);
+    filter_cache cache(snap);
+    options shared;
+    shared.filters = &cache;
+    model::propagation_spec spec;
+    spec.placement.replica_scheduling = model::replica_scheduling_strategy{"Divided", "Weighted",
+                                                                          model::cluster_preferences{{}, "AvailableReplicas"}};
+    for (int replicas : {3, 9, 17}) {
+        for (std::int64_t cpu : {500, 1000}) {
+            model::workload w = deployment(replicas);
+            w.has_requirements = true;
+            w.request = {{"cpu", cpu}};
+            auto plain = schedule(spec, w, snap);
+            auto cached = schedule(spec, w, snap, shared);
+            REQUIRE(plain.clusters.size() == cached.clusters.size());
+            for (std::size_t i = 0; i < plain.clusters.size(); ++i) {
+                CHECK(plain.clusters[i].name == cached.clusters[i].name);
+                CHECK(plain.clusters[i].replicas == cached.clusters[i].replicas);
+                CHECK(plain.clusters[i].available == cached.clusters[i].available);
+            }
+            CHECK(plain.message == cached.message);
+        }
+    }
+    CHECK(cache.request_shapes() == 2); // two per-replica requests, whatever the replica counts
+}
