@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # One entry point for people and CI: installs what is missing (Debian 12, apt), builds, runs or tests.
 #   ./dev.sh run    build and start the webhook on 127.0.0.1:8443 with a self-generated dev certificate
-#   ./dev.sh demo   build and lint the shipped examples, with a dry run against the example clusters, and
-#                   their placement diff against the edited copy manifests/examples/pr-edit/ (lint --base)
+#   ./dev.sh demo   build and lint the shipped examples: the dry run, the placement diff against the edited
+#                   copy manifests/examples/pr-edit/ (lint --base), today's bindings (lint --bindings) and
+#                   the drills of manifests/examples/drills/ (simulate)
 #   ./dev.sh test   build and run every test suite: the normal build, then the whole suite again under
 #                   clang ASan + UBSan with short fuzz runs; ends with "N passed, N failed" (both builds)
 #   ./dev.sh test-sanitizers   only the sanitizer half of `test`
@@ -136,6 +137,20 @@ HINT
       --workloads manifests/examples/workloads.yaml "${base[@]}" --report build/demo-report.html \
       manifests/examples/pr-edit || true
     echo "HTML report: build/demo-report.html (-o markdown gives the pull-request summary)"
+    echo
+    echo "== day two: today's bindings (manifests/examples/day2/) once the seed policies are applied =="
+    build/webhook/karmada-policy-webhook lint --clusters manifests/examples/clusters.yaml \
+      --workloads manifests/examples/workloads.yaml --bindings manifests/examples/day2/bindings.yaml \
+      "${policies[@]}"
+    echo
+    echo "== drills: hybrid-cloud overflow, then disaster recovery with eviction on =="
+    build/webhook/karmada-policy-webhook simulate --clusters manifests/examples/clusters.yaml \
+      --workloads manifests/examples/workloads.yaml \
+      --scenario manifests/examples/drills/hybrid-cloud-overflow.yaml manifests/examples/overflow-onprem-cloud.yaml
+    build/webhook/karmada-policy-webhook simulate --clusters manifests/examples/clusters.yaml \
+      --workloads manifests/examples/workloads.yaml --feature-gates Failover=true --enable-no-execute-taint-eviction \
+      --scenario manifests/examples/drills/dr-failover.yaml manifests/examples/dc-groups.yaml ||
+      echo "(exit 1 expected: step 2 leaves nginx without a serving replica before the NoExecute taint)"
     ;;
   test)
     install_deps
