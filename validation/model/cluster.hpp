@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.hpp"
@@ -17,6 +18,13 @@ namespace kpw::model {
 
 using label_map = std::map<std::string, std::string, std::less<>>;
 using resource_list = std::map<std::string, quantity, std::less<>>;
+
+// The amount of `name` in `list`; zero when absent (Kubernetes' missing-means-zero for ResourceLists).
+inline quantity amount_in(const resource_list& list, std::string_view name)
+{
+    auto it = list.find(name);
+    return it == list.end() ? quantity{} : it->second;
+}
 
 struct taint {
     std::string key;

@@ -14,11 +14,6 @@ namespace {
 
 using model::quantity;
 
-quantity lookup(const model::resource_list& list, std::string_view name)
-{
-    auto it = list.find(name);
-    return it == list.end() ? quantity{} : it->second;
-}
 
 std::int32_t clamp32(std::int64_t v)
 {
@@ -158,12 +153,12 @@ set_cluster prepare_set_cluster(const model::cluster& c, resource_table& table, 
         return out;
     const auto& s = *c.resource_summary;
     out.has_summary = true;
-    out.pods_left = lookup(s.allocatable, "pods").value_ceil() - lookup(s.allocated, "pods").value_ceil() -
-                    lookup(s.allocating, "pods").value_ceil();
+    out.pods_left = model::amount_in(s.allocatable, "pods").value_ceil() - model::amount_in(s.allocated, "pods").value_ceil() -
+                    model::amount_in(s.allocating, "pods").value_ceil();
     // karmada general.go availableResourceMap: Sub keeps the allocatable's format.
     for (const auto& [name, total] : s.allocatable)
         put(out.available, table.intern(name),
-            estimator_int64(total - lookup(s.allocated, name) - lookup(s.allocating, name)));
+            estimator_int64(total - model::amount_in(s.allocated, name) - model::amount_in(s.allocating, name)));
     out.use_models = gates.customized_cluster_resource_modeling() && !s.allocatable_modelings.empty();
     if (out.use_models)
         prepare_grades(c, table, out);

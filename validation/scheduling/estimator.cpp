@@ -10,11 +10,6 @@ namespace {
 
 using model::quantity;
 
-quantity lookup(const model::resource_list& list, std::string_view name)
-{
-    auto it = list.find(name);
-    return it == list.end() ? quantity{} : it->second;
-}
 
 // karmada util.Resource units: cpu in millicores, everything else whole units, rounded up.
 std::int64_t units(int id, const quantity& q)
@@ -124,11 +119,11 @@ prepared_cluster prepare_cluster(const model::cluster& c, resource_table& table)
         return out;
     const auto& s = *c.resource_summary;
     out.has_summary = true;
-    out.pods_left = lookup(s.allocatable, "pods").value_ceil() - lookup(s.allocated, "pods").value_ceil() -
-                    lookup(s.allocating, "pods").value_ceil();
+    out.pods_left = model::amount_in(s.allocatable, "pods").value_ceil() - model::amount_in(s.allocated, "pods").value_ceil() -
+                    model::amount_in(s.allocating, "pods").value_ceil();
     for (const auto& [name, total] : s.allocatable) {
         int id = table.intern(name);
-        quantity free = total - lookup(s.allocated, name) - lookup(s.allocating, name);
+        quantity free = total - model::amount_in(s.allocated, name) - model::amount_in(s.allocating, name);
         out.free.push_back({id, free.value_ceil() <= 0 ? -1 : units(id, free)});
     }
     prepare_models(c, s, table, out);
