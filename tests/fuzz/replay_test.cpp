@@ -2,7 +2,12 @@
 // Runs every fuzz target over its seeds and its regression corpus (past findings), in every build.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <set>
+
+#include "doc/load.hpp"
 #include "doc/value.hpp"
+#include "schedule_mutator.hpp"
 #include "seeds.hpp"
 #include "targets.hpp"
 
@@ -42,6 +47,39 @@ TEST_CASE("every past finding of a fuzz target still runs cleanly")
             CHECK(run_on(t, s) == 0);
         }
     }
+}
+
+TEST_CASE("every input of the committed corpus runs cleanly through its target")
+{
+    // tests/fuzz/corpus/<target>/: the minimised corpus the long campaigns grew (RELIABILITY.md).
+    for (const target& t : all_targets()) {
+        CAPTURE(t.name);
+        for (const seed& s : read_corpus(fs::path(KPW_SOURCE_ROOT) / "tests" / "fuzz" / "corpus" / t.name)) {
+            CAPTURE(s.name);
+            CHECK(run_on(t, s) == 0);
+        }
+    }
+}
+
+TEST_CASE("the schedule editor gives loadable documents that differ from seed to seed")
+{
+    const auto seeds = make_seeds("schedule", fixture_roots(KPW_SOURCE_ROOT));
+    REQUIRE(!seeds.empty());
+    const target& schedule = *std::find_if(all_targets().begin(), all_targets().end(),
+                                           [](const target& t) { return t.name == "schedule"; });
+    std::set<std::string> distinct;
+    for (std::uint32_t k = 1; k <= 40; ++k) {
+        const seed& s = seeds[k % seeds.size()];
+        CAPTURE(s.name);
+        CAPTURE(k);
+        const auto edited = edit_schedule_input(s.bytes, k);
+        REQUIRE(edited.has_value());
+        CHECK(static_cast<bool>(kpw::doc::load_yaml(*edited)));
+        CHECK(run_on(schedule, {s.name, *edited}) == 0);
+        distinct.insert(*edited);
+    }
+    CHECK(distinct.size() >= 30);
+    CHECK_FALSE(edit_schedule_input("", 1).has_value());
 }
 
 TEST_CASE("the smallest inputs run cleanly through every target")
