@@ -100,3 +100,15 @@ TEST_CASE("finding: bytes that are not UTF-8 are encoded as U+FFFD, as Go's enco
     kpw::doc::append_json_string(out, "a\xee/b\xc3\x28 \xed\xa0\x80 \xe2\x80\xa8 \xc3\xa9");
     CHECK(out == R"("a\ufffd/b\ufffd( \ufffd\ufffd\ufffd \u2028 )" "\xc3\xa9\"");
 }
+
+TEST_CASE("finding: a \\u escape of a lone surrogate decodes to U+FFFD, as Go's encoding/json does")
+{
+    // fuzz_admission_review (campaign, 7.6M executions): request.uid "a\udfffb" was decoded into the
+    // surrogate's bytes ED BF BF, which the encoder wrote back as three U+FFFD: the reply's uid was not
+    // the request's. Go decodes the escape as one U+FFFD; so does parse_json now, in keys too.
+    const auto parsed = kpw::doc::parse_json(R"({"uid":"a\udfffb","k\udc00":"\ud83d\ude00"})");
+    REQUIRE(parsed);
+    CHECK(parsed->string_at("uid") == "a\xef\xbf\xbd" "b");
+    CHECK(parsed->string_at("k\xef\xbf\xbd") == "\xf0\x9f\x98\x80");
+    CHECK(kpw::doc::to_json(*parsed) == "{\"uid\":\"a\xef\xbf\xbd" "b\",\"k\xef\xbf\xbd\":\"\xf0\x9f\x98\x80\"}");
+}
