@@ -5,16 +5,18 @@
 # -runs=0) and prints, with llvm-profdata-14 / llvm-cov-14, line and branch coverage per directory of
 # validation/ and webhook/admission/, each target's share, and the functions of validation/rules/ that
 # no input enters.
-#   tests/fuzz/coverage.sh [--campaign] [--files REGEX] [TARGET...]
+#   tests/fuzz/coverage.sh [--campaign] [--corpus ROOT] [--files REGEX] [TARGET...]
 # The corpus of a target is the committed tests/fuzz/corpus/<target>, its fixture seeds and
-# tests/fuzz/regressions/<target>; --campaign adds build-fuzz/fuzz-corpus/<target> (run_long.sh's).
+# tests/fuzz/regressions/<target>; --corpus ROOT adds ROOT/<target>, --campaign is --corpus
+# build-fuzz/fuzz-corpus (run_long.sh's).
 # --files REGEX also prints the files whose path matches REGEX (e.g. 'scheduling/(assign|select)').
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-campaign=0 files=''
+extra=() files=''
 while [ $# -gt 0 ]; do
   case $1 in
-    --campaign) campaign=1; shift ;;
+    --campaign) extra+=(build-fuzz/fuzz-corpus); shift ;;
+    --corpus) extra+=("$2"); shift 2 ;;
     --files) files=$2; shift 2 ;;
     *) break ;;
   esac
@@ -41,7 +43,7 @@ for t in "${targets[@]}"; do
   dirs=("$work/seeds-$t")
   "$build/tests/fuzz/fuzz_seeds" "$t" "$work/seeds-$t" "$PWD" 2>/dev/null || mkdir -p "$work/seeds-$t"
   for d in "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t"; do [ -d "$d" ] && dirs+=("$d"); done
-  [ "$campaign" -eq 1 ] && [ -d "build-fuzz/fuzz-corpus/$t" ] && dirs+=("build-fuzz/fuzz-corpus/$t")
+  for root in "${extra[@]}"; do [ -d "$root/$t" ] && dirs+=("$root/$t"); done
   # -runs=0: every input once, no mutation. The server's log lines go to stderr (-close_fd_mask=2).
   LLVM_PROFILE_FILE="$work/$t.profraw" "$build/tests/fuzz/fuzz_$t" -runs=0 -max_len=1048576 -timeout=60 \
     -close_fd_mask=2 "${dirs[@]}" >"$work/$t.log" 2>&1 || { echo "coverage.sh: $t failed, see $work/$t.log" >&2; exit 1; }
