@@ -8,7 +8,8 @@
 #   ./dev.sh test   build and run every test suite: the normal build, then the whole suite again under
 #                   clang ASan + UBSan with short fuzz runs; ends with "N passed, N failed" (both builds)
 #   ./dev.sh test-sanitizers   only the sanitizer half of `test`
-#   ./dev.sh build-asan   only the clang ASan+UBSan build with the fuzzers (tests/fuzz/run_long.sh)
+#   ./dev.sh build-asan   only the clang ASan+UBSan build with the fuzzers (CI's -O0 smoke runs)
+#   ./dev.sh build-fuzz   the optimised clang ASan+UBSan fuzzers for long runs (tests/fuzz/run_long.sh)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -76,21 +77,46 @@ asan_options=(
   -Dcpp_link_args=-fno-sanitize-recover=all
 )
 
-build_sanitized() {
-  # A build-asan configured by hand with another compiler cannot be switched to clang: start over.
-  if [ -f "$asan_dir/build.ninja" ] && ! grep -q '"id": "clang"' "$asan_dir/meson-info/intro-compilers.json" 2>/dev/null; then
-    rm -rf "$asan_dir"
+# configure_clang DIR OPTIONS...: a clang build directory configured with OPTIONS, reconfigured only
+# when they change.
+configure_clang() {
+  local dir=$1; shift
+  # A build configured by hand with another compiler cannot be switched to clang: start over. (Meson
+  # 1.0 writes no meson-info/intro-compilers.json: the compiler is read from build.ninja's rule.)
+  if [ -f "$dir/build.ninja" ] && ! grep -A1 '^rule cpp_COMPILER$' "$dir/build.ninja" | grep -q 'clang++ '; then
+    rm -rf "$dir"
   fi
   # The options used are stamped: `meson configure` with unchanged values still regenerates, and
   # every object is then rebuilt, so it runs only when they differ.
-  local stamp="$asan_dir/kpw-options" wanted="${asan_options[*]}"
-  if [ ! -f "$asan_dir/build.ninja" ]; then
-    CXX=clang++ meson setup "$asan_dir" "${asan_options[@]}" >/dev/null
+  local stamp="$dir/kpw-options" wanted="$*"
+  if [ ! -f "$dir/build.ninja" ]; then
+    CXX=clang++ meson setup "$dir" "$@" >/dev/null
   elif [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
-    meson configure "$asan_dir" "${asan_options[@]}" >/dev/null
+    meson configure "$dir" "$@" >/dev/null
   fi
   echo "$wanted" >"$stamp"
+}
+
+build_sanitized() {
+  configure_clang "$asan_dir" "${asan_options[@]}"
   ninja -C "$asan_dir" >/dev/null
+}
+
+# build-fuzz: the same sanitizers, optimised, and only the fuzzers (every fuzz_<target> meson defines,
+# plus fuzz_seeds): for long runs, not CI. -O1 vs -O2 was measured per target (RELIABILITY.md,
+# "Fast fuzz build"). A build of its own so CI's -O0 build-asan is untouched.
+fuzz_dir=build-fuzz
+fuzz_options=(
+  -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=plain -Dfuzzers=true
+  "-Dcpp_args=-O${KPW_FUZZ_OPT:-2} -gline-tables-only -fno-omit-frame-pointer -fno-sanitize-recover=all"
+  -Dcpp_link_args=-fno-sanitize-recover=all
+)
+
+build_fuzz() {
+  configure_clang "$fuzz_dir" "${fuzz_options[@]}"
+  local targets
+  mapfile -t targets < <(ninja -C "$fuzz_dir" -t targets all | grep -oE '^tests/fuzz/fuzz_[a-z0-9_]+' | sort -u)
+  ninja -C "$fuzz_dir" "${targets[@]}" >/dev/null
 }
 
 run_sanitized_suite() {
@@ -170,8 +196,12 @@ HINT
     install_deps
     build_sanitized
     ;;
+  build-fuzz)
+    install_deps
+    build_fuzz
+    ;;
   *)
-    echo "usage: ./dev.sh run|demo|test|test-sanitizers|build-asan" >&2
+    echo "usage: ./dev.sh run|demo|test|test-sanitizers|build-asan|build-fuzz" >&2
     exit 2
     ;;
 esac

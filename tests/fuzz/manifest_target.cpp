@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::string_view name = "manifest";
 
-// lint as the CLI runs it on one file, rendered both ways; the JSON report must be valid JSON.
+// lint as the CLI runs it on one file, rendered in every -o format; JSON and SARIF must be valid JSON.
 void lint_as_file(std::string_view text)
 {
     lint::input_set inputs;
@@ -20,11 +20,16 @@ void lint_as_file(std::string_view text)
     const lint::report r = lint::run_lint(inputs, {});
     if (r.totals.policies != static_cast<int>(r.results.size()))
         invariant_failed(name, "summary.policies does not count the results");
-    std::ostringstream text_out, json_out;
+    std::ostringstream text_out, json_out, sarif_out, junit_out, github_out;
     lint::render_text(r, text_out);
     lint::render_json(r, json_out);
+    lint::render_sarif(r, sarif_out);
+    lint::render_junit(r, junit_out);
+    lint::render_github(r, github_out);
     if (auto parsed = doc::parse_json(json_out.str()); !parsed)
         invariant_failed(name, "lint -o json is not valid JSON: " + parsed.error().message);
+    if (auto parsed = doc::parse_json(sarif_out.str()); !parsed)
+        invariant_failed(name, "lint -o sarif is not valid JSON: " + parsed.error().message);
     (void)lint::exit_code(r);
 }
 

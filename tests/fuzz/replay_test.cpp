@@ -2,7 +2,12 @@
 // Runs every fuzz target over its seeds and its regression corpus (past findings), in every build.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <set>
+
+#include "doc/load.hpp"
 #include "doc/value.hpp"
+#include "schedule_mutator.hpp"
 #include "seeds.hpp"
 #include "targets.hpp"
 
@@ -44,6 +49,39 @@ TEST_CASE("every past finding of a fuzz target still runs cleanly")
     }
 }
 
+TEST_CASE("every input of the committed corpus runs cleanly through its target")
+{
+    // tests/fuzz/corpus/<target>/: the minimised corpus the long campaigns grew (RELIABILITY.md).
+    for (const target& t : all_targets()) {
+        CAPTURE(t.name);
+        for (const seed& s : read_corpus(fs::path(KPW_SOURCE_ROOT) / "tests" / "fuzz" / "corpus" / t.name)) {
+            CAPTURE(s.name);
+            CHECK(run_on(t, s) == 0);
+        }
+    }
+}
+
+TEST_CASE("the schedule editor gives loadable documents that differ from seed to seed")
+{
+    const auto seeds = make_seeds("schedule", fixture_roots(KPW_SOURCE_ROOT));
+    REQUIRE(!seeds.empty());
+    const target& schedule = *std::find_if(all_targets().begin(), all_targets().end(),
+                                           [](const target& t) { return t.name == "schedule"; });
+    std::set<std::string> distinct;
+    for (std::uint32_t k = 1; k <= 40; ++k) {
+        const seed& s = seeds[k % seeds.size()];
+        CAPTURE(s.name);
+        CAPTURE(k);
+        const auto edited = edit_schedule_input(s.bytes, k);
+        REQUIRE(edited.has_value());
+        CHECK(static_cast<bool>(kpw::doc::load_yaml(*edited)));
+        CHECK(run_on(schedule, {s.name, *edited}) == 0);
+        distinct.insert(*edited);
+    }
+    CHECK(distinct.size() >= 30);
+    CHECK_FALSE(edit_schedule_input("", 1).has_value());
+}
+
 TEST_CASE("the smallest inputs run cleanly through every target")
 {
     const std::string inputs[] = {"", "\n", "{", "---", std::string(1, '\0'), "POST / HTTP/1.1\r\n\r\n", "[[[[[[[[", "a: *b"};
@@ -61,4 +99,16 @@ TEST_CASE("finding: bytes that are not UTF-8 are encoded as U+FFFD, as Go's enco
     std::string out;
     kpw::doc::append_json_string(out, "a\xee/b\xc3\x28 \xed\xa0\x80 \xe2\x80\xa8 \xc3\xa9");
     CHECK(out == R"("a\ufffd/b\ufffd( \ufffd\ufffd\ufffd \u2028 )" "\xc3\xa9\"");
+}
+
+TEST_CASE("finding: a \\u escape of a lone surrogate decodes to U+FFFD, as Go's encoding/json does")
+{
+    // fuzz_admission_review (campaign, 7.6M executions): request.uid "a\udfffb" was decoded into the
+    // surrogate's bytes ED BF BF, which the encoder wrote back as three U+FFFD: the reply's uid was not
+    // the request's. Go decodes the escape as one U+FFFD; so does parse_json now, in keys too.
+    const auto parsed = kpw::doc::parse_json(R"({"uid":"a\udfffb","k\udc00":"\ud83d\ude00"})");
+    REQUIRE(parsed);
+    CHECK(parsed->string_at("uid") == "a\xef\xbf\xbd" "b");
+    CHECK(parsed->string_at("k\xef\xbf\xbd") == "\xf0\x9f\x98\x80");
+    CHECK(kpw::doc::to_json(*parsed) == "{\"uid\":\"a\xef\xbf\xbd" "b\",\"k\xef\xbf\xbd\":\"\xf0\x9f\x98\x80\"}");
 }

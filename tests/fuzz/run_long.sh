@@ -1,39 +1,59 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Long fuzzing runs: every target (or those named) for SECONDS each (default 600), in parallel up to
-# the core count, on a persistent corpus in build-asan/fuzz-corpus/<target> (seeded from the fixtures
-# and tests/fuzz/regressions). Crashes land in build-asan/fuzz-artifacts/; each run's final stats
-# (executions, coverage, corpus) are printed for RELIABILITY.md.
-#   tests/fuzz/run_long.sh [SECONDS] [TARGET...]
+# Long fuzzing runs on the optimised fuzz build (./dev.sh build-fuzz -> build-fuzz/): every fuzz target
+# that build has (fuzz_<target>, discovered, not listed here) or those named, on a persistent corpus in
+# build-fuzz/fuzz-corpus/<target> started from the committed corpus (tests/fuzz/corpus/<target>), the
+# fixture seeds and tests/fuzz/regressions/<target>. Crashes land in build-fuzz/fuzz-artifacts/; each
+# run's final stats (executions, exec/s, coverage, corpus) are printed for RELIABILITY.md.
+#   tests/fuzz/run_long.sh [--runs N] [--jobs J] [SECONDS] [TARGET...]
+# SECONDS bounds each run (default 600; 0 = no time bound, then --runs must be given); --runs N stops
+# each after N executions; --jobs J runs J targets at once (default 1: the cores are shared).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-seconds=${1:-600}
-shift || true
+runs=-1 jobs=1 seconds=600
+while [ $# -gt 0 ]; do
+  case $1 in
+    --runs) runs=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
+if [[ ${1:-} =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
+[ "$seconds" -gt 0 ] || [ "$runs" -gt 0 ] || { echo "run_long.sh: SECONDS 0 needs --runs N" >&2; exit 2; }
+./dev.sh build-fuzz >/dev/null
+build=build-fuzz
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(admission_review manifest http_request schedule)
-./dev.sh build-asan >/dev/null # the sanitizer build with the libFuzzer targets
-build=build-asan
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in "$build"/tests/fuzz/fuzz_*; do
+    t=${f##*/fuzz_}
+    [ -x "$f" ] && [ "$t" != seeds ] && targets+=("$t")
+  done
+fi
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
 mkdir -p "$build/fuzz-artifacts"
 
+# stat LOG NAME: one of libFuzzer's -print_final_stats=1 figures.
+stat() { sed -n "s/^stat::$2: *//p" "$1"; }
+
 run_one() {
-  local t=$1 corpus="$build/fuzz-corpus/$1" seeds
+  local t=$1 corpus="$build/fuzz-corpus/$1" log="$build/fuzz-$1.log" seeds
   seeds=$(mktemp -d)
   mkdir -p "$corpus"
-  "$build/tests/fuzz/fuzz_seeds" "$t" "$seeds" "$PWD"
+  "$build/tests/fuzz/fuzz_seeds" "$t" "$seeds" "$PWD" 2>/dev/null || true
   local extra=()
-  [ -d "tests/fuzz/regressions/$t" ] && extra+=("tests/fuzz/regressions/$t")
-  local rc=0
-  "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -error_exitcode=1 -rss_limit_mb=2048 \
-    -max_len=65536 -dict=tests/fuzz/karmada.dict -close_fd_mask=2 -print_final_stats=1 -print_coverage=0 \
-    -artifact_prefix="$build/fuzz-artifacts/$t-" "$corpus" "$seeds" "${extra[@]}" >"$build/fuzz-$t.log" 2>&1 || rc=$?
+  for d in "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t"; do [ -d "$d" ] && extra+=("$d"); done
+  local rc=0 start=$SECONDS
+  "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=10 -error_exitcode=1 \
+    -rss_limit_mb=2048 -max_len=65536 -dict=tests/fuzz/karmada.dict -close_fd_mask=2 -print_final_stats=1 \
+    -artifact_prefix="$build/fuzz-artifacts/$t-" "$corpus" "$seeds" "${extra[@]}" >"$log" 2>&1 || rc=$?
   rm -rf "$seeds"
   local cov
-  cov=$(grep -E '^#[0-9]+.*(DONE|pulse|NEW)' "$build/fuzz-$t.log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]+' || true)
-  printf '%-18s exit=%s execs=%s %s corpus-files=%s\n' "$t" "$rc" \
-    "$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/fuzz-$t.log")" "$cov" "$(ls "$corpus" | wc -l)"
+  cov=$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE)' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)
+  printf '%-18s exit=%s execs=%s exec/s=%s seconds=%s %s corpus=%s files/%s\n' "$t" "$rc" \
+    "$(stat "$log" number_of_executed_units)" "$(stat "$log" average_exec_per_sec)" "$((SECONDS - start))" \
+    "$cov" "$(ls "$corpus" | wc -l)" "$(du -sh "$corpus" | cut -f1)"
   return $rc
 }
 
@@ -42,7 +62,7 @@ running=0
 for t in "${targets[@]}"; do
   run_one "$t" &
   running=$((running + 1))
-  if [ "$running" -ge "$(nproc)" ]; then wait -n || status=1; running=$((running - 1)); fi
+  if [ "$running" -ge "$jobs" ]; then wait -n || status=1; running=$((running - 1)); fi
 done
 while [ "$running" -gt 0 ]; do wait -n || status=1; running=$((running - 1)); done
 ls "$build/fuzz-artifacts" | sed 's/^/finding: /' || true

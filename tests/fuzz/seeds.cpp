@@ -206,7 +206,7 @@ std::vector<seed> folder_seeds(const std::vector<fixture>& fixtures, std::string
 
 std::vector<fs::path> fixture_roots(const fs::path& source_root)
 {
-    return {source_root / "tests" / "data", source_root / "manifests" / "examples"};
+    return {source_root / "tests" / "data", source_root / "manifests" / "examples", source_root / "tests" / "fuzz" / "policies"};
 }
 
 std::vector<seed> make_seeds(std::string_view target, const std::vector<fs::path>& roots)

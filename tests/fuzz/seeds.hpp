@@ -14,7 +14,8 @@ struct seed {
     std::string bytes;
 };
 
-// The fixture roots (tests/data, manifests/examples) below the source root.
+// The fixture roots below the source root: tests/data, manifests/examples and tests/fuzz/policies
+// (policies written to reach the rules no fixture exercises).
 std::vector<std::filesystem::path> fixture_roots(const std::filesystem::path& source_root);
 
 // Seeds for `target` (a name from all_targets()): for manifest the fixture files themselves and their

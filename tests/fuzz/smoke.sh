@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # smoke.sh FUZZER SEED_TOOL TARGET SOURCE_ROOT ARTIFACT_DIR: a bounded libFuzzer run for CI.
-# Seeds come from the fixtures plus tests/fuzz/regressions/TARGET; new inputs go to a temporary corpus.
+# Seeds come from the fixtures, the committed corpus tests/fuzz/corpus/TARGET and
+# tests/fuzz/regressions/TARGET; new inputs go to a temporary corpus.
 # Runs KPW_FUZZ_SECONDS seconds (default 20); a crash, leak, timeout or sanitizer report fails the test
 # and leaves the input in ARTIFACT_DIR (add it to tests/fuzz/regressions/TARGET once fixed).
 set -euo pipefail
@@ -13,7 +14,9 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus" "$artifacts"
 "$seed_tool" "$target" "$work/seeds" "$root"
 corpora=("$work/corpus" "$work/seeds")
-[ -d "$root/tests/fuzz/regressions/$target" ] && corpora+=("$root/tests/fuzz/regressions/$target")
+for d in "$root/tests/fuzz/corpus/$target" "$root/tests/fuzz/regressions/$target"; do
+  [ -d "$d" ] && corpora+=("$d")
+done
 
 # -error_exitcode=1: libFuzzer's default (77) would read as "skipped" to meson.
 # -close_fd_mask=2: the server's per-request log lines would drown the report (libFuzzer and the

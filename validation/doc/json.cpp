@@ -36,6 +36,25 @@ value number_from_text(std::string_view text)
     return value::number(std::strtod(s.c_str(), nullptr), std::move(s));
 }
 
+// A \u escape of a lone UTF-16 surrogate: Go's encoding/json (decode.go unquoteBytes) decodes it as
+// U+FFFD, RapidJSON 1.1 writes the surrogate itself (ED A0..BF xx, not UTF-8). The text was clean
+// UTF-8, so such bytes come only from escapes; each becomes U+FFFD (EF BF BD) in `fixed`, so a
+// review's uid is echoed as kube-apiserver decoded it. (A lone high surrogate RapidJSON rejects.)
+std::string_view go_unescaped(const char* s, rapidjson::SizeType n, std::string& fixed)
+{
+    const std::string_view in(s, n);
+    std::size_t at = in.find('\xed');
+    while (at != std::string_view::npos && (at + 1 >= n || static_cast<unsigned char>(in[at + 1]) < 0xa0))
+        at = in.find('\xed', at + 1);
+    if (at == std::string_view::npos)
+        return in;
+    fixed.assign(in);
+    for (; at + 2 < n; ++at)
+        if (fixed[at] == '\xed' && static_cast<unsigned char>(fixed[at + 1]) >= 0xa0)
+            fixed.replace(at, 3, "\xef\xbf\xbd");
+    return fixed;
+}
+
 // Go's encoding/json (what karmada-webhook decodes with) lets the last of repeated keys win for
 // scalars and arrays; keeping only that one makes find() see what Karmada sees. For repeated
 // *objects* Go merges the members into one struct or map instead, which this does not do: such JSON
@@ -90,13 +109,16 @@ public:
     bool String(const char* s, rapidjson::SizeType n, bool)
     {
         if (!dropping())
-            slot().assign_string({s, n});
+            slot().assign_string(go_unescaped(s, n, fixed_));
         return true;
     }
-    bool Key(const char* s, rapidjson::SizeType n, bool)
+    bool Key(const char* raw, rapidjson::SizeType raw_n, bool)
     {
         if (skip_depth_ > 0)
             return true;
+        const std::string_view key = go_unescaped(raw, raw_n, fixed_);
+        const char* s = key.data();
+        const auto n = static_cast<rapidjson::SizeType>(key.size());
         below_ = {};
         for (const json_prune& p : open_.back().prune) {
             if (p.key != std::string_view(s, n))
@@ -120,6 +142,7 @@ public:
     value take() { return std::move(scratch_.front().second); }
 
 private:
+    std::string fixed_; // go_unescaped's copy, when a string needs one
     struct frame {
         std::size_t first; // the container's first child in scratch_; the container itself is just before
         bool mapping;

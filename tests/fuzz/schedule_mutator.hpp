@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// Structure-aware edits of the schedule target's input, for its libFuzzer custom mutator.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kpw::fuzz {
+
+// Loads `input` as the schedule target does (a YAML stream; Lists are flattened into their items),
+// makes one to three edits chosen by `seed` - a workload's replicas or requests, a cluster's capacity,
+// region / zone / provider, a cluster copied or dropped, a policy's replica scheduling (Duplicated,
+// Aggregated, static or dynamic weights), spread constraints or cluster affinity - and writes the
+// objects back as a JSON document stream. nullopt when the input holds no document to edit.
+std::optional<std::string> edit_schedule_input(std::string_view input, std::uint32_t seed);
+
+} // namespace kpw::fuzz
