@@ -11,7 +11,7 @@ template <class World>
 auto find_cluster_in(World& w, std::string_view name) -> decltype(&w.clusters.front())
 {
     auto it = std::lower_bound(w.clusters.begin(), w.clusters.end(), name,
-                               [](const model::cluster& c, std::string_view n) { return c.name < n; });
+                               [](const model::cluster& c, std::string_view n) { return std::string_view(c.name) < n; });
     return it != w.clusters.end() && it->name == name ? &*it : nullptr;
 }
 
