@@ -2,6 +2,8 @@
 // The placement diff from and into lint reports.
 #include "lint/diff_report.hpp"
 
+#include <algorithm>
+
 #include "cli/exit_codes.hpp"
 #include "lint/lint.hpp"
 #include "lint/render.hpp"
@@ -32,10 +34,48 @@ std::vector<placed_workload> placements_of(const report& r)
     return out;
 }
 
+namespace {
+
+// With --bindings the base side of a bound workload is what runs today: the binding's spec.clusters
+// under the policy its claim names (claims are sticky, so the same policy as on the new side).
+void use_todays_bindings(const report& r, std::vector<placed_workload>& before)
+{
+    for (const auto& p : r.results)
+        for (const auto& s : p.scheduling) {
+            if (!s.previous)
+                continue;
+            placement today;
+            today.claimed = true;
+            today.policy = policy_label(p);
+            today.affinity_name = s.previous->affinity_name;
+            today.scheduled = !s.previous->clusters.empty();
+            for (const auto& c : s.previous->clusters) {
+                // A binding does not record tiers: a cluster's tier is the one its affinity gives it now.
+                std::string tier = c.tier;
+                for (const auto& now : s.clusters)
+                    if (now.cluster == c.cluster)
+                        tier = now.tier;
+                today.clusters.push_back({c.cluster, c.replicas, tier, c.available});
+            }
+            auto key = key_of(s.workload);
+            auto it = std::find_if(before.begin(), before.end(), [&](const placed_workload& w) { return w.workload == key; });
+            if (it == before.end())
+                before.push_back({key, s.workload.replicas, std::move(today)});
+            else
+                it->where = std::move(today);
+        }
+    std::sort(before.begin(), before.end(),
+              [](const placed_workload& a, const placed_workload& b) { return a.workload < b.workload; });
+}
+
+} // namespace
+
 void attach_diff(report& r, const report& base)
 {
     r.file_errors.insert(r.file_errors.end(), base.file_errors.begin(), base.file_errors.end());
-    const auto before = placements_of(base);
+    auto before = placements_of(base);
+    if (r.have_bindings)
+        use_todays_bindings(r, before);
     const auto after = placements_of(r);
     r.diff = diff_placements(before, after);
 }

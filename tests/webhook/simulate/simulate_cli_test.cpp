@@ -182,3 +182,20 @@ TEST_CASE("lint --bindings: a binding whose policy is not linted is counted, not
     auto v = json_of(r.out);
     CHECK(v.find_path({"summary", "notPredicted"})->as_int() == 2);
 }
+
+TEST_CASE("lint --base with --bindings: the base side is today's spec.clusters, the new side the prediction")
+{
+    auto r = kpw::test::run_lint({"-o", "json", "--clusters", examples + "clusters.yaml", "--workloads",
+                                  examples + "workloads.yaml", "--bindings", examples + "day2/bindings.yaml",
+                                  "--base", examples + "overflow-onprem-cloud.yaml", "--base", examples + "dc-groups.yaml",
+                                  "--base", examples + "checkout-local-idc.yaml", examples + "overflow-onprem-cloud.yaml",
+                                  examples + "dc-groups.yaml", examples + "checkout-local-idc.yaml"});
+    auto v = json_of(r.out);
+    const auto& diff = v.find("diff")->items();
+    REQUIRE(diff.size() == 2); // nginx stays on member2: unchanged although the base policy would put it in dc-beijing
+    CHECK(v.find_path({"summary", "unchanged"})->as_int() == 1);
+    const auto& overflow = diff[0];
+    CHECK(overflow.find("workload")->string_at("name") == "nginx-overflow");
+    CHECK(placement(*overflow.find("before")) == "cluster1=4,cluster2=2");
+    CHECK(placement(*overflow.find("after")) == "cluster1=8,cluster2=2");
+}
