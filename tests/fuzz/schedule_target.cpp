@@ -64,8 +64,9 @@ void check_decision(const scheduling::decision& d, const model::workload& w, con
     // A workload of 0 replicas with resource requests goes through replica assignment
     // (pkg/scheduler/core/common.go AssignReplicas): Divided gives it no cluster (assignment.go
     // assignByDynamicStrategy returns the previous result, none on a first schedule). Duplicated gives
-    // every candidate 0 replicas (assignByDuplicatedStrategy), which assign.cpp does not do yet (no
-    // cluster; tests/fuzz/regressions/schedule/duplicated-zero-replicas-with-requests): not checked.
+    // every candidate 0 replicas (assignByDuplicatedStrategy) and assignReplicasToClusters then drops
+    // them (removeZeroReplicasCluster, pkg/scheduler/core/util.go): no cluster either
+    // (tests/fuzz/regressions/schedule/duplicated-zero-replicas-with-requests).
     if (d.clusters.empty() && w.replicas > 0)
         invariant_failed(name, "scheduled onto no cluster");
     if (d.strategy == scheduling::strategy::duplicated) {
