@@ -47,6 +47,7 @@ struct workload {
 };
 
 // karmada IsWorkload: replicas > 0, or per-replica requirements present.
-inline bool is_workload(const workload& w) { return w.replicas > 0 || w.has_requirements; }
+// A binding with components is a workload too (day2-semantics §6.1).
+inline bool is_workload(const workload& w) { return w.replicas > 0 || w.has_requirements || !w.components.empty(); }
 
 } // namespace kpw::model

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "scheduling/assign.hpp"
+#include "scheduling/component_sets.hpp"
 #include "scheduling/diagnosis.hpp"
 #include "scheduling/estimator.hpp"
 #include "scheduling/explain.hpp"
@@ -44,6 +45,9 @@ struct run {
     int api = -1;
     division_mode mode = division_mode::first;
     bool workload = true;
+    // A multi-component job scheduled as one (day2-semantics §6.2): available replicas are component
+    // sets, selection needs 1, nothing is divided. nullptr otherwise.
+    const settings::feature_gates* sets = nullptr;
 
     filter_scope scope(const group_scope& g) const
     {
@@ -136,6 +140,7 @@ std::vector<candidate> candidates_of(const run& r, const group_filter& f)
     for (const auto& p : f.feasible) {
         std::uint32_t rank = r.snap.name_rank(p.index);
         std::int32_t estimate = !r.workload ? unlimited_replicas
+                                : r.sets    ? max_available_component_sets(r.snap.clusters()[p.index], r.w.components, *r.sets).sets
                                 : memo      ? r.opts.filters->estimate_for(*memo, p.index, r.request)
                                             : general_estimate(r.snap.prepared(p.index), r.request).replicas;
         std::int32_t current = locality ? current_of(r.previous, rank) : 0;
@@ -149,7 +154,7 @@ std::vector<candidate> candidates_of(const run& r, const group_filter& f)
 
 assignment assign(const run& r, const attempt& a, bool overflow, name_order order)
 {
-    if (!r.workload) {
+    if (!r.workload || !r.w.components.empty()) { // nothing to divide (common.go AssignReplicas)
         assignment out;
         for (const auto& c : a.chosen.clusters)
             out.clusters.push_back({&c, 0});
@@ -171,7 +176,9 @@ attempt try_term(const run& r, const filter_scope& scope)
     }
     a.feasible = candidates_of(r, f);
     canonical_sort(a.feasible);
-    a.chosen = select_clusters(a.feasible, r.placement, strategy_of(r.placement), r.workload ? r.w.replicas : 0);
+    // karmada: common.go SelectClusters — a multi-component job needs one complete set.
+    a.chosen = select_clusters(a.feasible, r.placement, strategy_of(r.placement),
+                               r.sets ? 1 : r.workload ? r.w.replicas : 0);
     if (!a.chosen.error.empty()) {
         a.stage = a.chosen.empty ? failure_stage::assignment : failure_stage::selection;
         a.error = a.chosen.error;
@@ -181,7 +188,7 @@ attempt try_term(const run& r, const filter_scope& scope)
     a.result = assign(r, a, overflow, name_order_for_uid(r.w.uid));
     a.stage = failure_stage::assignment;
     a.error = a.result.error;
-    if (a.error.empty() && r.w.uid.empty() && r.opts.detect_ties && r.workload) {
+    if (a.error.empty() && r.w.uid.empty() && r.opts.detect_ties && r.workload && r.w.components.empty()) {
         a.reversed = assign(r, a, overflow, name_order::descending);
         a.checked_tie = true;
     }
@@ -238,13 +245,13 @@ void fill(decision& d, const group_scope& term, const attempt& a, const model::w
     auto given = replicas_by_name(a.result);
     for (const auto& c : a.feasible) {
         auto it = given.find(c.cluster->name);
-        d.candidates.push_back({c.cluster->name, it == given.end() ? 0 : it->second, tier_name(term, c.tier), c.available});
+        d.candidates.push_back({c.cluster->name, it == given.end() ? 0 : it->second, tier_name(term, c.tier), c.available, {}});
     }
     std::vector<assigned> rows = a.result.clusters;
     std::stable_sort(rows.begin(), rows.end(),
                      [](const assigned& x, const assigned& y) { return canonical_before(*x.target, *y.target); });
     for (const auto& r : rows)
-        d.clusters.push_back({r.target->cluster->name, r.replicas, tier_name(term, r.target->tier), r.target->available});
+        d.clusters.push_back({r.target->cluster->name, r.replicas, tier_name(term, r.target->tier), r.target->available, {}});
     if (a.checked_tie) {
         d.tie_between = tie_clusters(a);
         d.tie = !d.tie_between.empty();
@@ -309,6 +316,26 @@ group_outcome outcome_of(const run& r, const filter_scope& scope, const attempt&
     return g;
 }
 
+// karmada: common.go AssignReplicas with components: every selected cluster gets {name} plus, when multi-
+// template scheduling applies and the job has >= 2 components, the components copied in full.
+void add_components(decision& d, const model::propagation_spec& spec, const model::workload& w,
+                    const settings::feature_gates& gates, bool applicable)
+{
+    std::vector<std::string> names;
+    for (const auto& c : d.clusters)
+        names.push_back(c.name);
+    auto targets = component_targets(names, w, spec, gates);
+    for (std::size_t i = 0; i < d.clusters.size() && i < targets.size(); ++i)
+        d.clusters[i].components = targets[i].components;
+    d.message = applicable ? "multi-component job (" + std::to_string(w.components.size()) +
+                                 " components) kept together on " + (names.empty() ? "-" : names.front()) +
+                                 "; available replicas are complete component sets"
+                           : "multi-component job sent whole to " + std::to_string(names.size()) +
+                                 " cluster(s): multi-template scheduling does not apply (it needs the "
+                                 "MultiplePodTemplatesScheduling gate and a cluster spread constraint with "
+                                 "minGroups 1 and maxGroups 1)";
+}
+
 } // namespace
 
 std::string term_failure::str() const
@@ -334,9 +361,13 @@ std::string_view plugin_name(filter_plugin p)
     return "";
 }
 
-decision schedule(const model::propagation_spec& spec, const model::workload& workload, const snapshot& clusters,
-                  const options& opts, const previous_result* previous)
+decision schedule(const model::propagation_spec& spec, const model::workload& template_workload,
+                  const snapshot& clusters, const options& opts, const previous_result* previous)
 {
+    static const settings::feature_gates binary_defaults;
+    const settings::feature_gates& gates = opts.gates != nullptr ? *opts.gates : binary_defaults;
+    // What the detector writes into the binding: components only with MultiplePodTemplatesScheduling.
+    const model::workload workload = scheduled_form(template_workload, gates);
     const auto& placement = spec.placement;
     decision d;
     d.strategy = strategy_of(placement);
@@ -344,6 +375,8 @@ decision schedule(const model::propagation_spec& spec, const model::workload& wo
     run r{placement, workload, clusters, opts, effective_tolerations(placement, opts), view_of(previous, clusters),
           prepare_request(workload, clusters.resources()), clusters.api_id(workload.api_version, workload.kind),
           mode_of(previous), !d.non_workload};
+    if (multi_template_applicable(spec, workload, gates))
+        r.sets = &gates;
     auto groups = groups_of(placement, d.non_workload);
     std::optional<attempt> first;
     for (std::size_t t = start_index(placement, previous); t < groups.size(); ++t) {
@@ -352,6 +385,8 @@ decision schedule(const model::propagation_spec& spec, const model::workload& wo
         d.groups.push_back(outcome_of(r, scope, a));
         if (a.error.empty()) {
             fill(d, groups[t], a, workload);
+            if (!workload.components.empty())
+                add_components(d, spec, workload, gates, r.sets != nullptr);
             return d;
         }
         d.failures.push_back({groups[t].name, a.error});

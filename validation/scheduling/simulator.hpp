@@ -14,6 +14,7 @@
 #include "model/workload.hpp"
 #include "scheduling/snapshot.hpp"
 #include "scheduling/strategy.hpp"
+#include "settings/feature_gates.hpp"
 
 namespace kpw::scheduling {
 
@@ -80,13 +81,18 @@ struct options {
     bool explain = false;
     // Filter results shared across calls over the same snapshot (workloads of one shape); nullptr: none.
     filter_cache* filters = nullptr;
+    // Karmada's feature gates (MultiplePodTemplatesScheduling decides multi-component jobs); nullptr:
+    // the binaries' defaults.
+    const settings::feature_gates* gates = nullptr;
 };
 
 struct cluster_placement {
     std::string name;
     std::int32_t replicas = 0;  // 0 for a non-workload (propagated without a replica count)
     std::string tier;           // the primary or overflow affinityName the cluster was used from
-    std::int32_t available = 0; // the estimator's answer (MaxInt32 for a non-workload)
+    std::int32_t available = 0; // the estimator's answer (MaxInt32 for a non-workload); component sets for a
+                                // multi-component job scheduled as one
+    std::vector<model::component_replicas> components; // TargetCluster.components (multi-component jobs)
 };
 
 // Why one clusterAffinities term (or the single clusterAffinity, affinity_name "") failed.

@@ -116,6 +116,7 @@ int run_lint_command(const lint_flags& flags)
                                      inputs.errors);
         dry_run->options.legacy_default_tolerations = flags.legacy_tolerations;
         dry_run->gates = options.feature_gates;
+        dry_run->options.gates = &dry_run->gates;
         // Every considered cluster is part of -o json and --explain; the short text output counts the
         // clusters each group left out, so the rows are always computed.
         dry_run->options.explain = true;

@@ -55,7 +55,9 @@ scheduling_result to_result(const model::workload& w, const scheduling::decision
     s.scheduled = d.scheduled;
     s.affinity_name = d.affinity_name;
     for (const auto& c : d.clusters) {
-        placement_row row{c.name, c.replicas, c.tier, {}};
+        placement_row row{c.name, c.replicas, c.tier, {}, {}};
+        for (const auto& comp : c.components)
+            row.components.emplace_back(comp.name, comp.replicas);
         if (!d.non_workload)
             row.available = c.available;
         s.clusters.push_back(std::move(row));
@@ -134,7 +136,7 @@ std::vector<placement_row> rows_of(const std::vector<model::target_cluster>& clu
 {
     std::vector<placement_row> out;
     for (const auto& c : clusters)
-        out.push_back({c.name, c.replicas, {}, {}});
+        out.push_back({c.name, c.replicas, {}, {}, {}});
     return out;
 }
 

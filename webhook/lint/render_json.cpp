@@ -49,6 +49,15 @@ value placement_rows_json(const std::vector<placement_row>& rows)
         row.add("tier", value::string(c.tier));
         if (c.available)
             row.add("available", value::integer(*c.available));
+        if (!c.components.empty()) {
+            value& components = row.add("components", value::sequence());
+            for (const auto& [name, replicas] : c.components) {
+                value comp = value::mapping();
+                comp.add("name", value::string(name));
+                comp.add("replicas", value::integer(replicas));
+                components.push_back(std::move(comp));
+            }
+        }
         clusters.push_back(std::move(row));
     }
     return clusters;

@@ -31,6 +31,7 @@ struct placement_row {
     std::int64_t replicas = 0;
     std::string tier;                     // the primary or overflow affinityName used (may be empty)
     std::optional<std::int64_t> available; // estimator's available replicas, when computed
+    std::vector<std::pair<std::string, std::int64_t>> components; // TargetCluster.components of a multi-component job
 };
 
 // Why one cluster got what it got in one affinity group (`lint --explain`; always in JSON).

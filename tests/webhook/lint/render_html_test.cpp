@@ -39,7 +39,7 @@ report hostile_report()
     s.affinity_name = hostile;
     s.message = hostile;
     s.attempts = {hostile + ": no cluster fits"};
-    s.clusters = {{hostile, 3, hostile, 3}, {"cloud", 2, "public-cloud", 40}};
+    s.clusters = {{hostile, 3, hostile, 3, {}}, {"cloud", 2, "public-cloud", 40, {}}};
     r.results[0].scheduling.push_back(s);
     placement_diff d;
     workload_change c;

@@ -34,7 +34,7 @@ report with_placements()
     s.workload = {"apps/v1", "Deployment", "shop", "cart", 6};
     s.scheduled = true;
     s.affinity_name = "idc";
-    s.clusters = {{"idc-east-1", 4, "idc", 4}, {"cloud-east-1", 2, "public-cloud", 30}};
+    s.clusters = {{"idc-east-1", 4, "idc", 4, {}}, {"cloud-east-1", 2, "public-cloud", 30, {}}};
     r.results[1].scheduling.push_back(s);
     placement_diff d;
     workload_change c;

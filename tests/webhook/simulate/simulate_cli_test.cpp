@@ -199,3 +199,36 @@ TEST_CASE("lint --base with --bindings: the base side is today's spec.clusters, 
     CHECK(placement(*overflow.find("before")) == "cluster1=4,cluster2=2");
     CHECK(placement(*overflow.find("after")) == "cluster1=8,cluster2=2");
 }
+
+TEST_CASE("lint on the AI examples: with the gate the PyTorchJob is kept together with its components; without, not")
+{
+    const std::vector<std::string> base{"-o", "json", "--clusters", examples + "ai/clusters.yaml", "--workloads",
+                                        examples + "ai/workloads", examples + "ai/policies/keep-together.yaml"};
+    auto on_args = base;
+    on_args.insert(on_args.begin(), "--feature-gates=MultiplePodTemplatesScheduling=true");
+    auto on = json_of(kpw::test::run_lint(on_args).out);
+    auto off = json_of(kpw::test::run_lint(base).out);
+    auto job = [](const kpw::doc::value& report) -> const kpw::doc::value* {
+        for (const auto& r : report.find("results")->items())
+            for (const auto& s : r.find("scheduling")->items())
+                if (s.find("workload")->string_at("kind") == "PyTorchJob")
+                    return &s;
+        return nullptr;
+    };
+    const auto* kept = job(on);
+    REQUIRE(kept != nullptr);
+    CHECK(kept->find("scheduled")->as_bool());
+    const auto& clusters = kept->find("clusters")->items();
+    REQUIRE(clusters.size() == 1);
+    CHECK(clusters[0].string_at("name") == "gpu-h100-bj");
+    const auto& components = clusters[0].find("components")->items();
+    REQUIRE(components.size() == 2);
+    CHECK(components[0].string_at("name") == "master");
+    CHECK(components[1].string_at("name") == "worker");
+    CHECK(components[1].find("replicas")->as_int() == 4);
+    const auto* apart = job(off);
+    // Gate off: Karmada writes no components (the job is not interpreted as one), nothing keeps it together.
+    if (apart != nullptr)
+        for (const auto& c : apart->find("clusters")->items())
+            CHECK(c.find("components") == nullptr);
+}
