@@ -5,6 +5,7 @@
 #include "doc/locate.hpp"
 #include "lint/claims.hpp"
 #include "scheduling/claim.hpp"
+#include "scheduling/component_pitfalls.hpp"
 #include "scheduling/filter_cache.hpp"
 #include "scheduling/moves.hpp"
 #include "scheduling/reschedule.hpp"
@@ -172,6 +173,17 @@ scheduling_result to_result(const model::binding& applied, const scheduling::res
     return s;
 }
 
+// Why a multi-component job is not kept together, or why its estimate misleads (day2-semantics §6).
+void add_component_warnings(const dry_run_context& ctx, const typed_policy& p, const model::workload& w, report& r)
+{
+    const std::vector<model::cluster> clusters(ctx.clusters.clusters().begin(), ctx.clusters.clusters().end());
+    policy_result& result = r.results[p.result];
+    for (const auto& warning : scheduling::component_pitfalls(p.policy.spec, w, clusters, ctx.gates)) {
+        result.warnings.push_back({warning.id, "spec.placement", warning.message, doc::locate(p.object, "spec.placement")});
+        ++r.totals.warnings;
+    }
+}
+
 } // namespace
 
 void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_policy>& policies, report& r)
@@ -215,6 +227,8 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         auto d = scheduling::schedule(p.policy.spec, w, *ctx.snapshot, opts);
         r.results[p.result].scheduling.push_back(to_result(w, d));
         r.totals.unschedulable += d.scheduled ? 0 : 1;
+        if (!w.components.empty())
+            add_component_warnings(ctx, p, w, r);
     }
 }
 
