@@ -226,6 +226,15 @@ TEST_CASE("lint on the AI examples: with the gate the PyTorchJob is kept togethe
     CHECK(components[0].string_at("name") == "master");
     CHECK(components[1].string_at("name") == "worker");
     CHECK(components[1].find("replicas")->as_int() == 4);
+    auto warned = [](const kpw::doc::value& report, std::string_view id) {
+        for (const auto& r : report.find("results")->items())
+            for (const auto& w : r.find("warnings")->items())
+                if (w.string_at("id") == id)
+                    return true;
+        return false;
+    };
+    CHECK(warned(off, "components-gate-off"));
+    CHECK_FALSE(warned(on, "components-gate-off"));
     const auto* apart = job(off);
     // Gate off: Karmada writes no components (the job is not interpreted as one), nothing keeps it together.
     if (apart != nullptr)
