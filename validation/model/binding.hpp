@@ -123,6 +123,12 @@ struct binding {
     friend bool operator==(const binding&, const binding&) = default;
 };
 
+// Whether spec.resource names this template (apiVersion, kind, namespace, name; a binding's own match).
+inline bool refers_to(const object_reference& r, const workload& w)
+{
+    return r.api_version == w.api_version && r.kind == w.kind && r.namespace_ == w.namespace_ && r.name == w.name;
+}
+
 // The binding as the scheduler reads the workload: replicas, requirements and components.
 inline workload workload_of(const binding& b)
 {

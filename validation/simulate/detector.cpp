@@ -15,10 +15,8 @@ bool is_cluster_policy(const model::policy& p) { return p.kind == model::kind_cl
 
 bool bound(const world& w, const model::workload& wl)
 {
-    return std::any_of(w.bindings.begin(), w.bindings.end(), [&](const model::binding& b) {
-        return b.resource.api_version == wl.api_version && b.resource.kind == wl.kind &&
-               b.resource.namespace_ == wl.namespace_ && b.resource.name == wl.name;
-    });
+    return std::any_of(w.bindings.begin(), w.bindings.end(),
+                       [&](const model::binding& b) { return model::refers_to(b.resource, wl); });
 }
 
 // The claim a policy writes (detector claim.go); the permanent id is the policy's label when present.

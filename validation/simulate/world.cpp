@@ -23,8 +23,7 @@ const model::cluster* find_cluster(const world& w, std::string_view name) { retu
 const model::workload* workload_of_binding(const world& w, const model::binding& b)
 {
     for (const auto& wl : w.workloads)
-        if (wl.api_version == b.resource.api_version && wl.kind == b.resource.kind &&
-            wl.namespace_ == b.resource.namespace_ && wl.name == b.resource.name)
+        if (model::refers_to(b.resource, wl))
             return &wl;
     return nullptr;
 }

@@ -110,8 +110,7 @@ const model::workload* workload_for(const dry_run_context& ctx, const model::bin
 {
     for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
         const auto& w = ctx.workloads[i];
-        if (w.api_version == b.resource.api_version && w.kind == b.resource.kind && w.namespace_ == b.resource.namespace_ &&
-            w.name == b.resource.name) {
+        if (model::refers_to(b.resource, w)) {
             bound[i] = true;
             return &w;
         }
