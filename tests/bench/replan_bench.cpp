@@ -2,11 +2,13 @@
 // Day-2 re-plan benchmark: B bindings over N generated clusters, each already placed (a first schedule
 // at setup), then scaled up by two replicas so that every binding is re-scheduled in Steady mode; timed
 // in-process beside the first-time dry run of the same workloads on the same snapshot.
-//   replan_bench CLUSTERS BINDINGS [RUNS]
+//   replan_bench CLUSTERS BINDINGS [RUNS] [shared]
+// `shared` times only the re-plan with shared filters and estimates (to profile it alone).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #include <sys/resource.h>
@@ -57,6 +59,7 @@ int main(int argc, char** argv)
     }
     std::size_t n_clusters = std::strtoul(argv[1], nullptr, 10), n_bindings = std::strtoul(argv[2], nullptr, 10);
     int runs = argc > 3 ? std::atoi(argv[3]) : 3;
+    const bool shared_only = argc > 4 && std::string_view(argv[4]) == "shared";
     std::vector<model::cluster> clusters;
     for (std::size_t i = 0; i < n_clusters; ++i)
         clusters.push_back(make_cluster(i));
@@ -75,12 +78,12 @@ int main(int argc, char** argv)
     std::size_t acted = 0, scheduled = 0;
     for (int r = 0; r < runs; ++r) {
         auto start = std::chrono::steady_clock::now();
-        for (std::size_t i = 0; i < n_bindings; ++i)
+        for (std::size_t i = 0; i < n_bindings && !shared_only; ++i)
             scheduled += scheduling::schedule(specs[i], workloads[i], snap).scheduled;
         first = std::min(first, seconds_since(start));
         acted = 0;
         start = std::chrono::steady_clock::now();
-        for (std::size_t i = 0; i < n_bindings; ++i) {
+        for (std::size_t i = 0; i < n_bindings && !shared_only; ++i) {
             auto scaled = scheduling::apply_policy(bindings[i], specs[i], workloads[i].replicas + 2);
             auto out = scheduling::reschedule(scaled, snap, {}, {}, 1'700'000'100);
             acted += out.acted;

@@ -8,6 +8,8 @@
 #   tests/fuzz/run_long.sh [--runs N] [--jobs J] [SECONDS] [TARGET...]
 # SECONDS bounds each run (default 600; 0 = no time bound, then --runs must be given); --runs N stops
 # each after N executions; --jobs J runs J targets at once (default 1: the cores are shared).
+# tests/fuzz/options/<target>.options (OSS-Fuzz's format: `key = value` lines under `[libfuzzer]`)
+# adds or overrides libFuzzer flags for one target, e.g. a smaller max_len.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=-1 jobs=1 seconds=600
@@ -37,6 +39,14 @@ mkdir -p "$build/fuzz-artifacts"
 # stat LOG NAME: one of libFuzzer's -print_final_stats=1 figures.
 stat() { sed -n "s/^stat::$2: *//p" "$1"; }
 
+# target_options TARGET: the [libfuzzer] section of tests/fuzz/options/TARGET.options as -key=value flags.
+target_options() {
+  local f="tests/fuzz/options/$1.options"
+  [ -f "$f" ] || return 0
+  awk -F' *= *' '/^\[/ { section = $0; next }
+    section == "[libfuzzer]" && NF == 2 && $1 !~ /^#/ { gsub(/ /, "", $1); printf "-%s=%s ", $1, $2 }' "$f"
+}
+
 run_one() {
   local t=$1 corpus="$build/fuzz-corpus/$1" log="$build/fuzz-$1.log" seeds
   seeds=$(mktemp -d)
@@ -45,9 +55,11 @@ run_one() {
   local extra=()
   for d in "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t"; do [ -d "$d" ] && extra+=("$d"); done
   local rc=0 start=$SECONDS
+  # The target's options come last: libFuzzer takes the last of a repeated flag.
   "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=10 -error_exitcode=1 \
     -rss_limit_mb=2048 -max_len=65536 -dict=tests/fuzz/karmada.dict -close_fd_mask=2 -print_final_stats=1 \
-    -artifact_prefix="$build/fuzz-artifacts/$t-" "$corpus" "$seeds" "${extra[@]}" >"$log" 2>&1 || rc=$?
+    -artifact_prefix="$build/fuzz-artifacts/$t-" $(target_options "$t") \
+    "$corpus" "$seeds" "${extra[@]}" >"$log" 2>&1 || rc=$?
   rm -rf "$seeds"
   local cov
   cov=$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE)' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)
