@@ -33,7 +33,7 @@ bool listed(std::span<const std::uint32_t> ranks, std::uint32_t rank)
 
 filter_cache::filter_cache(const snapshot& snap) : snap_(snap) {}
 
-group_filter filter_cache::filter(const filter_scope& scope)
+filter_cache::shape& filter_cache::shape_of(const filter_scope& scope)
 {
     filter_scope base = scope;
     base.targets = {};
@@ -41,12 +41,17 @@ group_filter filter_cache::filter(const filter_scope& scope)
     auto key = shape_key(base);
     auto it = entries_.find(key);
     if (it == entries_.end())
-        it = entries_.emplace(std::move(key), filter_group(snap_, base)).first;
+        it = entries_.emplace(std::move(key), shape{filter_group(snap_, base), {}}).first;
+    return it->second;
+}
+
+group_filter filter_cache::filter(const shape& s, const filter_scope& scope) const
+{
     if (scope.targets.empty() && scope.evicting.empty())
-        return it->second;
+        return s.base;
     // Only targets can newly pass and only evicting clusters can newly fail: re-check those.
     group_filter out;
-    const auto& cached = it->second;
+    const auto& cached = s.base;
     for (const auto& p : cached.feasible) {
         if (listed(scope.evicting, snap_.name_rank(p.index)))
             out.rejected.push_back(p.index);
@@ -65,6 +70,27 @@ group_filter filter_cache::filter(const filter_scope& scope)
     std::sort(out.feasible.begin(), out.feasible.end(), by_index);
     std::sort(out.rejected.begin(), out.rejected.end());
     return out;
+}
+
+const std::vector<group_filter::pass>& filter_cache::first_order(shape& s, std::vector<std::int32_t>& memo,
+                                                               const prepared_request& request)
+{
+    auto [it, added] = s.orders.try_emplace(&memo);
+    if (!added)
+        return it->second;
+    auto& order = it->second;
+    order = s.base.feasible;
+    for (const auto& p : order)
+        (void)estimate_for(memo, p.index, request);
+    // canonical_before with score 0 and available = estimate (select.cpp).
+    std::sort(order.begin(), order.end(), [&](const group_filter::pass& a, const group_filter::pass& b) {
+        if (a.tier != b.tier)
+            return a.tier < b.tier;
+        if (memo[a.index] != memo[b.index])
+            return memo[a.index] > memo[b.index];
+        return snap_.name_rank(a.index) < snap_.name_rank(b.index);
+    });
+    return order;
 }
 
 std::vector<std::int32_t>& filter_cache::estimates_for(const prepared_request& request)

@@ -15,10 +15,28 @@ namespace kpw::scheduling {
 // bindings of one policy and kind share one pass over the clusters. Not thread-safe; borrows `snap`.
 class filter_cache {
 public:
+    // One filter shape: its filter_group result without targets or evicting, and that result's feasible
+    // clusters in first-schedule canonical order, one order per per-replica request.
+    struct shape {
+        group_filter base;
+        std::unordered_map<const std::vector<std::int32_t>*, std::vector<group_filter::pass>> orders;
+    };
+
     explicit filter_cache(const snapshot& snap);
 
+    // The cached shape of `scope` (computed on first use; the reference stays valid).
+    shape& shape_of(const filter_scope& scope);
+
     // Equal to filter_group(snap, scope) for every scope over this snapshot.
-    group_filter filter(const filter_scope& scope);
+    group_filter filter(const filter_scope& scope) { return filter(shape_of(scope), scope); }
+    group_filter filter(const shape& s, const filter_scope& scope) const;
+
+    // s.base.feasible sorted as canonical_before sorts first-schedule candidates (tier, estimate
+    // descending, name) with the estimates in `memo` (estimates_for(request)): the order of every
+    // cluster a re-schedule does not target, so each binding of this shape and request merges its few
+    // targets into it instead of sorting thousands of candidates.
+    const std::vector<group_filter::pass>& first_order(shape& s, std::vector<std::int32_t>& memo,
+                                                       const prepared_request& request);
 
     std::size_t size() const { return entries_.size(); }
 
@@ -30,7 +48,7 @@ public:
 
 private:
     const snapshot& snap_;
-    std::unordered_map<std::string, group_filter> entries_;
+    std::unordered_map<std::string, shape> entries_;
     std::unordered_map<std::string, std::vector<std::int32_t>> estimates_;
 };
 

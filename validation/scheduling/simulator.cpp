@@ -3,6 +3,7 @@
 #include "scheduling/simulator.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -130,14 +131,20 @@ std::vector<model::toleration> effective_tolerations(const model::placement& pla
 
 // availableReplicas = estimate + current replicas; ClusterLocality scores a current target 100
 // (plugins/clusterlocality; spreadconstraint/group_clusters.go generateClustersInfo).
-std::vector<candidate> candidates_of(const run& r, const group_filter& f)
-{
-    std::vector<candidate> out;
-    out.reserve(f.feasible.size());
+struct candidate_maker {
+    const run& r;
     bool locality = !r.previous.targets.empty();
     // With a filter cache, estimates are shared by every workload of the same per-replica request.
-    std::vector<std::int32_t>* memo = r.opts.filters && r.workload ? &r.opts.filters->estimates_for(r.request) : nullptr;
-    for (const auto& p : f.feasible) {
+    std::vector<std::int32_t>* memo =
+        r.opts.filters && r.workload && !r.sets ? &r.opts.filters->estimates_for(r.request) : nullptr;
+
+    bool targeted(std::uint32_t rank) const
+    {
+        return locality && std::binary_search(r.previous.targets.begin(), r.previous.targets.end(), rank);
+    }
+
+    candidate operator()(const group_filter::pass& p) const
+    {
         std::uint32_t rank = r.snap.name_rank(p.index);
         std::int32_t estimate = !r.workload ? unlimited_replicas
                                 : r.sets    ? max_available_component_sets(r.snap.clusters()[p.index], r.w.components, *r.sets).sets
@@ -146,9 +153,46 @@ std::vector<candidate> candidates_of(const run& r, const group_filter& f)
         std::int32_t current = locality ? current_of(r.previous, rank) : 0;
         auto available = static_cast<std::int32_t>(
             std::min<std::int64_t>(std::int64_t(estimate) + std::max(current, 0), unlimited_replicas));
-        bool target = locality && std::binary_search(r.previous.targets.begin(), r.previous.targets.end(), rank);
-        out.push_back({&r.snap.clusters()[p.index], p.tier, available, rank, estimate, current, target ? 100 : 0});
+        return {&r.snap.clusters()[p.index], p.tier, available, rank, estimate, current, targeted(rank) ? 100 : 0};
     }
+};
+
+// The feasible clusters as candidates, in canonical order (tier, score, available, name).
+std::vector<candidate> candidates_of(const run& r, const group_filter& f)
+{
+    candidate_maker make{r};
+    std::vector<candidate> out;
+    out.reserve(f.feasible.size());
+    for (const auto& p : f.feasible)
+        out.push_back(make(p));
+    canonical_sort(out);
+    return out;
+}
+
+// The same list from a filter cache's shared first-schedule order: every untargeted cluster keeps its
+// place there (score 0, available = estimate), so only the targets are sorted and merged in.
+std::vector<candidate> candidates_of(const run& r, const group_filter& f, const std::vector<group_filter::pass>& order)
+{
+    candidate_maker make{r};
+    std::vector<candidate> targets;
+    for (const auto& p : f.feasible)
+        if (make.targeted(r.snap.name_rank(p.index)))
+            targets.push_back(make(p));
+    canonical_sort(targets);
+    const auto& evicting = r.previous.evicting;
+    std::vector<candidate> out;
+    out.reserve(f.feasible.size());
+    auto next_target = targets.begin();
+    for (const auto& p : order) {
+        std::uint32_t rank = r.snap.name_rank(p.index);
+        if (make.targeted(rank) || std::binary_search(evicting.begin(), evicting.end(), rank))
+            continue;
+        candidate c = make(p);
+        for (; next_target != targets.end() && canonical_before(*next_target, c); ++next_target)
+            out.push_back(*next_target);
+        out.push_back(c);
+    }
+    out.insert(out.end(), next_target, targets.end());
     return out;
 }
 
@@ -168,14 +212,20 @@ assignment assign(const run& r, const attempt& a, bool overflow, name_order orde
 attempt try_term(const run& r, const filter_scope& scope)
 {
     attempt a;
-    auto f = r.opts.filters != nullptr ? r.opts.filters->filter(scope) : filter_group(r.snap, scope);
+    filter_cache* cache = r.opts.filters;
+    filter_cache::shape* shape = cache != nullptr ? &cache->shape_of(scope) : nullptr;
+    auto f = shape != nullptr ? cache->filter(*shape, scope) : filter_group(r.snap, scope);
     if (f.feasible.empty()) {
         a.error = project_fit_error(r, scope, f);
         a.diagnosis = karmada_fit_error(r, scope);
         return a;
     }
-    a.feasible = candidates_of(r, f);
-    canonical_sort(a.feasible);
+    if (shape != nullptr && r.workload && !r.sets) {
+        auto& memo = cache->estimates_for(r.request);
+        a.feasible = candidates_of(r, f, cache->first_order(*shape, memo, r.request));
+    } else {
+        a.feasible = candidates_of(r, f);
+    }
     // karmada: common.go SelectClusters — a multi-component job needs one complete set.
     a.chosen = select_clusters(a.feasible, r.placement, strategy_of(r.placement),
                                r.sets ? 1 : r.workload ? r.w.replicas : 0);
@@ -195,23 +245,32 @@ attempt try_term(const run& r, const filter_scope& scope)
     return a;
 }
 
-std::map<std::string_view, std::int32_t> replicas_by_name(const assignment& a)
-{
-    std::map<std::string_view, std::int32_t> out;
-    for (const auto& r : a.clusters)
-        out[r.target->cluster->name] = r.replicas;
-    return out;
-}
+// An assignment's replicas by name rank, sorted: looked up once per candidate (thousands per group).
+class replicas_by_rank {
+public:
+    explicit replicas_by_rank(const assignment& a)
+    {
+        for (const auto& c : a.clusters)
+            rows_.emplace_back(c.target->name_rank, c.replicas);
+        std::sort(rows_.begin(), rows_.end());
+    }
+    std::int32_t operator[](std::uint32_t rank) const
+    {
+        auto it = std::lower_bound(rows_.begin(), rows_.end(), std::pair{rank, std::numeric_limits<std::int32_t>::min()});
+        return it != rows_.end() && it->first == rank ? it->second : 0;
+    }
+
+private:
+    std::vector<std::pair<std::uint32_t, std::int32_t>> rows_;
+};
 
 std::vector<std::string> tie_clusters(const attempt& a)
 {
     std::vector<std::string> out;
-    auto one = replicas_by_name(a.result), other = replicas_by_name(a.reversed);
-    for (const auto& c : a.chosen.clusters) {
-        auto x = one.find(c.cluster->name), y = other.find(c.cluster->name);
-        if ((x == one.end() ? 0 : x->second) != (y == other.end() ? 0 : y->second))
+    replicas_by_rank one(a.result), other(a.reversed);
+    for (const auto& c : a.chosen.clusters)
+        if (one[c.name_rank] != other[c.name_rank])
             out.push_back(c.cluster->name);
-    }
     return out;
 }
 
@@ -242,16 +301,19 @@ void fill(decision& d, const group_scope& term, const attempt& a, const model::w
 {
     d.scheduled = true;
     d.affinity_name = term.name;
-    auto given = replicas_by_name(a.result);
-    for (const auto& c : a.feasible) {
-        auto it = given.find(c.cluster->name);
-        d.candidates.push_back({c.cluster->name, it == given.end() ? 0 : it->second, tier_name(term, c.tier), c.available, {}});
-    }
+    std::vector<std::string> tiers{term.name};
+    for (const auto& o : term.overflow)
+        tiers.push_back(o.affinity_name);
+    auto tier = [&](int t) -> const std::string& { return tiers[t <= 0 ? 0 : static_cast<std::size_t>(t)]; };
+    replicas_by_rank given(a.result);
+    d.candidates.reserve(a.feasible.size());
+    for (const auto& c : a.feasible)
+        d.candidates.push_back({c.cluster->name, given[c.name_rank], tier(c.tier), c.available, {}});
     std::vector<assigned> rows = a.result.clusters;
     std::stable_sort(rows.begin(), rows.end(),
                      [](const assigned& x, const assigned& y) { return canonical_before(*x.target, *y.target); });
     for (const auto& r : rows)
-        d.clusters.push_back({r.target->cluster->name, r.replicas, tier_name(term, r.target->tier), r.target->available, {}});
+        d.clusters.push_back({r.target->cluster->name, r.replicas, tier(r.target->tier), r.target->available, {}});
     if (a.checked_tie) {
         d.tie_between = tie_clusters(a);
         d.tie = !d.tie_between.empty();

@@ -2,6 +2,7 @@
 // The shared filter cache gives filter_group's answer, with a re-schedule's targets and evictions on top.
 #include <doctest/doctest.h>
 
+#include "../../bench/bench_corpus.hpp"
 #include "fixtures.hpp"
 #include "scheduling/filter_cache.hpp"
 
@@ -114,4 +115,60 @@ TEST_CASE("schedules through the cache equal those without it, estimates shared 
         }
     }
     CHECK(cache.request_shapes() == 2); // two per-replica requests, whatever the replica counts
+}
+
+namespace {
+
+// Everything a decision says about where replicas go, in order.
+std::string placement_of(const decision& d)
+{
+    std::string s = std::to_string(d.scheduled) + "|" + d.affinity_name + "|" + d.message + "|" + d.condition_message + "|";
+    for (const auto& c : d.clusters)
+        s += c.name + ":" + std::to_string(c.replicas) + ":" + c.tier + ":" + std::to_string(c.available) + ",";
+    s += "|";
+    for (const auto& c : d.candidates)
+        s += c.name + ":" + std::to_string(c.replicas) + ":" + c.tier + ":" + std::to_string(c.available) + ",";
+    return s;
+}
+
+} // namespace
+
+// The re-plan path through the cache merges each binding's targets into a shared first-schedule order:
+// over the benchmark's six policy shapes, with targets that score 100, carry current replicas, newly pass
+// (tainted or without the API) or are being evicted, it must order and divide exactly as a lone schedule.
+TEST_CASE("re-schedules through the shared order equal lone re-schedules over the benchmark shapes")
+{
+    std::vector<model::cluster> cs;
+    for (std::size_t i = 0; i < 240; ++i)
+        cs.push_back(bench::make_cluster(i));
+    cs[7].api_enablements.clear(); // a target that passes APIEnablement only because it is targeted
+    snapshot snap(cs);
+    filter_cache cache(snap);
+    options shared;
+    shared.filters = &cache;
+    std::size_t compared = 0, with_targets = 0;
+    for (std::size_t i = 0; i < 120; ++i) {
+        auto spec = bench::make_spec(i % 24, cs.size());
+        auto w = bench::make_workload(i);
+        auto first = schedule(spec, w, snap);
+        CAPTURE(i);
+        CHECK(placement_of(schedule(spec, w, snap, shared)) == placement_of(first));
+        previous_result prev;
+        for (const auto& c : first.clusters)
+            prev.clusters.push_back({c.name, c.replicas, {}});
+        prev.clusters.push_back({cs[(i * 13) % cs.size()].name, 1, {}}); // tainted or unmatched now and then
+        prev.clusters.push_back({cs[7].name, 2, {}});
+        if (i % 3 == 0 && !first.clusters.empty())
+            prev.evicting = {first.clusters.front().name};
+        prev.observed_affinity_name = first.affinity_name;
+        with_targets += first.clusters.empty() ? 0 : 1;
+        for (std::int32_t replicas : {w.replicas + 3, std::max(1, w.replicas - 2)}) {
+            auto scaled = w;
+            scaled.replicas = replicas;
+            CHECK(placement_of(schedule(spec, scaled, snap, shared, &prev)) == placement_of(schedule(spec, scaled, snap, {}, &prev)));
+            ++compared;
+        }
+    }
+    CHECK(compared == 240);
+    CHECK(with_targets > 100);
 }
