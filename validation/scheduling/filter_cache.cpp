@@ -16,10 +16,11 @@ std::string json_of(std::span<const T> list)
     return model::go_json(std::vector<T>(list.begin(), list.end()));
 }
 
-// Everything filter_group reads besides targets and evicting, as one string.
+// Everything filter_group reads besides targets and evicting, as one string (the API by name too: the
+// FitError details name it, and every API the snapshot lacks has the same id).
 std::string shape_key(const filter_scope& s)
 {
-    std::string key = std::to_string(s.api);
+    std::string key = std::to_string(s.api) + " " + std::string(s.api_version) + "/" + std::string(s.kind) + " ";
     key += s.group.primary != nullptr ? model::go_json(*s.group.primary) : "*";
     return key + json_of(s.group.overflow) + json_of(s.tolerations) + json_of(s.spread);
 }
@@ -41,7 +42,7 @@ filter_cache::shape& filter_cache::shape_of(const filter_scope& scope)
     auto key = shape_key(base);
     auto it = entries_.find(key);
     if (it == entries_.end())
-        it = entries_.emplace(std::move(key), shape{filter_group(snap_, base), {}}).first;
+        it = entries_.emplace(std::move(key), shape{filter_group(snap_, base), {}, {}}).first;
     return it->second;
 }
 

@@ -2,9 +2,12 @@
 // Filter results shared across workloads of one shape: many bindings, one pass over the clusters.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <unordered_map>
 
+#include "scheduling/diagnosis.hpp"
 #include "scheduling/filter_stage.hpp"
 
 namespace kpw::scheduling {
@@ -20,6 +23,9 @@ public:
     struct shape {
         group_filter base;
         std::unordered_map<const std::vector<std::int32_t>*, std::vector<group_filter::pass>> orders;
+        // When nothing passes without targets or evicting: the project's FitError line and Karmada's,
+        // which depend on nothing else (filled by the first such attempt; a counted pass over all clusters).
+        std::optional<std::pair<std::string, fit_diagnosis>> fit_error;
     };
 
     explicit filter_cache(const snapshot& snap);

@@ -3,6 +3,7 @@
 #include "scheduling/select.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 
 namespace kpw::scheduling {
@@ -154,16 +155,23 @@ selection by_region(const std::vector<candidate>& ordered, const spread_view& sp
 {
     const auto& region_c = *spread.region;
     model::spread_constraint cluster_c = spread.cluster.value_or(model::spread_constraint{});
-    std::map<std::string, region_group> regions;
+    // Grouped by region rank (name order, as Karmada's map of regions), one slot per rank.
+    std::vector<region_group> regions;
+    std::vector<std::size_t> slot;
     for (const auto& c : ordered) {
-        auto& g = regions[c.cluster->region];
-        g.name = c.cluster->region;
-        g.clusters.push_back(c);
+        if (c.region >= slot.size())
+            slot.resize(c.region + 1, SIZE_MAX);
+        if (slot[c.region] == SIZE_MAX) {
+            slot[c.region] = regions.size();
+            regions.push_back({c.cluster->region, {}, 0});
+        }
+        regions[slot[c.region]].clusters.push_back(c);
     }
+    std::sort(regions.begin(), regions.end(), [](const region_group& a, const region_group& b) { return a.name < b.name; });
     if (static_cast<std::int64_t>(regions.size()) < region_c.min_groups)
         return {{}, "the number of feasible region is less than spreadConstraint.MinGroups"};
     std::vector<const region_group*> groups;
-    for (auto& [name, g] : regions) {
+    for (auto& g : regions) {
         g.score = region_score(g, s, replicas, region_c.min_groups, cluster_c.min_groups);
         groups.push_back(&g);
     }

@@ -22,6 +22,8 @@ struct candidate {
     std::int32_t allocatable = 0; // the estimate alone (allocatableReplicas), without current replicas
     std::int32_t current = 0;     // replicas the previous result gave this cluster
     std::int64_t score = 0;       // ClusterLocality: 100 for a cluster in the previous spec.clusters
+    // snapshot::region_rank: region spread groups by it (equal ranks, equal region names).
+    std::uint32_t region = 0;
 };
 
 // Spec 3.1: tier ascending, score descending (all 0 on a first schedule), available descending, name

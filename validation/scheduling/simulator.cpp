@@ -153,7 +153,8 @@ struct candidate_maker {
         std::int32_t current = locality ? current_of(r.previous, rank) : 0;
         auto available = static_cast<std::int32_t>(
             std::min<std::int64_t>(std::int64_t(estimate) + std::max(current, 0), unlimited_replicas));
-        return {&r.snap.clusters()[p.index], p.tier, available, rank, estimate, current, targeted(rank) ? 100 : 0};
+        return {&r.snap.clusters()[p.index], p.tier, available, rank, estimate, current, targeted(rank) ? 100 : 0,
+                r.snap.region_rank(p.index)};
     }
 };
 
@@ -216,8 +217,15 @@ attempt try_term(const run& r, const filter_scope& scope)
     filter_cache::shape* shape = cache != nullptr ? &cache->shape_of(scope) : nullptr;
     auto f = shape != nullptr ? cache->filter(*shape, scope) : filter_group(r.snap, scope);
     if (f.feasible.empty()) {
-        a.error = project_fit_error(r, scope, f);
-        a.diagnosis = karmada_fit_error(r, scope);
+        if (shape != nullptr && scope.targets.empty() && scope.evicting.empty()) {
+            if (!shape->fit_error)
+                shape->fit_error.emplace(project_fit_error(r, scope, f), karmada_fit_error(r, scope));
+            a.error = shape->fit_error->first;
+            a.diagnosis = shape->fit_error->second;
+        } else {
+            a.error = project_fit_error(r, scope, f);
+            a.diagnosis = karmada_fit_error(r, scope);
+        }
         return a;
     }
     if (shape != nullptr && r.workload && !r.sets) {

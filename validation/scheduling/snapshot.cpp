@@ -37,6 +37,14 @@ snapshot::snapshot(std::span<const model::cluster> clusters) : clusters_(cluster
         rank_[order[r]] = r;
         sorted_names_.push_back(clusters[order[r]].name);
     }
+    std::vector<std::string_view> regions;
+    for (const auto& c : clusters)
+        regions.push_back(c.region);
+    std::sort(regions.begin(), regions.end());
+    regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
+    region_rank_.reserve(clusters.size());
+    for (const auto& c : clusters)
+        region_rank_.push_back(static_cast<std::uint32_t>(std::lower_bound(regions.begin(), regions.end(), c.region) - regions.begin()));
 }
 
 bool snapshot::contains(std::string_view name) const

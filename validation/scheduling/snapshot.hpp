@@ -28,6 +28,9 @@ public:
     // The name rank of the cluster called `name`, or -1 when the snapshot has none.
     std::int64_t rank_of(std::string_view name) const;
 
+    // The cluster's region as its place among the snapshot's distinct region names, in name order.
+    std::uint32_t region_rank(std::size_t index) const { return region_rank_[index]; }
+
     // APIEnablement by interned "groupVersion/kind": -1 when no cluster serves it.
     int api_id(std::string_view api_version, std::string_view kind) const;
     bool api_enabled(std::size_t index, int api) const;
@@ -38,6 +41,7 @@ private:
     std::vector<prepared_cluster> prepared_;
     std::vector<std::string_view> sorted_names_;
     std::vector<std::uint32_t> rank_;
+    std::vector<std::uint32_t> region_rank_;
     std::unordered_map<std::string, int> api_ids_;
     std::vector<std::vector<int>> apis_; // per cluster, sorted
 };
