@@ -89,11 +89,13 @@ int main(int argc, char** argv)
             acted += out.acted;
         }
         replan = std::min(replan, seconds_since(start));
-        // The same re-plan with the filter results shared across bindings of one shape.
+        // The same re-plan as lint --bindings and simulate run it: filter results, canonical orders and
+        // estimates shared across bindings of one shape and request, no per-candidate rows.
         start = std::chrono::steady_clock::now();
         scheduling::filter_cache cache(snap);
         scheduling::options shared;
         shared.filters = &cache;
+        shared.candidate_rows = false; // as lint --bindings and simulate run it
         for (std::size_t i = 0; i < n_bindings; ++i) {
             auto scaled = scheduling::apply_policy(bindings[i], specs[i], workloads[i].replicas + 2);
             (void)scheduling::reschedule(scaled, snap, shared, {}, 1'700'000'100);

@@ -305,7 +305,7 @@ std::string success_message(const decision& d, std::int32_t replicas)
     return s;
 }
 
-void fill(decision& d, const group_scope& term, const attempt& a, const model::workload& w)
+void fill(decision& d, const group_scope& term, const attempt& a, const model::workload& w, bool candidate_rows)
 {
     d.scheduled = true;
     d.affinity_name = term.name;
@@ -313,10 +313,12 @@ void fill(decision& d, const group_scope& term, const attempt& a, const model::w
     for (const auto& o : term.overflow)
         tiers.push_back(o.affinity_name);
     auto tier = [&](int t) -> const std::string& { return tiers[t <= 0 ? 0 : static_cast<std::size_t>(t)]; };
-    replicas_by_rank given(a.result);
-    d.candidates.reserve(a.feasible.size());
-    for (const auto& c : a.feasible)
-        d.candidates.push_back({c.cluster->name, given[c.name_rank], tier(c.tier), c.available, {}});
+    if (candidate_rows) {
+        replicas_by_rank given(a.result);
+        d.candidates.reserve(a.feasible.size());
+        for (const auto& c : a.feasible)
+            d.candidates.push_back({c.cluster->name, given[c.name_rank], tier(c.tier), c.available, {}});
+    }
     std::vector<assigned> rows = a.result.clusters;
     std::stable_sort(rows.begin(), rows.end(),
                      [](const assigned& x, const assigned& y) { return canonical_before(*x.target, *y.target); });
@@ -454,7 +456,7 @@ decision schedule(const model::propagation_spec& spec, const model::workload& te
         attempt a = try_term(r, scope);
         d.groups.push_back(outcome_of(r, scope, a));
         if (a.error.empty()) {
-            fill(d, groups[t], a, workload);
+            fill(d, groups[t], a, workload, opts.candidate_rows);
             if (!workload.components.empty())
                 add_components(d, spec, workload, gates, r.sets != nullptr);
             return d;

@@ -79,6 +79,10 @@ struct options {
     // default: the rows cost more than the schedule itself; groups[] outcome, error and diagnosis are
     // always filled.
     bool explain = false;
+    // Fill decision::candidates (a row per feasible cluster of the chosen term, thousands on a large
+    // inventory). Re-plans of many bindings (lint --bindings, simulate) turn it off: they read the
+    // assigned rows of decision::clusters only.
+    bool candidate_rows = true;
     // Filter results shared across calls over the same snapshot (workloads of one shape); nullptr: none.
     filter_cache* filters = nullptr;
     // Karmada's feature gates (MultiplePodTemplatesScheduling decides multi-component jobs); nullptr:

@@ -124,6 +124,7 @@ bool scheduler(world& w, step_log& log, const settings_in_force& s)
     scheduling::filter_cache shared(snap); // bindings of one policy and kind share one filter pass
     scheduling::options opts = s.scheduling;
     opts.filters = &shared;
+    opts.candidate_rows = false;
     opts.gates = &s.controllers.gates;
     std::set<std::size_t> queue;
     queue.swap(log.enqueued);

@@ -2,6 +2,10 @@
 // lint dry run: loading the snapshot and workloads, snapshot warnings, claiming and scheduling.
 #include "lint/dry_run.hpp"
 
+#include <map>
+#include <string_view>
+#include <tuple>
+
 #include "doc/locate.hpp"
 #include "lint/claims.hpp"
 #include "scheduling/claim.hpp"
@@ -106,17 +110,29 @@ void add_snapshot_warnings(const dry_run_context& ctx, const model::policy& poli
 
 namespace {
 
-const model::workload* workload_for(const dry_run_context& ctx, const model::binding& b, std::vector<bool>& bound)
-{
-    for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
-        const auto& w = ctx.workloads[i];
-        if (model::refers_to(b.resource, w)) {
-            bound[i] = true;
-            return &w;
+// The --workloads templates by (apiVersion, kind, namespace, name), first one of a key kept (the loader
+// reports duplicates): one lookup per binding instead of a scan over every template.
+class workload_index {
+public:
+    explicit workload_index(const std::vector<model::workload>& workloads)
+    {
+        for (std::size_t i = 0; i < workloads.size(); ++i) {
+            const auto& w = workloads[i];
+            by_key_.try_emplace(key{w.api_version, w.kind, w.namespace_, w.name}, i);
         }
     }
-    return nullptr;
-}
+    // The template spec.resource names (model::refers_to), or npos.
+    std::size_t find(const model::object_reference& r) const
+    {
+        auto it = by_key_.find(key{r.api_version, r.kind, r.namespace_, r.name});
+        return it == by_key_.end() ? npos : it->second;
+    }
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+private:
+    using key = std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>;
+    std::map<key, std::size_t> by_key_;
+};
 
 // The policy among PATH that the binding's claim names (the claim is sticky: no ranking).
 const typed_policy* claimed_by(const std::vector<typed_policy>& policies, const report& r, const model::binding& b)
@@ -149,7 +165,7 @@ scheduling_result to_result(const model::binding& applied, const scheduling::res
     s.clusters = rows_of(out.after.clusters);
     if (out.acted)
         for (auto& row : s.clusters)
-            for (const auto& c : out.result.candidates)
+            for (const auto& c : out.result.clusters)
                 if (c.name == row.cluster) {
                     row.tier = c.tier;
                     row.available = c.available;
@@ -195,10 +211,15 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     scheduling::filter_cache shared(*ctx.snapshot);
     scheduling::options opts = ctx.options;
     opts.filters = &shared;
+    opts.candidate_rows = false; // rows come from decision::clusters (to_result)
     // Day two: a workload with a binding keeps the policy its claim names; that policy is applied.
     std::vector<bool> bound(ctx.workloads.size(), false);
+    const workload_index templates(ctx.workloads);
     for (const auto& b : ctx.bindings.bindings()) {
-        const model::workload* w = workload_for(ctx, b, bound);
+        const std::size_t found = templates.find(b.resource);
+        const model::workload* w = found == workload_index::npos ? nullptr : &ctx.workloads[found];
+        if (w != nullptr)
+            bound[found] = true;
         const typed_policy* p = claimed_by(policies, r, b);
         if (p == nullptr) {
             ++r.totals.not_predicted; // claimed by a policy that is not among PATH (or by none)
