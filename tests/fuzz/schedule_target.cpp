@@ -5,9 +5,11 @@
 
 #include "doc/load.hpp"
 #include "model/decode.hpp"
+#include "scheduling/component_sets.hpp"
 #include "scheduling/inventory.hpp"
 #include "scheduling/simulator.hpp"
 #include "scheduling/snapshot.hpp"
+#include "settings/feature_gates.hpp"
 #include "targets.hpp"
 #include "validate.hpp"
 
@@ -79,6 +81,19 @@ void check_decision(const scheduling::decision& d, const model::workload& w, con
     }
 }
 
+// A multi-component job under the gate: valid clusters; kept together (one cluster) when multi-template
+// scheduling applies, each cluster's components those of the job (common.go AssignReplicas).
+void check_kept_together(const scheduling::decision& d, const model::propagation_spec& spec, const model::workload& w,
+                         const settings::feature_gates& gates, const scheduling::snapshot& snap)
+{
+    std::set<std::string> seen;
+    for (const auto& c : d.clusters)
+        if (!snap.contains(c.name) || !seen.insert(c.name).second)
+            invariant_failed(name, "a component job's placement names a cluster twice or one outside the snapshot");
+    if (d.scheduled && scheduling::multi_template_applicable(spec, w, gates) && d.clusters.size() > 1)
+        invariant_failed(name, "a job scheduled as one was placed on " + std::to_string(d.clusters.size()) + " clusters");
+}
+
 } // namespace
 
 int schedule(bytes data)
@@ -89,10 +104,19 @@ int schedule(bytes data)
     inputs in;
     read_documents(*docs, in);
     const scheduling::snapshot snap(in.clusters.clusters());
+    // Multi-component jobs once more with MultiplePodTemplatesScheduling on (alpha: off by default), so
+    // the component-set estimator and the single-cluster pick are reached.
+    settings::feature_gates multi_template;
+    multi_template.set("MultiplePodTemplatesScheduling", true);
+    scheduling::options gated;
+    gated.gates = &multi_template;
     for (const model::policy& p : in.policies) {
         (void)scheduling::unmatched_terms(p.spec, snap);
-        for (const model::workload& w : in.workloads)
+        for (const model::workload& w : in.workloads) {
             check_decision(scheduling::schedule(p.spec, w, snap), w, snap);
+            if (!w.components.empty())
+                check_kept_together(scheduling::schedule(p.spec, w, snap, gated), p.spec, w, multi_template, snap);
+        }
     }
     return 0;
 }

@@ -154,6 +154,18 @@ std::vector<seed> schedule_seeds(const std::vector<fixture>& fixtures)
             out.push_back({f.name, clusters + "\n---\n" + workloads + "\n---\n" + f.text});
     for (auto& [name, object] : policies(fixtures))
         out.push_back({name + ".json", clusters + "\n---\n" + workloads + "\n---\n" + doc::to_json(object)});
+    // The multi-component examples (GPU snapshot, PyTorchJob, FlinkDeployment) with each of their policies:
+    // the component-set path needs them together (the snapshot above has no GPUs, the jobs no policy).
+    std::string ai_clusters, ai_workloads;
+    for (const fixture& f : fixtures) {
+        if (f.name == "examples-ai-clusters.yaml")
+            ai_clusters = f.text;
+        else if (f.name.starts_with("examples-ai-workloads-"))
+            ai_workloads += "\n---\n" + f.text;
+    }
+    for (const fixture& f : fixtures)
+        if (f.name.starts_with("examples-ai-policies-"))
+            out.push_back({"ai-" + f.name, ai_clusters + ai_workloads + "\n---\n" + f.text});
     return out;
 }
 
