@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "doc/value.hpp"
 
+#include <array>
 #include <cstdio>
 
 #include "base/utf8.hpp"
@@ -273,6 +274,21 @@ void append_ascii_escaped(std::string& out, unsigned char c)
     }
 }
 
+// Printable ASCII that Go writes as itself (everything else goes through append_ascii_escaped or the
+// UTF-8 path): runs of these are appended at once, which is most of any string. A table, not a chain of
+// comparisons: this loop sees every byte lint and serve write.
+constexpr std::array<bool, 256> json_plain_bytes = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0x20; c < 0x80; ++c)
+        t[static_cast<std::size_t>(c)] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
+    return t;
+}();
+
+bool json_plain(unsigned char c)
+{
+    return json_plain_bytes[c];
+}
+
 } // namespace
 
 void append_json_string(std::string& out, std::string_view s)
@@ -281,6 +297,14 @@ void append_json_string(std::string& out, std::string_view s)
     // JSON, whatever bytes a client sent), and U+2028 / U+2029 are escaped.
     out.push_back('"');
     for (std::size_t i = 0; i < s.size();) {
+        std::size_t run = i;
+        while (run < s.size() && json_plain(static_cast<unsigned char>(s[run])))
+            ++run;
+        if (run > i) {
+            out.append(s.substr(i, run - i));
+            i = run;
+            continue;
+        }
         const auto c = static_cast<unsigned char>(s[i]);
         if (c < 0x80) {
             append_ascii_escaped(out, c);

@@ -2,6 +2,7 @@
 // -o junit: JUnit XML as kubeconform emits it: a <testsuite> per file, a <testcase> per policy document.
 #include "lint/render.hpp"
 
+#include <array>
 #include <map>
 #include <ostream>
 #include <string>
@@ -35,7 +36,23 @@ std::string xml_escape(std::string_view s, bool attribute)
 {
     std::string out;
     out.reserve(s.size());
+    // Printable ASCII other than the five markup characters stands for itself: copied a run at a time.
+    static constexpr std::array<bool, 256> plain_bytes = [] {
+        std::array<bool, 256> t{};
+        for (int c = 0x20; c < 0x80; ++c)
+            t[static_cast<std::size_t>(c)] = c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
+        return t;
+    }();
+    auto plain = [](char ch) { return plain_bytes[static_cast<unsigned char>(ch)]; };
     for (std::size_t i = 0; i < s.size();) {
+        std::size_t run = i;
+        while (run < s.size() && plain(s[run]))
+            ++run;
+        if (run > i) {
+            out.append(s.substr(i, run - i));
+            i = run;
+            continue;
+        }
         switch (s[i]) {
         case '&': out += "&amp;"; break;
         case '<': out += "&lt;"; break;
