@@ -311,7 +311,7 @@ group_outcome outcome_of(const run& r, const filter_scope& scope, const attempt&
     std::vector<std::string> ties = a.checked_tie ? tie_clusters(a) : std::vector<std::string>{};
     bool assigned = a.error.empty();
     explain_input in{r.snap, scope, r.placement, r.request, r.workload, strategy_of(r.placement), a.feasible,
-                     a.chosen.clusters, assigned ? &a.result : nullptr, ties};
+                     a.chosen.clusters, assigned ? &a.result : nullptr, ties, r.sets};
     g.considered = explain_group(in);
     return g;
 }
