@@ -148,7 +148,8 @@ TEST_CASE("the chosen cluster holds the whole job; the others say what put it fi
     CHECK(chosen.holds_job);
     CHECK(chosen.left_out.empty());
     CHECK_FALSE(row(g, "gpu-bound").holds_job);
-    CHECK(row(g, "gpu-bound").left_out == std::string(kept) + "pods-bound was picked first: more complete sets, 3 > 2)");
+    CHECK(row(g, "gpu-bound").left_out ==
+          std::string(kept) + "pods-bound was picked first: more complete sets, 3 > 2)");
     CHECK(row(g, "no-gpu").left_out == std::string(kept) + "pods-bound was picked first: more complete sets, 3 > 0)");
     CHECK(row(g, "pods-bound-2").left_out ==
           std::string(kept) + "pods-bound was picked first: as many complete sets, 3, and its name sorts first)");
@@ -189,7 +190,8 @@ TEST_CASE("Duplicated checks no capacity: the first in order holds the job even 
     const auto& g = d.groups.at(0);
     CHECK(row(g, "no-gpu").holds_job);
     CHECK(row(g, "no-gpu").left_out.empty());
-    CHECK(row(g, "gpu-bound").left_out == std::string(kept) + "no-gpu was picked first: tier primary comes before burst)");
+    CHECK(row(g, "gpu-bound").left_out ==
+          std::string(kept) + "no-gpu was picked first: tier primary comes before burst)");
 }
 
 TEST_CASE("when no cluster holds a set, every row says the job is placed whole or nowhere")
