@@ -196,25 +196,125 @@ set_job prepare_set_job(const std::vector<model::component>& components, const r
     return job;
 }
 
-component_set_estimate max_available_component_sets(const set_cluster& c, const set_job& job)
+namespace {
+
+// The estimate with the bounding resource as an index (set_job::per_set_names, or -2 for job.unknown).
+component_set_cache::entry estimate_entry(const set_cluster& c, const set_job& job)
 {
+    using entry = component_set_cache::entry;
     if (!c.has_summary)
-        return {0, set_bound::no_summary, {}};
+        return {0, set_bound::no_summary, -1};
     if (c.pods_left <= 0)
-        return {0, set_bound::no_pods_left, {}};
+        return {0, set_bound::no_pods_left, -1};
     if (job.pods_per_set <= 0)
-        return {clamp32(c.pods_left), set_bound::pods, {}};
+        return {clamp32(c.pods_left), set_bound::pods, -1};
     if (!job.unknown.empty())
-        return {0, set_bound::resource_exhausted, job.unknown};
+        return {0, set_bound::resource_exhausted, -2};
     auto b = resource_bounded(c, job, c.pods_left / job.pods_per_set);
-    bool named = b.bound != set_bound::pods;
-    component_set_estimate out{clamp32(b.sets), b.bound, named ? job.per_set_names[b.index] : std::string()};
+    entry out{clamp32(b.sets), b.bound, b.bound != set_bound::pods ? static_cast<std::int32_t>(b.index) : -1};
     if (b.bound == set_bound::resource_exhausted || !c.use_models || !c.models_build)
         return out;
     std::int32_t modelled = model_component_sets(c, job, out.sets);
     if (modelled < out.sets)
-        return {modelled, set_bound::resource_models, {}};
+        return {modelled, set_bound::resource_models, -1};
     return out;
+}
+
+component_set_estimate named(const component_set_cache::entry& e, const set_job& job)
+{
+    std::string resource = e.resource == -2  ? job.unknown
+                           : e.resource >= 0 ? job.per_set_names[static_cast<std::size_t>(e.resource)]
+                                             : std::string();
+    return {e.sets, e.bound, std::move(resource)};
+}
+
+// Everything estimate_entry reads of a job, as one string (resource ids are the cache's table's).
+std::string shape_key(const set_job& job)
+{
+    std::string key = std::to_string(job.pods_per_set);
+    key.append("|").append(job.unknown).append("|");
+    for (const auto& r : job.per_set)
+        key.append(std::to_string(r.id)).append(":").append(std::to_string(r.value)).append(",");
+    key.append("|");
+    for (int id : job.model_ids)
+        key.append(std::to_string(id)).append(",");
+    key.append("|");
+    for (const auto& p : job.parts)
+        key.append(std::to_string(p.replicas)).append(",");
+    key.append("|");
+    for (auto v : job.model_demand)
+        key.append(std::to_string(v)).append(",");
+    return key;
+}
+
+} // namespace
+
+component_set_estimate max_available_component_sets(const set_cluster& c, const set_job& job)
+{
+    return named(estimate_entry(c, job), job);
+}
+
+std::string set_bound_by(const component_set_estimate& e, const set_job& job)
+{
+    switch (e.bound) {
+    case set_bound::no_summary: return "no resourceSummary";
+    case set_bound::no_pods_left:
+    case set_bound::pods: return "pods";
+    case set_bound::resource_models: return "resource models";
+    case set_bound::resource:
+    case set_bound::resource_exhausted: break;
+    }
+    if (!job.unknown.empty() && e.resource == job.unknown)
+        return e.resource + " (offered by no cluster)";
+    return e.resource;
+}
+
+void component_set_cache::bind(std::span<const model::cluster> clusters, const settings::feature_gates& gates)
+{
+    bool modeling = gates.customized_cluster_resource_modeling();
+    if (bound_ && data_ == clusters.data() && size_ == clusters.size() && modeling_ == modeling)
+        return;
+    bound_ = true;
+    data_ = clusters.data();
+    size_ = clusters.size();
+    modeling_ = modeling;
+    table_ = resource_table{};
+    memo_.clear();
+    clusters_.clear();
+    clusters_.reserve(clusters.size());
+    for (const auto& c : clusters)
+        clusters_.push_back(prepare_set_cluster(c, table_, gates));
+}
+
+job_sets::job_sets(component_set_cache& cache, std::span<const model::cluster> clusters,
+                   const std::vector<model::component>& components, const settings::feature_gates& gates)
+    : cache_(&cache)
+{
+    cache.bind(clusters, gates);
+    job_ = prepare_set_job(components, cache.table_);
+    auto key = shape_key(job_);
+    auto it = cache.memo_.find(key);
+    if (it == cache.memo_.end() && cache.memo_.size() >= component_set_cache::max_shapes) {
+        own_.resize(clusters.size());
+        memo_ = &own_;
+        return;
+    }
+    if (it == cache.memo_.end())
+        it = cache.memo_.emplace(std::move(key), std::vector<component_set_cache::entry>(clusters.size())).first;
+    memo_ = &it->second;
+}
+
+const component_set_cache::entry& job_sets::entry_of(std::size_t index)
+{
+    auto& e = (*memo_)[index];
+    if (e.sets < 0)
+        e = estimate_entry(cache_->clusters_[index], job_);
+    return e;
+}
+
+component_set_estimate job_sets::estimate(std::size_t index)
+{
+    return named(entry_of(index), job_);
 }
 
 component_set_estimate max_available_component_sets(const model::cluster& c,

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "model/binding.hpp"
@@ -104,6 +106,64 @@ std::int32_t model_component_sets(const set_cluster& c, const set_job& job, std:
 component_set_estimate max_available_component_sets(const model::cluster& c,
                                                     const std::vector<model::component>& components,
                                                     const settings::feature_gates& gates);
+
+// What bounds a set count, for explain output (the general estimator's bound_by vocabulary): "cpu",
+// "memory", "nvidia.com/gpu", "pods", "resource models", "no resourceSummary", "x (offered by no cluster)".
+std::string set_bound_by(const component_set_estimate& e, const set_job& job);
+
+// MaxAvailableComponentSets over one list of clusters for many jobs (a lint or simulate run, one snapshot):
+// the clusters are prepared once (one resource table), and each answer is kept per (component shape,
+// cluster), so jobs whose components ask the same of a set share it. A shape is everything the estimate
+// reads of a job: pods per set, the per-set amounts, the per-replica model demand and the replicas of each
+// component (names do not matter). At most max_shapes shapes are kept (12 bytes per cluster each); a job
+// of another shape after that computes its own. Not thread-safe; borrows the clusters given to job_sets.
+class component_set_cache {
+public:
+    static constexpr std::size_t max_shapes = 256;
+    std::size_t shapes() const { return memo_.size(); }
+
+    // One memoised answer.
+    struct entry {
+        std::int32_t sets = -1; // -1: not computed yet
+        set_bound bound = set_bound::no_summary;
+        std::int32_t resource = -1; // index into set_job::per_set_names; -2: set_job::unknown
+    };
+
+private:
+    friend class job_sets;
+    // Prepares the clusters unless they are the ones (and the modeling gate the one) prepared already.
+    void bind(std::span<const model::cluster> clusters, const settings::feature_gates& gates);
+
+    const model::cluster* data_ = nullptr;
+    std::size_t size_ = 0;
+    bool bound_ = false, modeling_ = false;
+    resource_table table_;
+    std::vector<set_cluster> clusters_;
+    std::unordered_map<std::string, std::vector<entry>> memo_; // shape key → one entry per cluster
+};
+
+// One job's component sets on the clusters of one snapshot, through a cache: sets(i) for cluster index
+// i of `clusters` is max_available_component_sets(clusters[i], components, gates).sets, computed once per
+// shape and cluster. Valid while the cache stays bound to these clusters (no job_sets over other ones).
+class job_sets {
+public:
+    job_sets(component_set_cache& cache, std::span<const model::cluster> clusters,
+             const std::vector<model::component>& components, const settings::feature_gates& gates);
+    job_sets(const job_sets&) = delete; // memo_ may point at own_
+    job_sets& operator=(const job_sets&) = delete;
+
+    std::int32_t sets(std::size_t index) { return entry_of(index).sets; }
+    component_set_estimate estimate(std::size_t index);
+    std::string bound_by(std::size_t index) { return set_bound_by(estimate(index), job_); }
+
+private:
+    const component_set_cache::entry& entry_of(std::size_t index);
+
+    component_set_cache* cache_;
+    set_job job_;
+    std::vector<component_set_cache::entry>* memo_ = nullptr;
+    std::vector<component_set_cache::entry> own_; // when the cache holds max_shapes other shapes
+};
 
 // karmada: pkg/scheduler/core/common.go AssignReplicas for a binding with components: every selected
 // cluster gets {name}; the components [{name, replicas}] are copied in full when the gate is on, the

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "scheduling/filter.hpp"
+#include "scheduling/strategy.hpp"
 
 namespace kpw::scheduling {
 
@@ -16,6 +17,10 @@ struct by_rank {
     std::vector<bool> selected;
     std::vector<std::int32_t> replicas;
     int last_tier = -1; // the last tier that received replicas
+    // A multi-component job (explain_input::sets): selection by region, and the text every candidate
+    // the single-cluster pick did not choose starts with (set_left_out).
+    bool by_region = false;
+    std::string not_chosen;
 
     explicit by_rank(const explain_input& in)
         : feasible(in.snap.clusters().size()), selected(feasible.size()), replicas(feasible.size())
@@ -24,12 +29,36 @@ struct by_rank {
             feasible[c.name_rank] = &c;
         for (const auto& c : in.selected)
             selected[c.name_rank] = true;
+        if (in.sets != nullptr)
+            prepare_sets(in);
         if (in.result == nullptr)
             return;
         for (const auto& r : in.result->clusters) {
             replicas[r.target->name_rank] = r.replicas;
             last_tier = std::max(last_tier, r.target->tier);
         }
+    }
+
+    void prepare_sets(const explain_input& in)
+    {
+        by_region = spread_of(in.placement).region.has_value();
+        std::string kept = "not chosen: multi-template scheduling keeps the job on one cluster (";
+        if (in.result == nullptr || in.feasible.empty())
+            return;
+        if (by_region || in.selected.size() != 1) {
+            kept += "picked by the region spread selection: ";
+            for (std::size_t i = 0; i < in.selected.size(); ++i)
+                kept.append(i ? ", " : "").append(in.selected[i].cluster->name);
+            not_chosen = kept + ")";
+            return;
+        }
+        const candidate& x = in.selected.front();
+        const candidate& first = in.feasible.front();
+        if (x.name_rank == first.name_rank)
+            not_chosen = kept + x.cluster->name + " was picked first: ";
+        else
+            not_chosen = kept + x.cluster->name + " replaced " + first.cluster->name +
+                         ", which came first but holds no complete set: ";
     }
 };
 
@@ -76,14 +105,65 @@ std::string left_out(const explain_input& in, const by_rank& idx, const candidat
     return "Webster rounding";
 }
 
+// Why Karmada's order (spreadconstraint sortClusters: tier, score, available sets, name) put `x` before `c`.
+std::string order_key(const explain_input& in, const candidate& x, const candidate& c)
+{
+    if (x.tier != c.tier)
+        return "tier " + tier_name(in.scope.group, x.tier) + " comes before " + tier_name(in.scope.group, c.tier);
+    if (x.score != c.score)
+        return "ClusterLocality score " + std::to_string(x.score) + " > " + std::to_string(c.score);
+    if (x.available != c.available)
+        return "more complete sets, " + std::to_string(x.available) + " > " + std::to_string(c.available);
+    return "as many complete sets, " + std::to_string(x.available) + ", and its name sorts first";
+}
+
+// A multi-component job scheduled as one (day2-semantics §6.2): selection with maxGroups 1 keeps the
+// first candidate in Karmada's order, or, when the capacity is checked (not Duplicated) and that one holds
+// no complete set, swaps in the reserve candidate with the most sets (select_clusters_by_cluster.go; the
+// first of equals in order). The selected cluster receives the whole job and has no reason; every other
+// candidate says which cluster was picked and by which key of the order.
+std::string set_left_out(const explain_input& in, const by_rank& idx, const candidate& c)
+{
+    if (in.result == nullptr) {
+        // By cluster with need 1 the selection fails only when no candidate holds a set.
+        if (in.selected.empty() && !idx.by_region && c.available < 1)
+            return "holds no complete set, and no other candidate does either: multi-template scheduling places "
+                   "the whole job on one cluster or nowhere";
+        return "spread selection";
+    }
+    if (idx.selected[c.name_rank])
+        return {};
+    if (idx.by_region || in.selected.size() != 1)
+        return idx.not_chosen;
+    const candidate& x = in.selected.front();
+    const candidate& first = in.feasible.front();
+    if (x.name_rank == first.name_rank)
+        return idx.not_chosen + order_key(in, x, c) + ")";
+    if (c.name_rank == first.name_rank)
+        return "not chosen: it came first in Karmada's order but holds no complete set, so the reserve swap "
+               "replaced it with " + x.cluster->name + " (the most sets, " + std::to_string(x.available) + ")";
+    if (x.available > c.available)
+        return idx.not_chosen + "the reserve swap takes the most sets, " + std::to_string(x.available) + " > " +
+               std::to_string(c.available) + ")";
+    return idx.not_chosen + "the first in order of the candidates with the most sets, " +
+           std::to_string(x.available) + ")";
+}
+
 considered_cluster passed_row(const explain_input& in, const by_rank& idx, std::size_t i, const candidate& c)
 {
     considered_cluster row;
     row.passed = true;
     row.available = c.available;
+    row.replicas = idx.replicas[c.name_rank];
+    if (in.sets != nullptr) { // the component-set estimator decided `available`
+        row.component_sets = true;
+        row.bound_by = in.sets->bound_by(i);
+        row.holds_job = in.result != nullptr && idx.selected[c.name_rank];
+        row.left_out = set_left_out(in, idx, c);
+        return row;
+    }
     if (in.workload)
         row.bound_by = bound_by(general_estimate(in.snap.prepared(i), in.request), in.request, in.snap.resources());
-    row.replicas = idx.replicas[c.name_rank];
     row.left_out = left_out(in, idx, c, row.replicas);
     return row;
 }
@@ -100,12 +180,14 @@ std::vector<considered_cluster> explain_group(const explain_input& in)
     by_rank idx(in);
     std::vector<considered_cluster> out;
     auto clusters = in.snap.clusters();
+    out.reserve(in.feasible.size());
     for (std::size_t i = 0; i < clusters.size(); ++i) {
-        int tier = tier_of(clusters[i], in.scope.group);
+        const candidate* c = idx.feasible[in.snap.name_rank(i)];
+        int tier = c != nullptr ? c->tier : tier_of(clusters[i], in.scope.group); // a candidate has its tier
         if (tier < 0)
             continue;
         considered_cluster row;
-        if (const candidate* c = idx.feasible[in.snap.name_rank(i)])
+        if (c != nullptr)
             row = passed_row(in, idx, i, *c);
         else if (clusters[i].deleting)
             row.left_out = "being deleted: skipped before the filters";

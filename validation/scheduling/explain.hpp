@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scheduling/assign.hpp"
+#include "scheduling/component_sets.hpp"
 #include "scheduling/estimator.hpp"
 #include "scheduling/filter_stage.hpp"
 #include "scheduling/select.hpp"
@@ -26,6 +27,9 @@ struct explain_input {
     std::span<const candidate> selected;      // the spread selection
     const assignment* result = nullptr;       // nullptr: the group failed before or in assignment
     std::span<const std::string> tie_between; // clusters whose count differs with the other name order
+    // A multi-component job scheduled as one: its component sets per cluster (available and bound come
+    // from them, and the left-out reasons tell the single-cluster pick); nullptr otherwise.
+    job_sets* sets = nullptr;
 };
 
 // Every cluster the group's affinity selects (every cluster when there is none), in snapshot order:

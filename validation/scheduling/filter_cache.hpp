@@ -7,6 +7,7 @@
 #include <utility>
 #include <unordered_map>
 
+#include "scheduling/component_sets.hpp"
 #include "scheduling/diagnosis.hpp"
 #include "scheduling/filter_stage.hpp"
 
@@ -52,10 +53,14 @@ public:
     std::int32_t estimate_for(std::vector<std::int32_t>& memo, std::uint32_t index, const prepared_request& request) const;
     std::size_t request_shapes() const { return estimates_.size(); }
 
+    // Component sets of multi-component jobs, shared by jobs of one component shape (component_sets.hpp).
+    component_set_cache& component_sets() { return sets_; }
+
 private:
     const snapshot& snap_;
     std::unordered_map<std::string, shape> entries_;
     std::unordered_map<std::string, std::vector<std::int32_t>> estimates_;
+    component_set_cache sets_;
 };
 
 } // namespace kpw::scheduling

@@ -48,7 +48,7 @@ struct run {
     bool workload = true;
     // A multi-component job scheduled as one (day2-semantics §6.2): available replicas are component
     // sets, selection needs 1, nothing is divided. nullptr otherwise.
-    const settings::feature_gates* sets = nullptr;
+    job_sets* sets = nullptr;
 
     filter_scope scope(const group_scope& g) const
     {
@@ -147,7 +147,7 @@ struct candidate_maker {
     {
         std::uint32_t rank = r.snap.name_rank(p.index);
         std::int32_t estimate = !r.workload ? unlimited_replicas
-                                : r.sets    ? max_available_component_sets(r.snap.clusters()[p.index], r.w.components, *r.sets).sets
+                                : r.sets    ? r.sets->sets(p.index)
                                 : memo      ? r.opts.filters->estimate_for(*memo, p.index, r.request)
                                             : general_estimate(r.snap.prepared(p.index), r.request).replicas;
         std::int32_t current = locality ? current_of(r.previous, rank) : 0;
@@ -383,7 +383,7 @@ group_outcome outcome_of(const run& r, const filter_scope& scope, const attempt&
     std::vector<std::string> ties = a.checked_tie ? tie_clusters(a) : std::vector<std::string>{};
     bool assigned = a.error.empty();
     explain_input in{r.snap, scope, r.placement, r.request, r.workload, strategy_of(r.placement), a.feasible,
-                     a.chosen.clusters, assigned ? &a.result : nullptr, ties};
+                     a.chosen.clusters, assigned ? &a.result : nullptr, ties, r.sets};
     g.considered = explain_group(in);
     return g;
 }
@@ -447,8 +447,13 @@ decision schedule(const model::propagation_spec& spec, const model::workload& te
     run r{placement, workload, clusters, opts, effective_tolerations(placement, opts), view_of(previous, clusters),
           prepare_request(workload, clusters.resources()), clusters.api_id(workload.api_version, workload.kind),
           mode_of(previous), !d.non_workload};
-    if (multi_template_applicable(spec, workload, gates))
-        r.sets = &gates;
+    // Component sets through the run's cache when there is one (jobs of one shape share them).
+    std::optional<component_set_cache> own_sets;
+    std::optional<job_sets> sets;
+    if (multi_template_applicable(spec, workload, gates)) {
+        auto& cache = opts.filters != nullptr ? opts.filters->component_sets() : own_sets.emplace();
+        r.sets = &sets.emplace(cache, clusters.clusters(), workload.components, gates);
+    }
     auto groups = groups_of(placement, d.non_workload);
     std::optional<attempt> first;
     for (std::size_t t = start_index(placement, previous); t < groups.size(); ++t) {

@@ -46,6 +46,11 @@ struct considered_cluster {
     std::int32_t replicas = 0;            // assigned in this group
     std::string left_out;                 // passed but fewer replicas than it could hold: why
                                           // ("spread selection", "Webster rounding", "tier not needed", "tie-breaker")
+    // A multi-component job scheduled as one (day2-semantics §6.2): `available` counts complete component
+    // sets and `bound_by` names what bounds them; `holds_job` marks the cluster that receives the whole
+    // job (replicas stays 0: Karmada divides nothing and writes the components instead).
+    bool component_sets = false;
+    bool holds_job = false;
 };
 
 // One affinity group (clusterAffinities term, or the single clusterAffinity / none) that was tried.

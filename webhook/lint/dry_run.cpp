@@ -42,6 +42,8 @@ considered_row to_row(const scheduling::considered_cluster& c)
     }
     row.replicas = c.replicas;
     row.left_out = c.left_out;
+    row.component_sets = c.component_sets;
+    row.holds_job = c.holds_job;
     return row;
 }
 

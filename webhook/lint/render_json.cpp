@@ -90,6 +90,8 @@ value considered_json(const std::vector<considered_row>& rows)
         if (c.passed)
             v.add("boundBy", value::string(c.bound_by));
         v.add("replicas", value::integer(c.replicas));
+        if (c.component_sets) // `available` counts complete component sets
+            v.add("holdsJob", value::boolean(c.holds_job));
         out.push_back(std::move(v));
     }
     return out;

@@ -28,7 +28,7 @@ std::string left_out_counts(const group_row& g, std::size_t& count, std::string&
 {
     std::map<std::string, int> reasons;
     for (const auto& c : g.considered) {
-        if (c.passed && c.replicas > 0)
+        if (c.passed && (c.replicas > 0 || c.holds_job))
             continue;
         ++count;
         names.append(names.empty() ? "" : ", ").append(c.cluster);
@@ -69,10 +69,14 @@ void print_group_explained(std::ostream& out, const group_row& g)
             out << '\n';
             continue;
         }
-        out << "passed, available " << (c.available ? std::to_string(*c.available) : "-");
+        out << "passed, available " << (c.available ? std::to_string(*c.available) : "-")
+            << (c.component_sets ? " complete set(s)" : "");
         if (!c.bound_by.empty())
             out << " (bound by " << c.bound_by << ")";
-        out << ", gets " << c.replicas;
+        if (c.holds_job)
+            out << ", gets the whole job";
+        else
+            out << ", gets " << c.replicas;
         if (!c.left_out.empty())
             out << " (" << c.left_out << ")";
         out << '\n';

@@ -47,6 +47,8 @@ struct considered_row {
     std::string bound_by;                // passed: the resource that bounds `available`
     std::int64_t replicas = 0;
     std::string left_out;                // passed with fewer replicas than it could hold: why
+    bool component_sets = false;         // a multi-component job kept on one cluster: `available` counts sets
+    bool holds_job = false;              // ... and this cluster receives the whole job
 };
 
 // One affinity group that was tried, in order.

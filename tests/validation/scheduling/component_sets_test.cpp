@@ -255,3 +255,92 @@ TEST_CASE("selection with need 1 swaps a first cluster without a set for the res
     auto none = scheduling::select_clusters(ordered, p, scheduling::strategy_of(p), 1);
     CHECK(none.error.find("no enough resource when selecting 1 clusters") != std::string::npos);
 }
+
+namespace {
+
+// Clusters that bound the worked example's job differently: cpu, memory, pods, no summary, models.
+std::vector<model::cluster> mixed_clusters()
+{
+    std::vector<model::cluster> out;
+    out.push_back(cluster(resources({{"cpu", "32"}, {"memory", "128Gi"}, {"pods", "110"}}),
+                          resources({{"cpu", "8"}, {"memory", "32Gi"}, {"pods", "20"}})));
+    out.push_back(cluster(resources({{"cpu", "128"}, {"memory", "40Gi"}, {"pods", "110"}})));
+    out.push_back(cluster(resources({{"cpu", "128"}, {"memory", "512Gi"}, {"pods", "9"}})));
+    out.emplace_back();
+    auto modelled = cluster(resources({{"cpu", "128"}, {"memory", "512Gi"}, {"pods", "220"}}));
+    modelled.resource_models = {
+        {0, {{"cpu", *model::parse_quantity("4"), *model::parse_quantity("8")},
+             {"memory", *model::parse_quantity("8Gi"), *model::parse_quantity("16Gi")}}}};
+    modelled.resource_summary->allocatable_modelings = {{0, 4}};
+    out.push_back(modelled);
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i].name = "member" + std::to_string(i);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("the shared cache answers exactly what max_available_component_sets does, per cluster")
+{
+    auto cs = mixed_clusters();
+    auto gates_on = gates("MultiplePodTemplatesScheduling=true");
+    scheduling::component_set_cache cache;
+    scheduling::job_sets sets(cache, cs, worked_components(), gates_on);
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+        CAPTURE(i);
+        auto direct = scheduling::max_available_component_sets(cs[i], worked_components(), gates_on);
+        auto shared = sets.estimate(i);
+        CHECK(shared.sets == direct.sets);
+        CHECK(shared.bound == direct.bound);
+        CHECK(shared.resource == direct.resource);
+        CHECK(sets.sets(i) == direct.sets);
+    }
+    CHECK(sets.bound_by(0) == "cpu");
+    CHECK(sets.bound_by(1) == "memory");
+    CHECK(sets.bound_by(2) == "pods");
+    CHECK(sets.bound_by(3) == "no resourceSummary");
+    CHECK(sets.bound_by(4) == "resource models");
+    CHECK(sets.sets(4) == 2); // the summary allows 18 (cpu 128000 / 7000); 4 model nodes of {4 cpu, 8Gi} hold 2
+}
+
+TEST_CASE("jobs of one component shape share the cache; names do not matter, replicas do")
+{
+    auto cs = mixed_clusters();
+    auto g = gates("MultiplePodTemplatesScheduling=true");
+    scheduling::component_set_cache cache;
+    auto renamed = worked_components();
+    renamed[0].name = "master";
+    renamed[1].name = "worker";
+    auto more = worked_components();
+    more[1].replicas = 4;
+    {
+        scheduling::job_sets a(cache, cs, worked_components(), g);
+        CHECK(a.sets(0) == 3);
+    }
+    scheduling::job_sets b(cache, cs, renamed, g);
+    CHECK(cache.shapes() == 1);
+    scheduling::job_sets c(cache, cs, more, g);
+    CHECK(cache.shapes() == 2);
+    CHECK(c.sets(0) == 2); // cpu 24000 / 9000
+    CHECK(b.sets(0) == 3);
+
+    // Another modeling gate prepares the clusters again: the models no longer bound member4.
+    auto no_models = gates("MultiplePodTemplatesScheduling=true,CustomizedClusterResourceModeling=false");
+    scheduling::job_sets d(cache, cs, worked_components(), no_models);
+    CHECK(d.sets(4) == scheduling::max_available_component_sets(cs[4], worked_components(), no_models).sets);
+    CHECK(d.sets(4) > 0);
+}
+
+TEST_CASE("past max_shapes a job keeps its own answers and the cache stops growing")
+{
+    auto cs = mixed_clusters();
+    auto g = gates("MultiplePodTemplatesScheduling=true");
+    scheduling::component_set_cache cache;
+    for (std::size_t i = 0; i <= scheduling::component_set_cache::max_shapes; ++i) {
+        auto job = worked_components();
+        job[1].replicas = static_cast<std::int32_t>(1 + i);
+        scheduling::job_sets s(cache, cs, job, g);
+        CHECK(s.sets(0) == scheduling::max_available_component_sets(cs[0], job, g).sets);
+    }
+    CHECK(cache.shapes() == scheduling::component_set_cache::max_shapes);
+}

@@ -172,3 +172,38 @@ TEST_CASE("a JSON snapshot (kubectl get clusters -o json) is read as well")
     CHECK(s[0].string_at("affinityName") == "dc-beijing");
     CHECK(s[0].find("clusters")->items()[0].find("replicas")->as_int() == 3);
 }
+
+TEST_CASE("the AI example's PyTorchJob: rows count sets, the chosen cluster holds the job, the others say why")
+{
+    const std::string ai = examples + "ai/";
+    std::vector<std::string> args{"--feature-gates=MultiplePodTemplatesScheduling=true", "--clusters",
+                                  ai + "clusters.yaml", "--workloads", ai + "workloads/pytorchjob-bert.yaml",
+                                  ai + "policies/keep-together.yaml"};
+    auto json_args = args;
+    json_args.insert(json_args.begin(), {"-o", "json"});
+    auto r = run_lint(json_args);
+    auto v = json_of(r.out);
+    const auto& s = result_named(v, "bert-finetune").find("scheduling")->items();
+    REQUIRE(s.size() == 1);
+    const auto& rows = s[0].find("considered")->items();
+    REQUIRE(rows.size() == 3);
+    const std::string not_chosen = "not chosen: multi-template scheduling keeps the job on one cluster "
+                                   "(gpu-h100-bj was picked first: more complete sets, 1 > 0)";
+    for (const auto& row : rows) {
+        std::string name(row.string_at("name"));
+        CAPTURE(name);
+        bool chosen = name == "gpu-h100-bj";
+        CHECK(row.find("holdsJob")->as_bool() == chosen);
+        CHECK(row.find("available")->as_int() == (chosen ? 1 : 0));
+        CHECK(row.string_at("boundBy") == (chosen ? "resource models" : "nvidia.com/gpu"));
+        CHECK(row.string_at("reason") == (chosen ? "" : not_chosen));
+    }
+
+    auto text = run_lint(args);
+    CHECK(text.out.find("left out 2 cluster(s): cpu-gz, gpu-a100-sh (2 " + not_chosen + ")") != std::string::npos);
+    auto explained = args;
+    explained.insert(explained.begin(), "--explain");
+    auto e = run_lint(explained);
+    CHECK(e.out.find("gpu-h100-bj                  -                passed, available 1 complete set(s) (bound by "
+                     "resource models), gets the whole job\n") != std::string::npos);
+}
