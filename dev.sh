@@ -4,7 +4,8 @@
 #   ./dev.sh run    build and start the webhook on 127.0.0.1:8443 with a self-generated dev certificate
 #   ./dev.sh demo   build and lint the shipped examples: the dry run, the placement diff against the edited
 #                   copy manifests/examples/pr-edit/ (lint --base), today's bindings (lint --bindings) and
-#                   the drills of manifests/examples/drills/ (simulate)
+#                   the drills of manifests/examples/drills/ (simulate) and the multi-component jobs of
+#                   manifests/examples/ai/ (--feature-gates, --explain)
 #   ./dev.sh test   build and run every test suite: the normal build, then the whole suite again under
 #                   clang ASan + UBSan with short fuzz runs; ends with "N passed, N failed" (both builds)
 #   ./dev.sh test-sanitizers   only the sanitizer half of `test`
@@ -177,6 +178,12 @@ HINT
       --workloads manifests/examples/workloads.yaml --feature-gates Failover=true --enable-no-execute-taint-eviction \
       --scenario manifests/examples/drills/dr-failover.yaml manifests/examples/dc-groups.yaml ||
       echo "(exit 1 expected: step 2 leaves nginx without a serving replica before the NoExecute taint)"
+    echo
+    echo "== multi-component jobs (manifests/examples/ai/): a PyTorchJob and a FlinkDeployment on GPU clusters, kept together =="
+    build/webhook/karmada-policy-webhook lint --feature-gates=MultiplePodTemplatesScheduling=true --explain \
+      --clusters manifests/examples/ai/clusters.yaml --workloads manifests/examples/ai/workloads \
+      manifests/examples/ai/policies/keep-together.yaml ||
+      echo "(exit 1 expected: no cluster holds a complete FlinkDeployment set)"
     ;;
   test)
     install_deps
