@@ -75,6 +75,7 @@ void validate_cluster_affinities(const std::vector<model::cluster_affinity_term>
                                  field::error_list& errs)
 {
     std::unordered_set<std::string_view> names;
+    bool repeated = false;
     for (std::size_t i = 0; i < terms.size(); ++i) {
         const auto& term = terms[i];
         const field::path term_path = at.index(i);
@@ -84,11 +85,16 @@ void validate_cluster_affinities(const std::vector<model::cluster_affinity_term>
         validate_label_key(term.affinity_name, term_path, errs);
         for (std::size_t k = first_a1; k < errs.size(); ++k)
             errs[k] = field::located(std::move(errs[k]), name_path);
-        // Reported on the whole list; positioned at the later duplicate's name, the one to rename.
-        if (!names.insert(term.affinity_name).second)
+        // Reported on the whole list, so every repeat renders identically and Karmada's aggregated denial
+        // shows it once: reported once here too, positioned at the first repeated name (the one to
+        // rename). Once per repeat would also be quadratic: n copies of the list's JSON (a 3 MiB policy
+        // of repeated names would need terabytes).
+        if (!names.insert(term.affinity_name).second && !repeated) {
+            repeated = true;
             errs.push_back(field::located(field::invalid(at, model::go_json(terms),
                                                          "each affinity term in a policy must have a unique name"),
                                           name_path));
+        }
         check_field_selector(term.cluster_affinity.field_selector, term_path.child("fieldSelector"), errs);
         validate_overflow_tiers(term, term_path, errs);
     }

@@ -111,3 +111,27 @@ TEST_CASE("label-key messages: three parts, prefixes, long names")
     CHECK(testing::admit_spec(R"("placement":{"workloadAffinity":{"affinity":{"groupByLabelKey":"example.com/My_Key.1"}}})")
               .result == admission_verdict::outcome::allowed);
 }
+
+// Every A2 error renders the same (the whole list as the value), so Karmada's aggregate shows one; the
+// rules emit one too, at the first repeated name. Per repeat, a policy of n repeated names held n copies
+// of the list's JSON: quadratic, terabytes for a 3 MiB AdmissionReview.
+TEST_CASE("repeated affinity names give one error, not one copy of the list per repeat")
+{
+    std::string terms;
+    for (int i = 0; i < 3000; ++i)
+        terms += std::string(i ? "," : "") + R"({"affinityName":"g)" + std::to_string(i % 2) + R"("})";
+    std::string yaml = "placement:\n  clusterAffinities:\n";
+    for (int i = 0; i < 3000; ++i)
+        yaml += "    - affinityName: g" + std::to_string(i % 2) + "\n";
+    const auto v = testing::lint_spec(yaml);
+    std::size_t repeats = 0;
+    for (const auto& e : v.errors)
+        if (e.detail == "each affinity term in a policy must have a unique name") {
+            ++repeats;
+            CHECK(e.field == "spec.placement.clusterAffinities");
+            CHECK(e.locate_at == "spec.placement.clusterAffinities[2].affinityName");
+        }
+    CHECK(repeats == 1);
+    CHECK(denial(R"("placement":{"clusterAffinities":[)" + terms + "]}") ==
+          "spec.placement.clusterAffinities: Invalid value: [" + terms + "]: each affinity term in a policy must have a unique name");
+}
