@@ -9,6 +9,7 @@
 #include "scheduling/inventory.hpp"
 #include "scheduling/simulator.hpp"
 #include "scheduling/snapshot.hpp"
+#include "scheduling/strategy.hpp"
 #include "settings/feature_gates.hpp"
 #include "targets.hpp"
 #include "validate.hpp"
@@ -82,7 +83,9 @@ void check_decision(const scheduling::decision& d, const model::workload& w, con
 }
 
 // A multi-component job under the gate: valid clusters; kept together (one cluster) when multi-template
-// scheduling applies, each cluster's components those of the job (common.go AssignReplicas).
+// scheduling applies and the spread constraint is not ignored. Static weights make Karmada ignore it
+// (spreadconstraint/util.go shouldIgnoreSpreadConstraint): then every feasible cluster is selected and
+// gets the whole job (tests/fuzz/regressions/schedule/components-static-weight-every-cluster).
 void check_kept_together(const scheduling::decision& d, const model::propagation_spec& spec, const model::workload& w,
                          const settings::feature_gates& gates, const scheduling::snapshot& snap)
 {
@@ -90,7 +93,8 @@ void check_kept_together(const scheduling::decision& d, const model::propagation
     for (const auto& c : d.clusters)
         if (!snap.contains(c.name) || !seen.insert(c.name).second)
             invariant_failed(name, "a component job's placement names a cluster twice or one outside the snapshot");
-    if (d.scheduled && scheduling::multi_template_applicable(spec, w, gates) && d.clusters.size() > 1)
+    if (d.scheduled && scheduling::multi_template_applicable(spec, w, gates) && !scheduling::spread_ignored(spec.placement) &&
+        d.clusters.size() > 1)
         invariant_failed(name, "a job scheduled as one was placed on " + std::to_string(d.clusters.size()) + " clusters");
 }
 
