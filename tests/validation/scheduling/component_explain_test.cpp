@@ -3,6 +3,7 @@
 // component sets and what bounds them, the one cluster that holds the job, why the others were not chosen.
 #include <doctest/doctest.h>
 
+#include "explain_rows.hpp"
 #include "fixtures.hpp"
 #include "scheduling/component_sets.hpp"
 #include "scheduling/filter_cache.hpp"
@@ -78,15 +79,6 @@ options explaining()
     o.explain = true;
     o.gates = &gate_on();
     return o;
-}
-
-const considered_cluster& row(const group_outcome& g, const std::string& name)
-{
-    for (const auto& c : g.considered)
-        if (c.name == name)
-            return c;
-    FAIL("no considered row for " << name);
-    return g.considered.front();
 }
 
 constexpr const char* kept = "not chosen: multi-template scheduling keeps the job on one cluster (";

@@ -2,6 +2,7 @@
 // Explain output: one outcome per group tried, a row per cluster, what bounds it, why it got no more.
 #include <doctest/doctest.h>
 
+#include "explain_rows.hpp"
 #include "fixtures.hpp"
 
 using namespace kpw;
@@ -15,15 +16,6 @@ options explaining()
     options o;
     o.explain = true;
     return o;
-}
-
-const considered_cluster& row(const group_outcome& g, const std::string& name)
-{
-    for (const auto& c : g.considered)
-        if (c.name == name)
-            return c;
-    FAIL("no considered row for " << name);
-    return g.considered.front();
 }
 
 model::cluster with_resources(std::string name, std::int64_t cpu, std::int64_t pods)
