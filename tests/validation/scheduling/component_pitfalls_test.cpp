@@ -90,6 +90,20 @@ TEST_CASE("static weights ignore the spread constraint although the job is appli
     CHECK(has(list, "components-sent-to-every-candidate"));
 }
 
+TEST_CASE("a region constraint beside the cluster constraint 1/1 splits the job across regions")
+{
+    // Karmada places such a job whole on one cluster per chosen region (the fuzz finding 8 shape).
+    auto spec = kept_together();
+    spec.placement.spread_constraints.insert(spec.placement.spread_constraints.begin(), {"region", "", 3, 3});
+    auto list = ids(scheduling::component_pitfalls(spec, job({component("master", 1, {})}), {}, on()));
+    CHECK_FALSE(has(list, "components-not-applicable"));
+    CHECK(has(list, "components-split-by-region"));
+    auto one_region = kept_together();
+    one_region.placement.spread_constraints.insert(one_region.placement.spread_constraints.begin(), {"region", "", 1, 1});
+    CHECK_FALSE(has(ids(scheduling::component_pitfalls(one_region, job({component("master", 1, {})}), {}, on())),
+                    "components-split-by-region"));
+}
+
 TEST_CASE("a kept-together job with consistent notations gets no warning")
 {
     auto w = job({component("worker", 2, {{"cpu", "4"}, {"memory", "16Gi"}})});
