@@ -82,14 +82,6 @@ void check_decision(const scheduling::decision& d, const model::workload& w, con
     }
 }
 
-bool by_region(const model::placement& p)
-{
-    for (const auto& c : p.spread_constraints)
-        if (c.spread_by_field == "region")
-            return true;
-    return false;
-}
-
 // A multi-component job under the gate: valid clusters; kept together (one cluster) when multi-template
 // scheduling applies and the spread constraint is not ignored. Static weights make Karmada ignore it
 // (spreadconstraint/util.go shouldIgnoreSpreadConstraint): then every feasible cluster is selected and
@@ -106,7 +98,7 @@ void check_kept_together(const scheduling::decision& d, const model::propagation
         if (!snap.contains(c.name) || !seen.insert(c.name).second)
             invariant_failed(name, "a component job's placement names a cluster twice or one outside the snapshot");
     if (d.scheduled && scheduling::multi_template_applicable(spec, w, gates) && !scheduling::spread_ignored(spec.placement) &&
-        !by_region(spec.placement) && d.clusters.size() > 1)
+        !scheduling::spread_of(spec.placement).region && d.clusters.size() > 1)
         invariant_failed(name, "a job scheduled as one was placed on " + std::to_string(d.clusters.size()) + " clusters");
 }
 

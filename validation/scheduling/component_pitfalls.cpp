@@ -141,16 +141,15 @@ std::vector<component_warning> component_pitfalls(const model::propagation_spec&
     // estimation.go isMultiTemplateSchedulingApplicable reads the cluster constraint only, but a region
     // constraint selects first: one cluster from each chosen region (select_clusters_by_region.go), and
     // every selected cluster gets the whole job.
-    for (const auto& c : spec.placement.spread_constraints)
-        if (applicable && !spread_ignored(spec.placement) && c.spread_by_field == "region" &&
-            !(c.min_groups <= 1 && c.max_groups == 1))
-            out.push_back({"components-split-by-region",
-                           job_of(w) + " can be placed whole on several clusters: the region spread constraint "
-                                       "(minGroups " + std::to_string(c.min_groups) + ", maxGroups " +
-                               std::to_string(c.max_groups) +
-                               ") picks one cluster in each chosen region before the cluster constraint 1/1 "
-                               "applies; drop the region constraint (or make it maxGroups 1) to keep the job on "
-                               "one cluster"});
+    if (const auto region = spread_of(spec.placement).region;
+        applicable && !spread_ignored(spec.placement) && region && !(region->min_groups <= 1 && region->max_groups == 1))
+        out.push_back({"components-split-by-region",
+                       job_of(w) + " can be placed whole on several clusters: the region spread constraint "
+                                   "(minGroups " + std::to_string(region->min_groups) + ", maxGroups " +
+                           std::to_string(region->max_groups) +
+                           ") picks one cluster in each chosen region before the cluster constraint 1/1 "
+                           "applies; drop the region constraint (or make it maxGroups 1) to keep the job on "
+                           "one cluster"});
     per_component(w, out);
     if (applicable) {
         notation_mismatch(w, clusters, out);

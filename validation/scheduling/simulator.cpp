@@ -133,10 +133,11 @@ std::vector<model::toleration> effective_tolerations(const model::placement& pla
 // (plugins/clusterlocality; spreadconstraint/group_clusters.go generateClustersInfo).
 struct candidate_maker {
     const run& r;
-    bool locality = !r.previous.targets.empty();
     // With a filter cache, estimates are shared by every workload of the same per-replica request.
-    std::vector<std::int32_t>* memo =
-        r.opts.filters && r.workload && !r.sets ? &r.opts.filters->estimates_for(r.request) : nullptr;
+    std::vector<std::int32_t>* memo;
+    bool locality = !r.previous.targets.empty();
+
+    explicit candidate_maker(const run& run_of, std::vector<std::int32_t>* shared = nullptr) : r(run_of), memo(shared) {}
 
     bool targeted(std::uint32_t rank) const
     {
@@ -158,10 +159,11 @@ struct candidate_maker {
     }
 };
 
-// The feasible clusters as candidates, in canonical order (tier, score, available, name).
+// The feasible clusters as candidates, in canonical order (tier, score, available, name). Without a filter
+// cache, or for non-workloads and component sets (which share no per-request estimates).
 std::vector<candidate> candidates_of(const run& r, const group_filter& f)
 {
-    candidate_maker make{r};
+    candidate_maker make(r);
     std::vector<candidate> out;
     out.reserve(f.feasible.size());
     for (const auto& p : f.feasible)
@@ -172,9 +174,10 @@ std::vector<candidate> candidates_of(const run& r, const group_filter& f)
 
 // The same list from a filter cache's shared first-schedule order: every untargeted cluster keeps its
 // place there (score 0, available = estimate), so only the targets are sorted and merged in.
-std::vector<candidate> candidates_of(const run& r, const group_filter& f, const std::vector<group_filter::pass>& order)
+std::vector<candidate> candidates_of(const run& r, const group_filter& f, const std::vector<group_filter::pass>& order,
+                                     std::vector<std::int32_t>& memo)
 {
-    candidate_maker make{r};
+    candidate_maker make(r, &memo);
     std::vector<candidate> targets;
     for (const auto& p : f.feasible)
         if (make.targeted(r.snap.name_rank(p.index)))
@@ -230,7 +233,7 @@ attempt try_term(const run& r, const filter_scope& scope)
     }
     if (shape != nullptr && r.workload && !r.sets) {
         auto& memo = cache->estimates_for(r.request);
-        a.feasible = candidates_of(r, f, cache->first_order(*shape, memo, r.request));
+        a.feasible = candidates_of(r, f, cache->first_order(*shape, memo, r.request), memo);
     } else {
         a.feasible = candidates_of(r, f);
     }
@@ -309,10 +312,7 @@ void fill(decision& d, const group_scope& term, const attempt& a, const model::w
 {
     d.scheduled = true;
     d.affinity_name = term.name;
-    std::vector<std::string> tiers{term.name};
-    for (const auto& o : term.overflow)
-        tiers.push_back(o.affinity_name);
-    auto tier = [&](int t) -> const std::string& { return tiers[t <= 0 ? 0 : static_cast<std::size_t>(t)]; };
+    auto tier = [&](int t) { return tier_name(term, t); };
     if (candidate_rows) {
         replicas_by_rank given(a.result);
         d.candidates.reserve(a.feasible.size());
