@@ -82,6 +82,31 @@ TEST_CASE("the schedule editor gives loadable documents that differ from seed to
     CHECK_FALSE(edit_schedule_input("", 1).has_value());
 }
 
+TEST_CASE("the schedule editor edits a remembered input as it edits the same input loaded afresh")
+{
+    const auto seeds = make_seeds("schedule", fixture_roots(KPW_SOURCE_ROOT));
+    REQUIRE(!seeds.empty());
+    for (std::uint32_t k = 1; k <= 60; ++k) {
+        const seed& s = seeds[k % seeds.size()];
+        // libFuzzer's seeds are random 32-bit words: small consecutive ones would pick the same edits.
+        const std::uint32_t edit = k * 2654435761u, next = edit ^ 0x9e3779b9u;
+        CAPTURE(s.name);
+        CAPTURE(edit);
+        forget_loaded_inputs();
+        const auto first = edit_schedule_input(s.bytes, edit);
+        REQUIRE(first.has_value());
+        // Loaded once: the same bytes again, and the output (remembered as edited) edited once more,
+        // the way libFuzzer chains mutations.
+        const auto again = edit_schedule_input(s.bytes, edit);
+        const auto chained = edit_schedule_input(*first, next);
+        CHECK(again == first);
+        forget_loaded_inputs();
+        CHECK(chained == edit_schedule_input(*first, next));
+        forget_loaded_inputs();
+        CHECK(again == edit_schedule_input(s.bytes, edit));
+    }
+}
+
 TEST_CASE("the smallest inputs run cleanly through every target")
 {
     const std::string inputs[] = {"", "\n", "{", "---", std::string(1, '\0'), "POST / HTTP/1.1\r\n\r\n", "[[[[[[[[", "a: *b"};

@@ -3,7 +3,9 @@
 #include "schedule_mutator.hpp"
 
 #include <array>
+#include <functional>
 #include <random>
+#include <unordered_map>
 
 #include "doc/load.hpp"
 
@@ -40,6 +42,23 @@ doc::value& child(doc::value& parent, std::string key)
     return v && v->is_mapping() ? *v : parent.set(std::move(key), doc::value::mapping());
 }
 
+// Which objects are clusters, workloads and policies (by kind, or a workload's spec fields).
+void index_objects(stream& s)
+{
+    s.clusters.clear();
+    s.workloads.clear();
+    s.policies.clear();
+    for (std::size_t i = 0; i < s.objects.size(); ++i) {
+        const std::string_view kind = s.objects[i].string_at("kind");
+        if (kind == "Cluster")
+            s.clusters.push_back(i);
+        else if (kind == "PropagationPolicy" || kind == "ClusterPropagationPolicy")
+            s.policies.push_back(i);
+        else if (s.objects[i].find_path({"spec", "template"}) || s.objects[i].find_path({"spec", "replicas"}))
+            s.workloads.push_back(i);
+    }
+}
+
 stream read_stream(std::string_view input)
 {
     stream s;
@@ -54,16 +73,51 @@ stream read_stream(std::string_view input)
             s.objects.push_back(std::move(d.root));
         }
     }
-    for (std::size_t i = 0; i < s.objects.size(); ++i) {
-        const std::string_view kind = s.objects[i].string_at("kind");
-        if (kind == "Cluster")
-            s.clusters.push_back(i);
-        else if (kind == "PropagationPolicy" || kind == "ClusterPropagationPolicy")
-            s.policies.push_back(i);
-        else if (s.objects[i].find_path({"spec", "template"}) || s.objects[i].find_path({"spec", "replicas"}))
-            s.workloads.push_back(i);
-    }
+    index_objects(s);
     return s;
+}
+
+// Loading the input was most of an edit's cost (yaml-cpp under ASan: 29% of the schedule campaign's
+// time), and libFuzzer edits the same bytes again and again: the corpus units it picks, and inside a
+// mutation chain the output of the edit before. So streams are kept by the input's hash, the edited
+// ones too (as their output loads: emptied objects dropped), and the cache is dropped whole when full:
+// memory stays bounded without eviction bookkeeping. A hash collision only gives another edit.
+class stream_cache {
+public:
+    const stream& load(std::string_view input)
+    {
+        auto [at, added] = streams_.try_emplace(key(input));
+        if (added)
+            at->second = read_stream(input);
+        return at->second;
+    }
+
+    void keep(std::string_view output, stream edited)
+    {
+        std::erase_if(edited.objects, [](const doc::value& o) { return o.members().empty(); });
+        index_objects(edited);
+        streams_.insert_or_assign(key(output), std::move(edited));
+    }
+
+    void clear() { streams_.clear(); }
+
+private:
+    static constexpr std::size_t capacity = 4096;
+
+    std::size_t key(std::string_view bytes)
+    {
+        if (streams_.size() >= capacity)
+            streams_.clear();
+        return std::hash<std::string_view>{}(bytes) ^ bytes.size();
+    }
+
+    std::unordered_map<std::size_t, stream> streams_;
+};
+
+stream_cache& loaded()
+{
+    static stream_cache cache;
+    return cache;
 }
 
 std::string cluster_name(const stream& s, rng& r)
@@ -251,7 +305,8 @@ void edit_cluster_set(stream& s, rng& r)
 
 std::optional<std::string> edit_schedule_input(std::string_view input, std::uint32_t seed)
 {
-    stream s = read_stream(input);
+    stream_cache& cache = loaded();
+    stream s = cache.load(input);
     if (s.objects.empty())
         return std::nullopt;
     rng r(seed);
@@ -269,7 +324,13 @@ std::optional<std::string> edit_schedule_input(std::string_view input, std::uint
     for (const doc::value& o : s.objects)
         if (!o.members().empty())
             out += (out.empty() ? "" : "\n---\n") + doc::to_json(o);
+    cache.keep(out, std::move(s));
     return out;
+}
+
+void forget_loaded_inputs()
+{
+    loaded().clear();
 }
 
 } // namespace kpw::fuzz

@@ -14,6 +14,11 @@ namespace kpw::fuzz {
 // region / zone / provider, a cluster copied or dropped, a policy's replica scheduling (Duplicated,
 // Aggregated, static or dynamic weights), spread constraints or cluster affinity - and writes the
 // objects back as a JSON document stream. nullopt when the input holds no document to edit.
+// Loaded inputs and edited outputs are remembered (by hash) so the next edit of the same bytes skips
+// the load; the edit is the same either way.
 std::optional<std::string> edit_schedule_input(std::string_view input, std::uint32_t seed);
+
+// Drops what edit_schedule_input remembers (tests compare remembered and fresh loads).
+void forget_loaded_inputs();
 
 } // namespace kpw::fuzz
