@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 
 #include "doc/load.hpp"
@@ -33,6 +34,21 @@ TEST_CASE("every fuzz target has seeds built from the fixtures and accepts them"
             CAPTURE(s.name);
             CHECK(run_on(t, s) == 0);
         }
+    }
+}
+
+TEST_CASE("every schedule seed fits the max_len the schedule campaign runs with")
+{
+    // A longer seed would be cut by libFuzzer, and a cut YAML stream loses its last documents: the policy.
+    std::ifstream options(fs::path(KPW_SOURCE_ROOT) / "tests" / "fuzz" / "options" / "schedule.options");
+    std::string line, max_len;
+    while (std::getline(options, line))
+        if (line.starts_with("max_len = "))
+            max_len = line.substr(10);
+    REQUIRE(max_len == std::to_string(schedule_max_len));
+    for (const seed& s : make_seeds("schedule", fixture_roots(KPW_SOURCE_ROOT))) {
+        CAPTURE(s.name);
+        CHECK(s.bytes.size() <= schedule_max_len);
     }
 }
 

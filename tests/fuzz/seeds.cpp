@@ -138,22 +138,126 @@ std::vector<seed> http_seeds(const std::vector<fixture>& fixtures)
     return out;
 }
 
-// The example snapshot and workloads with each fixture's policies, and with each single policy document.
+// A cluster cut down to the fields model/cluster_decode.cpp reads (the whole object, kubectl's metadata
+// and connection fields too, is in the snapshot_head seed).
+doc::value scheduler_view(const doc::value& cluster)
+{
+    struct section_fields {
+        std::string_view section;
+        std::vector<std::string_view> fields;
+    };
+    static const section_fields kept[] = {
+        {"metadata", {"name", "labels", "deletionTimestamp"}},
+        {"spec", {"provider", "region", "zone", "zones", "taints", "resourceModels"}},
+        {"status", {"conditions", "apiEnablements", "resourceSummary"}},
+    };
+    doc::value out = doc::value::mapping();
+    out.set("apiVersion", doc::value::string(std::string(cluster.string_at("apiVersion"))));
+    out.set("kind", doc::value::string(std::string(cluster.string_at("kind"))));
+    for (const auto& [section, fields] : kept) {
+        const doc::value* from = cluster.find(section);
+        if (!from || !from->is_mapping())
+            continue;
+        doc::value& to = out.set(std::string(section), doc::value::mapping());
+        for (std::string_view f : fields)
+            if (const doc::value* v = from->find(f))
+                to.set(std::string(f), *v);
+    }
+    return out;
+}
+
+// The example snapshot's clusters (a kubectl List of 9, 21 KiB of YAML), each as the JSON of its
+// scheduler view.
+std::vector<std::pair<std::string, std::string>> snapshot_clusters(const std::vector<fixture>& fixtures)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const fixture& f : fixtures) {
+        if (f.name != "examples-clusters.yaml")
+            continue;
+        auto docs = doc::load_yaml(f.text);
+        const doc::value* items = docs && !docs->empty() ? docs->front().root.find("items") : nullptr;
+        for (std::size_t i = 0; items != nullptr && items->is_sequence() && i < items->items().size(); ++i) {
+            const doc::value& c = items->items()[i];
+            const doc::value* name = c.find_path({"metadata", "name"});
+            out.emplace_back(name ? name->text() : std::string(), doc::to_json(scheduler_view(c)));
+        }
+    }
+    return out;
+}
+
+// The snapshot's text as kubectl printed it (comments, anchors and aliases, every field) up to the
+// start of its fourth item.
+std::string snapshot_head(const std::vector<fixture>& fixtures)
+{
+    for (const fixture& f : fixtures) {
+        if (f.name != "examples-clusters.yaml")
+            continue;
+        std::size_t at = 0;
+        for (int item = 0; item < 4 && at != std::string::npos; ++item)
+            at = f.text.find("\n- apiVersion:", at + 1);
+        return f.text.substr(0, at);
+    }
+    return {};
+}
+
+// The cluster sets to pair a fixture with: the clusters it names (in snapshot order, as many as fit in
+// `room` bytes), or when it names none the snapshot in thirds (3 clusters each). A seed carries what
+// its policies can select and stays small: the whole snapshot made every seed 24-29 KiB, and an
+// execution's cost grows with its input (~0.45 ms per KiB under ASan, most of it in yaml-cpp).
+std::vector<std::string> cluster_sets_for(std::string_view text, const std::vector<std::pair<std::string, std::string>>& clusters,
+                                          std::size_t room)
+{
+    // As kubectl get -o json prints them: a List (the reader flattens it).
+    auto as_list = [](const std::vector<std::string>& items) {
+        std::string list = R"({"apiVersion":"v1","kind":"List","items":[)";
+        for (std::size_t i = 0; i < items.size(); ++i)
+            list += (i ? "," : "") + items[i];
+        return list + "]}\n---\n";
+    };
+    std::vector<std::string> named;
+    std::size_t size = 64; // the List's envelope
+    for (const auto& [name, json] : clusters)
+        if (!name.empty() && text.find(name) != std::string_view::npos && size + json.size() + 1 <= room) {
+            named.push_back(json);
+            size += json.size() + 1;
+        }
+    if (!named.empty())
+        return {as_list(named)};
+    std::vector<std::string> thirds;
+    for (std::size_t i = 0; i < clusters.size(); i += 3) {
+        std::vector<std::string> third;
+        for (std::size_t j = i; j < std::min(i + 3, clusters.size()); ++j)
+            third.push_back(clusters[j].second);
+        thirds.push_back(as_list(third));
+    }
+    return thirds;
+}
+
+// Each fixture and each single policy document with the clusters it names and the example workloads;
+// the multi-component examples with the GPU snapshot.
 std::vector<seed> schedule_seeds(const std::vector<fixture>& fixtures)
 {
-    std::string clusters, workloads;
-    for (const fixture& f : fixtures) {
-        if (f.name.ends_with("-clusters.yaml"))
-            clusters = f.text;
-        else if (f.name.ends_with("-workloads.yaml"))
-            workloads = f.text;
-    }
-    std::vector<seed> out;
+    const auto clusters = snapshot_clusters(fixtures);
+    std::string workloads;
     for (const fixture& f : fixtures)
+        if (f.name == "examples-workloads.yaml")
+            workloads = f.text;
+    std::vector<seed> out;
+    auto add = [&](const std::string& name, const std::string& text) {
+        const std::size_t rest = workloads.size() + text.size() + 10;
+        const std::vector<std::string> sets =
+            cluster_sets_for(text, clusters, schedule_max_len > rest ? schedule_max_len - rest : 0);
+        for (std::size_t i = 0; i < sets.size(); ++i)
+            out.push_back({sets.size() == 1 ? name : name + "-clusters" + std::to_string(i), sets[i] + workloads + "\n---\n" + text});
+    };
+    for (const fixture& f : fixtures) {
         if (!f.name.ends_with("-clusters.yaml") && !f.name.ends_with("-workloads.yaml"))
-            out.push_back({f.name, clusters + "\n---\n" + workloads + "\n---\n" + f.text});
+            add(f.name, f.text);
+        if (f.name == "examples-checkout-local-idc.yaml") // its clusters head the snapshot
+            out.push_back({"snapshot-head-" + f.name, snapshot_head(fixtures) + "\n---\n" + workloads + "\n---\n" + f.text});
+    }
     for (auto& [name, object] : policies(fixtures))
-        out.push_back({name + ".json", clusters + "\n---\n" + workloads + "\n---\n" + doc::to_json(object)});
+        add(name + ".json", doc::to_json(object));
     // The multi-component examples (GPU snapshot, PyTorchJob, FlinkDeployment) with each of their policies:
     // the component-set path needs them together (the snapshot above has no GPUs, the jobs no policy).
     std::string ai_clusters, ai_workloads;
