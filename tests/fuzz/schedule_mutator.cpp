@@ -4,6 +4,7 @@
 
 #include <array>
 #include <functional>
+#include <optional>
 #include <random>
 #include <unordered_map>
 
@@ -79,14 +80,20 @@ stream read_stream(std::string_view input)
 
 // Loading the input was most of an edit's cost (yaml-cpp under ASan: 29% of the schedule campaign's
 // time), and libFuzzer edits the same bytes again and again: the corpus units it picks, and inside a
-// mutation chain the output of the edit before. So streams are kept by the input's hash, the edited
-// ones too (as their output loads: emptied objects dropped), and the cache is dropped whole when full:
-// memory stays bounded without eviction bookkeeping. A hash collision only gives another edit.
+// mutation chain the output of the edit before. So loaded streams are kept by the input's hash (the
+// map is dropped whole when full: bounded memory without eviction bookkeeping), and the last edit's
+// stream is kept as its output loads (emptied objects dropped) for the next edit of a chain; edits
+// do not fill the map, which stays for the corpus. A hash collision only gives another edit.
 class stream_cache {
 public:
     const stream& load(std::string_view input)
     {
-        auto [at, added] = streams_.try_emplace(key(input));
+        const std::size_t k = key(input);
+        if (last_ && k == last_key_)
+            return *last_;
+        if (loaded_.size() >= capacity)
+            loaded_.clear();
+        auto [at, added] = loaded_.try_emplace(k);
         if (added)
             at->second = read_stream(input);
         return at->second;
@@ -96,22 +103,24 @@ public:
     {
         std::erase_if(edited.objects, [](const doc::value& o) { return o.members().empty(); });
         index_objects(edited);
-        streams_.insert_or_assign(key(output), std::move(edited));
+        last_key_ = key(output);
+        last_ = std::move(edited);
     }
 
-    void clear() { streams_.clear(); }
+    void clear()
+    {
+        loaded_.clear();
+        last_.reset();
+    }
 
 private:
     static constexpr std::size_t capacity = 4096;
 
-    std::size_t key(std::string_view bytes)
-    {
-        if (streams_.size() >= capacity)
-            streams_.clear();
-        return std::hash<std::string_view>{}(bytes) ^ bytes.size();
-    }
+    static std::size_t key(std::string_view bytes) { return std::hash<std::string_view>{}(bytes) ^ bytes.size(); }
 
-    std::unordered_map<std::size_t, stream> streams_;
+    std::unordered_map<std::size_t, stream> loaded_;
+    std::size_t last_key_ = 0;
+    std::optional<stream> last_;
 };
 
 stream_cache& loaded()
