@@ -37,18 +37,21 @@ TEST_CASE("every fuzz target has seeds built from the fixtures and accepts them"
     }
 }
 
-TEST_CASE("every schedule seed fits the max_len the schedule campaign runs with")
+TEST_CASE("every schedule and reschedule seed fits the max_len their campaigns run with")
 {
     // A longer seed would be cut by libFuzzer, and a cut YAML stream loses its last documents: the policy.
-    std::ifstream options(fs::path(KPW_SOURCE_ROOT) / "tests" / "fuzz" / "options" / "schedule.options");
-    std::string line, max_len;
-    while (std::getline(options, line))
-        if (line.starts_with("max_len = "))
-            max_len = line.substr(10);
-    REQUIRE(max_len == std::to_string(schedule_max_len));
-    for (const seed& s : make_seeds("schedule", fixture_roots(KPW_SOURCE_ROOT))) {
-        CAPTURE(s.name);
-        CHECK(s.bytes.size() <= schedule_max_len);
+    for (std::string_view target : {"schedule", "reschedule"}) {
+        CAPTURE(target);
+        std::ifstream options(fs::path(KPW_SOURCE_ROOT) / "tests" / "fuzz" / "options" / (std::string(target) + ".options"));
+        std::string line, max_len;
+        while (std::getline(options, line))
+            if (line.starts_with("max_len = "))
+                max_len = line.substr(10);
+        REQUIRE(max_len == std::to_string(stream_max_len));
+        for (const seed& s : make_seeds(target, fixture_roots(KPW_SOURCE_ROOT))) {
+            CAPTURE(s.name);
+            CHECK(s.bytes.size() <= stream_max_len);
+        }
     }
 }
 

@@ -140,7 +140,7 @@ std::vector<seed> http_seeds(const std::vector<fixture>& fixtures)
 
 // A cluster cut down to the fields model/cluster_decode.cpp reads (the whole object, kubectl's metadata
 // and connection fields too, is in the snapshot_head seed).
-doc::value scheduler_view(const doc::value& cluster)
+doc::value scheduler_view(const doc::value& cluster, std::string_view workloads)
 {
     struct section_fields {
         std::string_view section;
@@ -163,13 +163,32 @@ doc::value scheduler_view(const doc::value& cluster)
             if (const doc::value* v = from->find(f))
                 to.set(std::string(f), *v);
     }
+    // Of the API enablements (~900 bytes a cluster), the kinds the example workloads have: the
+    // APIEnablement filter looks up the workload's own kind only.
+    doc::value* status = out.find("status");
+    doc::value* enablements = status ? status->find("apiEnablements") : nullptr;
+    for (std::size_t i = 0; enablements && enablements->is_sequence() && i < enablements->items().size(); ++i) {
+        doc::value& group = enablements->items()[i];
+        doc::value* resources = group.is_mapping() ? group.find("resources") : nullptr;
+        if (!resources || !resources->is_sequence())
+            continue;
+        doc::value kept_resources = doc::value::sequence();
+        for (const doc::value& r : resources->items())
+            if (workloads.find("kind: " + std::string(r.string_at("kind")) + "\n") != std::string_view::npos)
+                kept_resources.push_back(r);
+        *resources = std::move(kept_resources);
+    }
     return out;
 }
 
 // The example snapshot's clusters (a kubectl List of 9, 21 KiB of YAML), each as the JSON of its
-// scheduler view.
+// scheduler view for the example workloads.
 std::vector<std::pair<std::string, std::string>> snapshot_clusters(const std::vector<fixture>& fixtures)
 {
+    std::string_view workloads;
+    for (const fixture& f : fixtures)
+        if (f.name == "examples-workloads.yaml")
+            workloads = f.text;
     std::vector<std::pair<std::string, std::string>> out;
     for (const fixture& f : fixtures) {
         if (f.name != "examples-clusters.yaml")
@@ -179,7 +198,7 @@ std::vector<std::pair<std::string, std::string>> snapshot_clusters(const std::ve
         for (std::size_t i = 0; items != nullptr && items->is_sequence() && i < items->items().size(); ++i) {
             const doc::value& c = items->items()[i];
             const doc::value* name = c.find_path({"metadata", "name"});
-            out.emplace_back(name ? name->text() : std::string(), doc::to_json(scheduler_view(c)));
+            out.emplace_back(name ? name->text() : std::string(), doc::to_json(scheduler_view(c, workloads)));
         }
     }
     return out;
@@ -246,7 +265,7 @@ std::vector<seed> schedule_seeds(const std::vector<fixture>& fixtures)
     auto add = [&](const std::string& name, const std::string& text) {
         const std::size_t rest = workloads.size() + text.size() + 10;
         const std::vector<std::string> sets =
-            cluster_sets_for(text, clusters, schedule_max_len > rest ? schedule_max_len - rest : 0);
+            cluster_sets_for(text, clusters, stream_max_len > rest ? stream_max_len - rest : 0);
         for (std::size_t i = 0; i < sets.size(); ++i)
             out.push_back({sets.size() == 1 ? name : name + "-clusters" + std::to_string(i), sets[i] + workloads + "\n---\n" + text});
     };
@@ -270,6 +289,31 @@ std::vector<seed> schedule_seeds(const std::vector<fixture>& fixtures)
     for (const fixture& f : fixtures)
         if (f.name.starts_with("examples-ai-policies-"))
             out.push_back({"ai-" + f.name, ai_clusters + ai_workloads + "\n---\n" + f.text});
+    return out;
+}
+
+// Each binding fixture with each policy document (the bindings re-planned under it), the example
+// workloads (their templates: the replicas the detector applies) and the clusters both name.
+std::vector<seed> reschedule_seeds(const std::vector<fixture>& fixtures)
+{
+    const auto clusters = snapshot_clusters(fixtures);
+    std::string workloads;
+    for (const fixture& f : fixtures)
+        if (f.name == "examples-workloads.yaml")
+            workloads = f.text;
+    const auto all_policies = policies(fixtures);
+    std::vector<seed> out;
+    for (const fixture& f : fixtures) {
+        if (!f.name.starts_with("data-bindings-") && !f.name.starts_with("examples-day2-"))
+            continue;
+        for (const auto& [name, object] : all_policies) {
+            const std::string policy = doc::to_json(object);
+            const std::string rest = workloads + "\n---\n" + f.text + "\n---\n" + policy;
+            const auto sets = cluster_sets_for(f.text + policy, clusters,
+                                               stream_max_len > rest.size() + 10 ? stream_max_len - rest.size() - 10 : 0);
+            out.push_back({f.name + "-" + name + ".yaml", sets.front() + rest});
+        }
+    }
     return out;
 }
 
@@ -336,6 +380,8 @@ std::vector<seed> make_seeds(std::string_view target, const std::vector<fs::path
         return manifest_seeds(fixtures);
     if (target == "schedule")
         return schedule_seeds(fixtures);
+    if (target == "reschedule")
+        return reschedule_seeds(fixtures);
     if (target == "bindings")
         return folder_seeds(fixtures, "bindings", "items");
     if (target == "scenario")

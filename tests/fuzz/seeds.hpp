@@ -19,15 +19,16 @@ struct seed {
 // (policies written to reach the rules no fixture exercises).
 std::vector<std::filesystem::path> fixture_roots(const std::filesystem::path& source_root);
 
-// The schedule target's max_len (tests/fuzz/options/schedule.options; a test keeps the two equal):
-// every schedule seed fits in it.
-inline constexpr std::size_t schedule_max_len = 16384;
+// The max_len of the targets that read a stream of clusters, workloads, bindings and policies
+// (tests/fuzz/options/{schedule,reschedule}.options; a test keeps them equal): every seed of theirs fits.
+inline constexpr std::size_t stream_max_len = 16384;
 
 // Seeds for `target` (a name from all_targets()): for manifest the fixture files themselves and their
 // documents as JSON; for admission_review each policy wrapped in v1/v1beta1 CREATE/UPDATE/DELETE
 // reviews (with the permanent-id label Karmada's mutating webhook adds); for http_request those
 // reviews as HTTP/1.1 requests (plain, chunked, 100-continue, pipelined) plus probe requests; for
-// schedule each fixture with the example clusters it names and the example workloads.
+// schedule each fixture with the example clusters it names and the example workloads; for reschedule
+// each binding fixture with each policy document, the workloads and the clusters they name.
 std::vector<seed> make_seeds(std::string_view target, const std::vector<std::filesystem::path>& roots);
 
 // The files of a corpus directory (a target's regressions), sorted by name; missing directory: none.

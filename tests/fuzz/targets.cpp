@@ -16,6 +16,7 @@ std::span<const target> all_targets()
         {"schedule", &schedule},
         {"bindings", &bindings},
         {"scenario", &scenario},
+        {"reschedule", &reschedule},
     };
     return table;
 }

@@ -25,6 +25,9 @@ int schedule(bytes data);
 int bindings(bytes data);
 // (6) YAML scenario files -> scenario decode -> reference checks.
 int scenario(bytes data);
+// (7) A YAML stream of Clusters, ResourceBindings, workloads and policies -> the detector's policy apply
+// and the scheduler's re-schedule of each binding, alone and through the shared filter cache.
+int reschedule(bytes data);
 
 struct target {
     std::string_view name; // the fuzzer binary is fuzz_<name>; seeds and regressions use <name>/

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// The objects of a YAML stream as lint reads them, for the targets that schedule (schedule, reschedule).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "doc/load.hpp"
+#include "model/policy.hpp"
+#include "model/workload.hpp"
+#include "scheduling/binding_inventory.hpp"
+#include "scheduling/inventory.hpp"
+
+namespace kpw::fuzz {
+
+struct stream_inputs {
+    scheduling::cluster_inventory clusters; // sealed
+    std::vector<model::workload> workloads;
+    std::vector<model::policy> policies;    // admitted ones, as stored (CRD + mutating defaults)
+    scheduling::binding_inventory bindings; // sealed
+};
+
+// How many of each kind are kept: bounds that keep one input in milliseconds (the interesting shapes
+// are small); 0 bindings leaves ResourceBindings to the other readers, which ignore them.
+struct stream_limits {
+    std::size_t policies = 4, workloads = 8, bindings = 0;
+};
+
+// Policies through validate_manifest (as lint: only a policy Karmada would admit is scheduled); every
+// other object offered to the cluster inventory, the workload reader and the binding inventory (each
+// takes its own kinds). Issues are dropped: the targets check what is kept.
+void read_stream_inputs(const std::vector<doc::document>& docs, const stream_limits& limits, stream_inputs& in);
+
+} // namespace kpw::fuzz
