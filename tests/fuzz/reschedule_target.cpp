@@ -2,7 +2,6 @@
 // Fuzz target (7): a YAML stream of Clusters, ResourceBindings, workloads and policies -> the
 // re-schedule path as lint --bindings and simulate run it: the detector's policy apply, should_schedule,
 // and reschedule() with the binding's previous result, alone and through the shared filter cache.
-#include "doc/load.hpp"
 #include "placement_checks.hpp"
 #include "scheduling/filter_cache.hpp"
 #include "scheduling/reschedule.hpp"
@@ -66,11 +65,9 @@ void reschedule_both_ways(const model::binding& applied, const scheduling::snaps
 
 int reschedule(bytes data)
 {
-    auto docs = doc::load_yaml(as_text(data));
-    if (!docs)
-        return 0;
     stream_inputs in;
-    read_stream_inputs(*docs, {.policies = 3, .workloads = 4, .bindings = 4}, in);
+    if (!read_stream_inputs(as_text(data), {.policies = 3, .workloads = 4, .bindings = 4}, in))
+        return 0;
     const scheduling::snapshot snap(in.clusters.clusters());
     scheduling::filter_cache shared(snap);
     const settings::feature_gates gates;

@@ -3,7 +3,6 @@
 // scheduler for every (policy, workload) pair, and the unmatched-affinity check.
 #include <set>
 
-#include "doc/load.hpp"
 #include "placement_checks.hpp"
 #include "scheduling/component_sets.hpp"
 #include "scheduling/simulator.hpp"
@@ -41,11 +40,9 @@ void check_kept_together(const scheduling::decision& d, const model::propagation
 
 int schedule(bytes data)
 {
-    auto docs = doc::load_yaml(as_text(data));
-    if (!docs)
-        return 0;
     stream_inputs in;
-    read_stream_inputs(*docs, {.policies = 4, .workloads = 8, .bindings = 0}, in);
+    if (!read_stream_inputs(as_text(data), {.policies = 4, .workloads = 8, .bindings = 0}, in))
+        return 0;
     const scheduling::snapshot snap(in.clusters.clusters());
     // Multi-component jobs once more with MultiplePodTemplatesScheduling on (alpha: off by default), so
     // the component-set estimator and the single-cluster pick are reached.

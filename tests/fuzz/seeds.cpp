@@ -138,6 +138,15 @@ std::vector<seed> http_seeds(const std::vector<fixture>& fixtures)
     return out;
 }
 
+// The text of the fixture called `name` ("examples-workloads.yaml"); "" when there is none.
+std::string text_of(const std::vector<fixture>& fixtures, std::string_view name)
+{
+    for (const fixture& f : fixtures)
+        if (f.name == name)
+            return f.text;
+    return {};
+}
+
 // A cluster cut down to the fields model/cluster_decode.cpp reads (the whole object, kubectl's metadata
 // and connection fields too, is in the snapshot_head seed).
 doc::value scheduler_view(const doc::value& cluster, std::string_view workloads)
@@ -185,21 +194,14 @@ doc::value scheduler_view(const doc::value& cluster, std::string_view workloads)
 // scheduler view for the example workloads.
 std::vector<std::pair<std::string, std::string>> snapshot_clusters(const std::vector<fixture>& fixtures)
 {
-    std::string_view workloads;
-    for (const fixture& f : fixtures)
-        if (f.name == "examples-workloads.yaml")
-            workloads = f.text;
+    const std::string workloads = text_of(fixtures, "examples-workloads.yaml");
     std::vector<std::pair<std::string, std::string>> out;
-    for (const fixture& f : fixtures) {
-        if (f.name != "examples-clusters.yaml")
-            continue;
-        auto docs = doc::load_yaml(f.text);
-        const doc::value* items = docs && !docs->empty() ? docs->front().root.find("items") : nullptr;
-        for (std::size_t i = 0; items != nullptr && items->is_sequence() && i < items->items().size(); ++i) {
-            const doc::value& c = items->items()[i];
-            const doc::value* name = c.find_path({"metadata", "name"});
-            out.emplace_back(name ? name->text() : std::string(), doc::to_json(scheduler_view(c, workloads)));
-        }
+    auto docs = doc::load_yaml(text_of(fixtures, "examples-clusters.yaml"));
+    const doc::value* items = docs && !docs->empty() ? docs->front().root.find("items") : nullptr;
+    for (std::size_t i = 0; items != nullptr && items->is_sequence() && i < items->items().size(); ++i) {
+        const doc::value& c = items->items()[i];
+        const doc::value* name = c.find_path({"metadata", "name"});
+        out.emplace_back(name ? name->text() : std::string(), doc::to_json(scheduler_view(c, workloads)));
     }
     return out;
 }
@@ -208,15 +210,11 @@ std::vector<std::pair<std::string, std::string>> snapshot_clusters(const std::ve
 // start of its fourth item.
 std::string snapshot_head(const std::vector<fixture>& fixtures)
 {
-    for (const fixture& f : fixtures) {
-        if (f.name != "examples-clusters.yaml")
-            continue;
-        std::size_t at = 0;
-        for (int item = 0; item < 4 && at != std::string::npos; ++item)
-            at = f.text.find("\n- apiVersion:", at + 1);
-        return f.text.substr(0, at);
-    }
-    return {};
+    const std::string text = text_of(fixtures, "examples-clusters.yaml");
+    std::size_t at = 0;
+    for (int item = 0; item < 4 && at != std::string::npos; ++item)
+        at = text.find("\n- apiVersion:", at + 1);
+    return text.substr(0, at);
 }
 
 // The cluster sets to pair a fixture with: the clusters it names (in snapshot order, as many as fit in
@@ -257,10 +255,7 @@ std::vector<std::string> cluster_sets_for(std::string_view text, const std::vect
 std::vector<seed> schedule_seeds(const std::vector<fixture>& fixtures)
 {
     const auto clusters = snapshot_clusters(fixtures);
-    std::string workloads;
-    for (const fixture& f : fixtures)
-        if (f.name == "examples-workloads.yaml")
-            workloads = f.text;
+    const std::string workloads = text_of(fixtures, "examples-workloads.yaml");
     std::vector<seed> out;
     auto add = [&](const std::string& name, const std::string& text) {
         const std::size_t rest = workloads.size() + text.size() + 10;
@@ -297,10 +292,7 @@ std::vector<seed> schedule_seeds(const std::vector<fixture>& fixtures)
 std::vector<seed> reschedule_seeds(const std::vector<fixture>& fixtures)
 {
     const auto clusters = snapshot_clusters(fixtures);
-    std::string workloads;
-    for (const fixture& f : fixtures)
-        if (f.name == "examples-workloads.yaml")
-            workloads = f.text;
+    const std::string workloads = text_of(fixtures, "examples-workloads.yaml");
     const auto all_policies = policies(fixtures);
     std::vector<seed> out;
     for (const fixture& f : fixtures) {

@@ -6,11 +6,13 @@
 
 namespace kpw::fuzz {
 
-void read_stream_inputs(const std::vector<doc::document>& docs, const stream_limits& limits, stream_inputs& in)
+bool read_stream_inputs(std::string_view text, const stream_limits& limits, stream_inputs& in)
 {
+    const auto docs = doc::load_yaml(text);
+    if (!docs)
+        return false;
     std::vector<scheduling::inventory_issue> issues;
-    scheduling::binding_inventory bindings;
-    for (const doc::document& d : docs) {
+    for (const doc::document& d : *docs) {
         if (!d.root.is_mapping())
             continue;
         if (auto kind = policy_kind_of(d.root.string_at("apiVersion"), d.root.string_at("kind"))) {
@@ -31,6 +33,7 @@ void read_stream_inputs(const std::vector<doc::document>& docs, const stream_lim
         in.workloads.resize(limits.workloads);
     if (in.bindings.size() > limits.bindings)
         in.bindings.mutable_bindings().resize(limits.bindings);
+    return true;
 }
 
 } // namespace kpw::fuzz

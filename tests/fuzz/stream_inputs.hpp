@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "doc/load.hpp"
@@ -28,7 +29,8 @@ struct stream_limits {
 
 // Policies through validate_manifest (as lint: only a policy Karmada would admit is scheduled); every
 // other object offered to the cluster inventory, the workload reader and the binding inventory (each
-// takes its own kinds). Issues are dropped: the targets check what is kept.
-void read_stream_inputs(const std::vector<doc::document>& docs, const stream_limits& limits, stream_inputs& in);
+// takes its own kinds). Issues are dropped: the targets check what is kept. False when `text` is not a
+// YAML stream (nothing read).
+bool read_stream_inputs(std::string_view text, const stream_limits& limits, stream_inputs& in);
 
 } // namespace kpw::fuzz
