@@ -25,7 +25,8 @@ std::string placement_text(const scheduling::decision& d)
 }
 
 // What one pass wrote is what its decision says: nothing when the scheduler did not act, the placement
-// when it succeeded, no clusters after a FitError that decides (day2-semantics §3.9).
+// (and an annotation the next pass reads as unchanged) when it succeeded, no clusters after a FitError
+// that decides (day2-semantics §3.9).
 void check_written(const scheduling::reschedule_outcome& out, const model::binding& applied,
                    const scheduling::snapshot& snap)
 {
@@ -39,6 +40,10 @@ void check_written(const scheduling::reschedule_outcome& out, const model::bindi
     check_placement(name, out.result, model::workload_of(applied), snap);
     if (out.result.scheduled && out.after.clusters.size() != out.result.clusters.size())
         invariant_failed(name, "a successful pass wrote other clusters than it placed");
+    // The annotation a pass writes (json.Marshal of spec.placement) must read back as that placement,
+    // or every later pass would see "placement changed" and schedule again.
+    if (out.result.scheduled && scheduling::placement_changed(out.after))
+        invariant_failed(name, "the applied-placement annotation a successful pass wrote reads as a placement change");
     if (!out.result.scheduled && !out.result.keeps_previous && !out.after.clusters.empty())
         invariant_failed(name, "a FitError pass kept clusters in spec.clusters");
     if (!out.result.scheduled && out.result.condition_message.empty())
