@@ -10,7 +10,7 @@
 namespace kpw::fuzz {
 
 void check_placement(std::string_view name, const scheduling::decision& d, const model::workload& w,
-                     const scheduling::snapshot& snap)
+                     const scheduling::snapshot& snap, bool admitted)
 {
     std::set<std::string> seen;
     std::int64_t total = 0;
@@ -21,7 +21,7 @@ void check_placement(std::string_view name, const scheduling::decision& d, const
             invariant_failed(name, "a cluster got a negative replica count");
         total += c.replicas;
     }
-    if (!d.scheduled || d.non_workload)
+    if (!d.scheduled || d.non_workload || !admitted)
         return;
     // A workload of 0 replicas with resource requests goes through replica assignment
     // (pkg/scheduler/core/common.go AssignReplicas): Divided gives it no cluster (assignment.go

@@ -28,7 +28,7 @@ std::string placement_text(const scheduling::decision& d)
 // (and an annotation the next pass reads as unchanged) when it succeeded, no clusters after a FitError
 // that decides (day2-semantics §3.9).
 void check_written(const scheduling::reschedule_outcome& out, const model::binding& applied,
-                   const scheduling::snapshot& snap)
+                   const scheduling::snapshot& snap, bool admitted)
 {
     if (out.before != applied.clusters)
         invariant_failed(name, "reschedule_outcome.before is not the binding's spec.clusters");
@@ -37,7 +37,7 @@ void check_written(const scheduling::reschedule_outcome& out, const model::bindi
             invariant_failed(name, "a pass that did not act changed spec.clusters");
         return;
     }
-    check_placement(name, out.result, model::workload_of(applied), snap);
+    check_placement(name, out.result, model::workload_of(applied), snap, admitted);
     if (out.result.scheduled && out.after.clusters.size() != out.result.clusters.size())
         invariant_failed(name, "a successful pass wrote other clusters than it placed");
     // The annotation a pass writes (json.Marshal of spec.placement) must read back as that placement,
@@ -50,11 +50,12 @@ void check_written(const scheduling::reschedule_outcome& out, const model::bindi
         invariant_failed(name, "a failed pass has no Scheduled-condition message");
 }
 
+// `admitted`: the placement comes from a policy Karmada admitted (not the binding's own as stored).
 void reschedule_both_ways(const model::binding& applied, const scheduling::snapshot& snap,
-                          scheduling::filter_cache& shared, const settings::feature_gates& gates)
+                          scheduling::filter_cache& shared, const settings::feature_gates& gates, bool admitted)
 {
     const auto lone = scheduling::reschedule(applied, snap, {}, gates, now);
-    check_written(lone, applied, snap);
+    check_written(lone, applied, snap, admitted);
     // lint --bindings and simulate share one filter pass per shape and no candidate rows
     // (filter_cache.hpp); the placement must not depend on it.
     scheduling::options opts;
@@ -79,13 +80,13 @@ int reschedule(bytes data)
     for (const model::binding& b : in.bindings.bindings()) {
         // The binding as stored, then with each policy applied and the replicas of its template when the
         // stream has it.
-        reschedule_both_ways(b, snap, shared, gates);
+        reschedule_both_ways(b, snap, shared, gates, false);
         std::optional<std::int32_t> replicas;
         for (const model::workload& w : in.workloads)
             if (model::refers_to(b.resource, w))
                 replicas = w.replicas;
         for (const model::policy& p : in.policies)
-            reschedule_both_ways(scheduling::apply_policy(b, p.spec, replicas), snap, shared, gates);
+            reschedule_both_ways(scheduling::apply_policy(b, p.spec, replicas), snap, shared, gates, true);
     }
     return 0;
 }
