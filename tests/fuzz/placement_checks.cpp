@@ -9,20 +9,26 @@
 
 namespace kpw::fuzz {
 
-void check_placement(std::string_view name, const scheduling::decision& d, const model::workload& w,
-                     const scheduling::snapshot& snap, bool admitted)
+void check_clusters(std::string_view name, const scheduling::decision& d, const scheduling::snapshot& snap)
 {
     std::set<std::string> seen;
-    std::int64_t total = 0;
     for (const auto& c : d.clusters) {
         if (!snap.contains(c.name) || !seen.insert(c.name).second)
             invariant_failed(name, "a placement names a cluster twice or one outside the snapshot");
         if (c.replicas < 0)
             invariant_failed(name, "a cluster got a negative replica count");
-        total += c.replicas;
     }
-    if (!d.scheduled || d.non_workload || !admitted)
+}
+
+void check_placement(std::string_view name, const scheduling::decision& d, const model::workload& w,
+                     const scheduling::snapshot& snap)
+{
+    check_clusters(name, d, snap);
+    if (!d.scheduled || d.non_workload)
         return;
+    std::int64_t total = 0;
+    for (const auto& c : d.clusters)
+        total += c.replicas;
     // A workload of 0 replicas with resource requests goes through replica assignment
     // (pkg/scheduler/core/common.go AssignReplicas): Divided gives it no cluster (assignment.go
     // assignByDynamicStrategy returns the previous result, none on a first schedule). Duplicated gives

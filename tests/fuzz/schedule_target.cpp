@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fuzz target (4): a YAML stream of Clusters, workloads and policies -> inventory, snapshot, dry-run
 // scheduler for every (policy, workload) pair, and the unmatched-affinity check.
-#include <set>
-
 #include "placement_checks.hpp"
 #include "scheduling/component_sets.hpp"
 #include "scheduling/simulator.hpp"
@@ -27,10 +25,7 @@ constexpr std::string_view name = "schedule";
 void check_kept_together(const scheduling::decision& d, const model::propagation_spec& spec, const model::workload& w,
                          const settings::feature_gates& gates, const scheduling::snapshot& snap)
 {
-    std::set<std::string> seen;
-    for (const auto& c : d.clusters)
-        if (!snap.contains(c.name) || !seen.insert(c.name).second)
-            invariant_failed(name, "a component job's placement names a cluster twice or one outside the snapshot");
+    check_clusters(name, d, snap);
     if (d.scheduled && scheduling::multi_template_applicable(spec, w, gates) && !scheduling::spread_ignored(spec.placement) &&
         !scheduling::spread_of(spec.placement).region && d.clusters.size() > 1)
         invariant_failed(name, "a job scheduled as one was placed on " + std::to_string(d.clusters.size()) + " clusters");

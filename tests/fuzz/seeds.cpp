@@ -218,12 +218,14 @@ std::string snapshot_head(const std::vector<fixture>& fixtures)
 }
 
 // The cluster sets to pair a fixture with: the clusters it names (in snapshot order, as many as fit in
-// `room` bytes), or when it names none the snapshot in thirds (3 clusters each). A seed carries what
-// its policies can select and stays small: the whole snapshot made every seed 24-29 KiB, and an
-// execution's cost grows with its input (~0.45 ms per KiB under ASan, most of it in yaml-cpp).
+// stream_max_len beside the `rest` bytes of the seed), or when it names none the snapshot in thirds
+// (3 clusters each). A seed carries what its policies can select and stays small: the whole snapshot
+// made every seed 24-29 KiB, and an execution's cost grows with its input (~0.45 ms per KiB under
+// ASan, most of it in yaml-cpp).
 std::vector<std::string> cluster_sets_for(std::string_view text, const std::vector<std::pair<std::string, std::string>>& clusters,
-                                          std::size_t room)
+                                          std::size_t rest)
 {
+    const std::size_t room = stream_max_len > rest + 10 ? stream_max_len - rest - 10 : 0; // 10: separators
     // As kubectl get -o json prints them: a List (the reader flattens it).
     auto as_list = [](const std::vector<std::string>& items) {
         std::string list = R"({"apiVersion":"v1","kind":"List","items":[)";
@@ -258,9 +260,7 @@ std::vector<seed> schedule_seeds(const std::vector<fixture>& fixtures)
     const std::string workloads = text_of(fixtures, "examples-workloads.yaml");
     std::vector<seed> out;
     auto add = [&](const std::string& name, const std::string& text) {
-        const std::size_t rest = workloads.size() + text.size() + 10;
-        const std::vector<std::string> sets =
-            cluster_sets_for(text, clusters, stream_max_len > rest ? stream_max_len - rest : 0);
+        const std::vector<std::string> sets = cluster_sets_for(text, clusters, workloads.size() + text.size());
         for (std::size_t i = 0; i < sets.size(); ++i)
             out.push_back({sets.size() == 1 ? name : name + "-clusters" + std::to_string(i), sets[i] + workloads + "\n---\n" + text});
     };
@@ -301,8 +301,7 @@ std::vector<seed> reschedule_seeds(const std::vector<fixture>& fixtures)
         for (const auto& [name, object] : all_policies) {
             const std::string policy = doc::to_json(object);
             const std::string rest = workloads + "\n---\n" + f.text + "\n---\n" + policy;
-            const auto sets = cluster_sets_for(f.text + policy, clusters,
-                                               stream_max_len > rest.size() + 10 ? stream_max_len - rest.size() - 10 : 0);
+            const auto sets = cluster_sets_for(f.text + policy, clusters, rest.size());
             out.push_back({f.name + "-" + name + ".yaml", sets.front() + rest});
         }
     }
