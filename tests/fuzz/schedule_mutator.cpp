@@ -63,11 +63,11 @@ void index_objects(stream& s)
 stream read_stream(std::string_view input)
 {
     stream s;
-    auto docs = doc::load_yaml(input);
+    auto docs = doc::load_documents(input);
     if (!docs)
         return s;
     for (doc::document& d : *docs) {
-        if (const doc::value* items = d.root.find("items"); items && items->is_sequence()) {
+        if (const doc::value* items = doc::list_items(d.root)) {
             for (const doc::value& item : items->items())
                 s.objects.push_back(item);
         } else {
@@ -329,10 +329,19 @@ std::optional<std::string> edit_schedule_input(std::string_view input, std::uint
         default: edit_policy(s, r); break;
         }
     }
-    std::string out;
+    // One JSON List, as `kubectl get -o json` prints: the targets read it through RapidJSON, not the
+    // YAML scanner that was most of an execution's cost (the YAML path is the manifest target's).
+    std::string out = R"({"apiVersion":"v1","kind":"List","items":[)";
+    bool first = true;
     for (const doc::value& o : s.objects)
-        if (!o.members().empty())
-            out += (out.empty() ? "" : "\n---\n") + doc::to_json(o);
+        if (!o.members().empty()) {
+            out += first ? "" : ",";
+            doc::append_json(out, o);
+            first = false;
+        }
+    if (first)
+        return std::string(); // every object emptied: nothing to hand back
+    out += "]}";
     cache.keep(out, std::move(s));
     return out;
 }

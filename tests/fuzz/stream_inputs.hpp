@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The objects of a YAML stream as lint reads them, for the targets that schedule (schedule, reschedule).
+// The objects of a stream of Kubernetes objects as lint reads them, for the targets that schedule (schedule, reschedule).
 #pragma once
 
 #include <cstddef>
@@ -27,10 +27,11 @@ struct stream_limits {
     std::size_t policies = 4, workloads = 8, bindings = 0;
 };
 
-// Policies through validate_manifest (as lint: only a policy Karmada would admit is scheduled); every
-// other object offered to the cluster inventory, the workload reader and the binding inventory (each
-// takes its own kinds). Issues are dropped: the targets check what is kept. False when `text` is not a
-// YAML stream (nothing read).
+// `text` read as lint reads a snapshot (doc::load_documents: one JSON object through RapidJSON, else a
+// YAML stream). Policies, documents or a List's items as lint takes them, through validate_manifest
+// (only a policy Karmada would admit is scheduled); every other document offered to the cluster
+// inventory, the workload reader and the binding inventory (each takes its own kinds, in Lists too).
+// Issues are dropped: the targets check what is kept. False when `text` does not load (nothing read).
 bool read_stream_inputs(std::string_view text, const stream_limits& limits, stream_inputs& in);
 
 } // namespace kpw::fuzz

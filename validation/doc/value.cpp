@@ -370,4 +370,12 @@ std::string to_json(const value& v)
     return out;
 }
 
+const value* list_items(const value& object)
+{
+    if (!object.is_mapping())
+        return nullptr;
+    const value* items = object.find("items");
+    return items != nullptr && items->is_sequence() && object.string_at("kind").ends_with("List") ? items : nullptr;
+}
+
 } // namespace kpw::doc

@@ -165,6 +165,10 @@ inline value& value::operator=(value&& other) noexcept
     return *this;
 }
 
+// The items of a Kubernetes List (`kubectl get -o yaml|json`: a kind ending in "List" with a sequence of
+// items); nullptr for any other value. The readers take a List's items as if each were a document.
+const value* list_items(const value& object);
+
 // Compact JSON in document order (keys as stored), Go-style escaping of <, > and &.
 std::string to_json(const value& v);
 void append_json(std::string& out, const value& v);

@@ -53,8 +53,7 @@ void add_object(const doc::value& object, std::vector<model::binding>& out, std:
 
 void binding_inventory::add(const doc::value& document, std::vector<inventory_issue>& issues)
 {
-    const doc::value* items = document.find("items");
-    if (items != nullptr && items->is_sequence() && document.string_at("kind").ends_with("List")) {
+    if (const doc::value* items = doc::list_items(document)) {
         for (const auto& item : items->items())
             add_object(item, bindings_, ignored_, issues);
         return;

@@ -11,22 +11,16 @@ namespace kpw::scheduling {
 
 namespace {
 
-bool is_list(const doc::value& d)
-{
-    auto kind = d.string_at("kind");
-    const doc::value* items = d.find("items");
-    return items != nullptr && items->is_sequence() && kind.ends_with("List");
-}
-
 // Calls `each` on the document itself, or on every item of a List.
 template <class F>
 void for_each_object(const doc::value& document, F&& each)
 {
-    if (!is_list(document)) {
+    const doc::value* items = doc::list_items(document);
+    if (items == nullptr) {
         each(document);
         return;
     }
-    for (const auto& item : document.find("items")->items())
+    for (const auto& item : items->items())
         each(item);
 }
 

@@ -9,12 +9,6 @@ namespace kpw::snapshot {
 
 namespace {
 
-bool looks_like_json(std::string_view text)
-{
-    auto first = text.find_first_not_of(" \t\r\n");
-    return first != std::string_view::npos && text[first] == '{';
-}
-
 // Loads every document of the inputs and hands each root to `take`; parse failures become file errors.
 template <class F>
 void for_each_document(const std::vector<std::string>& paths, std::vector<lint::file_error>& errors, F&& take)
@@ -22,22 +16,13 @@ void for_each_document(const std::vector<std::string>& paths, std::vector<lint::
     lint::input_set inputs = lint::collect_inputs(paths);
     errors.insert(errors.end(), inputs.errors.begin(), inputs.errors.end());
     for (const auto& in : inputs.files) {
-        std::vector<scheduling::inventory_issue> issues;
-        // `kubectl get clusters -o json` output: RapidJSON reads a large snapshot an order of magnitude
-        // faster than the YAML scanner. Positions are lost, so anything it rejects goes the YAML way.
-        if (looks_like_json(in.text)) {
-            if (auto root = doc::parse_json(in.text)) {
-                take(*root, issues);
-                for (auto& i : issues)
-                    errors.push_back({in.name, i.where, std::move(i.message)});
-                continue;
-            }
-        }
-        auto docs = doc::load_yaml(in.text);
+        // `kubectl get clusters -o json` output goes through RapidJSON (doc::load_documents).
+        auto docs = doc::load_documents(in.text);
         if (!docs) {
             errors.push_back({in.name, docs.error().where, docs.error().message});
             continue;
         }
+        std::vector<scheduling::inventory_issue> issues;
         for (const auto& d : *docs)
             take(d.root, issues);
         for (auto& i : issues)
