@@ -10,6 +10,7 @@
 #include "doc/value.hpp"
 #include "schedule_mutator.hpp"
 #include "seeds.hpp"
+#include "stream_inputs.hpp"
 #include "targets.hpp"
 
 namespace {
@@ -53,6 +54,34 @@ TEST_CASE("every schedule and reschedule seed fits the max_len their campaigns r
             CHECK(s.bytes.size() <= stream_max_len);
         }
     }
+}
+
+TEST_CASE("a stream seed's JSON List reads as the same objects given one document each in YAML")
+{
+    // The seeds are JSON Lists (RapidJSON's path); lint reads a policy file's List items as policies
+    // and the inventories take a List's items: the objects kept must not depend on the form.
+    std::size_t with_policies = 0;
+    for (const char* target : {"schedule", "reschedule"}) {
+        for (const seed& s : make_seeds(target, fixture_roots(KPW_SOURCE_ROOT))) {
+            CAPTURE(s.name);
+            auto list = kpw::doc::parse_json(s.bytes);
+            if (!list || !kpw::doc::list_items(*list))
+                continue; // the raw-YAML snapshot seed
+            std::string yaml;
+            for (const kpw::doc::value& item : kpw::doc::list_items(*list)->items())
+                yaml += "---\n" + kpw::doc::to_json(item) + "\n";
+            const stream_limits limits{.policies = 4, .workloads = 8, .bindings = 4};
+            stream_inputs from_json, from_yaml;
+            REQUIRE(read_stream_inputs(s.bytes, limits, from_json));
+            REQUIRE(read_stream_inputs(yaml, limits, from_yaml));
+            CHECK(from_json.clusters.clusters().size() == from_yaml.clusters.clusters().size());
+            CHECK(from_json.workloads.size() == from_yaml.workloads.size());
+            CHECK(from_json.policies.size() == from_yaml.policies.size());
+            CHECK(from_json.bindings.size() == from_yaml.bindings.size());
+            with_policies += from_json.policies.empty() ? 0 : 1;
+        }
+    }
+    CHECK(with_policies >= 50); // 77 today: most fixtures hold policies Karmada admits
 }
 
 TEST_CASE("every past finding of a fuzz target still runs cleanly")

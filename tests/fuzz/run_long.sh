@@ -45,8 +45,8 @@ export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
 mkdir -p "$build/fuzz-artifacts"
 
-# stat LOG NAME: one of libFuzzer's -print_final_stats=1 figures.
-stat() { sed -n "s/^stat::$2: *//p" "$1"; }
+# stat LOG NAME: one of libFuzzer's -print_final_stats=1 figures (the last: a run that found a crash prints them twice).
+stat() { sed -n "s/^stat::$2: *//p" "$1" | tail -n 1; }
 
 # target_options TARGET: the [libfuzzer] section of tests/fuzz/options/TARGET.options as -key=value flags.
 target_options() {

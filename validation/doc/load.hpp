@@ -43,8 +43,9 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
 
 // A file of Kubernetes objects as lint reads a snapshot: a text that is one JSON object (`kubectl get
 // -o json`) through RapidJSON, an order of magnitude faster than the YAML scanner but with no node
-// positions; anything else, or JSON that RapidJSON rejects, through load_yaml, whose error (with its
-// line:column) is the one returned.
+// positions (and, as Go's encoding/json, a repeated key keeps its last value where YAML refuses it);
+// anything else, or JSON that RapidJSON rejects, through load_yaml, whose error (with its line:column)
+// is the one returned.
 result<std::vector<document>> load_documents(std::string_view text, const load_limits& limits = {});
 
 // Whether `text` is valid UTF-8 without NUL bytes; on failure `where` is the offending byte.

@@ -181,6 +181,18 @@ TEST_CASE("no summary, no pods left and sets without pods")
     CHECK(pods_only.bound == set_bound::pods);
 }
 
+TEST_CASE("finding 10: a per-set requirement past int64 wraps as Go's does, not undefined behaviour")
+{
+    // perSetRequirement multiplies and sums in Go int64; the schedule fuzzer found (2^63-1)m x 4 overflowing.
+    auto c = cluster(resources({{"cpu", "8"}, {"pods", "37"}}));
+    auto once = scheduling::max_available_component_sets(c, {component("huge", 1, {{"cpu", "9223372036854775807m"}})}, {});
+    CHECK(once.sets == 0); // no wrap: 8000m / (2^63-1)m
+    CHECK(once.bound == set_bound::resource);
+    auto wrapped = scheduling::max_available_component_sets(c, {component("huge", 4, {{"cpu", "9223372036854775807m"}})}, {});
+    CHECK(wrapped.sets == 9); // (2^63-1) x 4 wraps to -4, which resourceBoundedSets skips: pods 37 / 4
+    CHECK(wrapped.bound == set_bound::pods);
+}
+
 TEST_CASE("resource models: complete sets placed first-fit on the model nodes")
 {
     auto c = cluster(resources({{"cpu", "64"}, {"memory", "256Gi"}, {"nvidia.com/gpu", "16"}, {"pods", "220"}}));
