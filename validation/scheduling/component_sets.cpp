@@ -153,8 +153,7 @@ set_cluster prepare_set_cluster(const model::cluster& c, resource_table& table, 
         return out;
     const auto& s = *c.resource_summary;
     out.has_summary = true;
-    out.pods_left = model::amount_in(s.allocatable, "pods").value_ceil() - model::amount_in(s.allocated, "pods").value_ceil() -
-                    model::amount_in(s.allocating, "pods").value_ceil();
+    out.pods_left = allowed_pod_number(s);
     // karmada general.go availableResourceMap: Sub keeps the allocatable's format.
     for (const auto& [name, total] : s.allocatable)
         put(out.available, table.intern(name),

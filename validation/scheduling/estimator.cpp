@@ -112,6 +112,14 @@ int resource_table::find(std::string_view name) const
     return -1;
 }
 
+std::int64_t allowed_pod_number(const model::resource_summary& s)
+{
+    auto pods = [](const model::resource_list& list) {
+        return static_cast<std::uint64_t>(model::amount_in(list, "pods").value_ceil());
+    };
+    return static_cast<std::int64_t>(pods(s.allocatable) - pods(s.allocated) - pods(s.allocating));
+}
+
 prepared_cluster prepare_cluster(const model::cluster& c, resource_table& table)
 {
     prepared_cluster out;
@@ -119,8 +127,7 @@ prepared_cluster prepare_cluster(const model::cluster& c, resource_table& table)
         return out;
     const auto& s = *c.resource_summary;
     out.has_summary = true;
-    out.pods_left = model::amount_in(s.allocatable, "pods").value_ceil() - model::amount_in(s.allocated, "pods").value_ceil() -
-                    model::amount_in(s.allocating, "pods").value_ceil();
+    out.pods_left = allowed_pod_number(s);
     for (const auto& [name, total] : s.allocatable) {
         int id = table.intern(name);
         quantity free = total - model::amount_in(s.allocated, name) - model::amount_in(s.allocating, name);

@@ -73,6 +73,11 @@ struct prepared_request {
     std::string unknown_name;             // the first such resource (for bound_by)
 };
 
+// karmada general.go getAllowedPodNumber before its "<= 0: none" test: allocatable - allocated -
+// allocating pods, subtracted in Go int64, which wraps (absurd counts in a snapshot give Go's answer,
+// not undefined behaviour). The general estimator and MaxAvailableComponentSets both start from it.
+std::int64_t allowed_pod_number(const model::resource_summary& summary);
+
 prepared_cluster prepare_cluster(const model::cluster& cluster, resource_table& table);
 prepared_request prepare_request(const model::workload& workload, const resource_table& table);
 

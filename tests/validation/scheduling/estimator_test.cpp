@@ -105,6 +105,21 @@ TEST_CASE("pods left bound every estimate and no request at all gives pods left"
     CHECK(general_estimate(full, none).replicas == 0);
 }
 
+TEST_CASE("pods left are subtracted in Go int64: a count past its range wraps as Go's does")
+{
+    // getAllowedPodNumber: (2^63-1) - (-1) wraps to -2^63, "<= 0", no pods; signed overflow in C++.
+    auto c = summary_example();
+    c.resource_summary->allocatable["pods"] = q("9223372036854775807");
+    c.resource_summary->allocated["pods"] = q("-1");
+    c.resource_summary->allocating.clear();
+    CHECK(scheduling::allowed_pod_number(*c.resource_summary) == std::numeric_limits<std::int64_t>::min());
+    auto e = general_estimate(c, requesting({{"cpu", 100}}));
+    CHECK(e.replicas == 0);
+    CHECK(e.source == estimate_source::no_pods_left);
+    c.resource_summary->allocated["pods"] = q("1");
+    CHECK(general_estimate(c, requesting({})).replicas == scheduling::unlimited_replicas); // capped at MaxInt32
+}
+
 TEST_CASE("missing pieces give 0: no summary, no allocatable pods, a requested resource not allocatable")
 {
     auto c = summary_example();
