@@ -40,7 +40,7 @@ TEST_CASE("every fuzz target has seeds built from the fixtures and accepts them"
 
 TEST_CASE("every schedule and reschedule seed fits the max_len their campaigns run with")
 {
-    // A longer seed would be cut by libFuzzer, and a cut YAML stream loses its last documents: the policy.
+    // A longer seed would be cut by libFuzzer: a cut JSON List does not load, a cut YAML stream loses its policy.
     for (std::string_view target : {"schedule", "reschedule"}) {
         CAPTURE(target);
         std::ifstream options(fs::path(KPW_SOURCE_ROOT) / "tests" / "fuzz" / "options" / (std::string(target) + ".options"));

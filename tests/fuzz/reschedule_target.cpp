@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fuzz target (7): a YAML stream of Clusters, ResourceBindings, workloads and policies -> the
+// Fuzz target (7): Clusters, ResourceBindings, workloads and policies (a JSON List or a YAML stream) -> the
 // re-schedule path as lint --bindings and simulate run it: the detector's policy apply, should_schedule,
 // and reschedule() with the binding's previous result, alone and through the shared filter cache.
 #include "placement_checks.hpp"

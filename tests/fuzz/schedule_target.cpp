@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fuzz target (4): a YAML stream of Clusters, workloads and policies -> inventory, snapshot, dry-run
+// Fuzz target (4): Clusters, workloads and policies (a JSON List or a YAML stream, read as lint reads
+// a snapshot: stream_inputs.hpp) -> inventory, snapshot, dry-run
 // scheduler for every (policy, workload) pair, and the unmatched-affinity check.
 #include "placement_checks.hpp"
 #include "scheduling/component_sets.hpp"

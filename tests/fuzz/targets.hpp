@@ -18,14 +18,14 @@ int manifest(bytes data);
 // (3) Raw bytes of one or more HTTP/1.1 requests, as read from a webhook connection -> Beast's parser,
 // router, responder (no sockets). Requests after the first are pipelined on the same "connection".
 int http_request(bytes data);
-// (4) A YAML stream of Clusters, workloads and policies -> cluster inventory and snapshot -> dry-run
+// (4) Clusters, workloads and policies (a JSON List or a YAML stream) -> cluster inventory and snapshot -> dry-run
 // scheduler for every (policy, workload) pair.
 int schedule(bytes data);
 // (5) YAML/JSON bindings -> binding inventory -> taint manager, graceful eviction and rebalancer on them.
 int bindings(bytes data);
 // (6) YAML scenario files -> scenario decode -> reference checks.
 int scenario(bytes data);
-// (7) A YAML stream of Clusters, ResourceBindings, workloads and policies -> the detector's policy apply
+// (7) Clusters, ResourceBindings, workloads and policies (a JSON List or a YAML stream) -> the detector's policy apply
 // and the scheduler's re-schedule of each binding, alone and through the shared filter cache.
 int reschedule(bytes data);
 

@@ -27,9 +27,6 @@ component pod_template_component(std::string name, std::int32_t replicas, const 
     if (spec == nullptr || !spec->is_mapping())
         return c;
     for (auto& [res, units] : pod_request(*spec, at.child("spec"), errors)) {
-        if (res != "cpu" && res != "memory" && res != "ephemeral-storage" && res != "pods" &&
-            !is_scalar_resource_name(res))
-            continue; // util.Resource.Add drops it
         c.request_text.emplace_back(res, canonical_text(resource_list_quantity(res, units)));
         c.request.emplace_back(res, units);
     }

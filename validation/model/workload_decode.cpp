@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "base/go_int.hpp"
 #include "model/cluster_decode.hpp"
 #include "model/components.hpp"
 
@@ -41,14 +42,14 @@ request_map sum_containers(const doc::value& pod_spec, const field::path& at, fi
     const auto& containers = read::items(pod_spec.find("containers"), at.child("containers"), errors);
     for (std::size_t i = 0; i < containers.size(); ++i)
         for (const auto& [name, v] : container_request(containers[i], at.child("containers").index(i), errors))
-            total[name] += v;
+            total[name] = go::add(total[name], v); // karmada Resource.Add: Go int64, wrapping
     const auto& inits = read::items(pod_spec.find("initContainers"), at.child("initContainers"), errors);
     for (std::size_t i = 0; i < inits.size(); ++i)
         for (const auto& [name, v] : container_request(inits[i], at.child("initContainers").index(i), errors))
             total[name] = std::max(total[name], v);
     auto overhead = read::resources(pod_spec.find("overhead"), at.child("overhead"), errors);
     for (const auto& [name, q] : overhead)
-        total[name] += karmada_units(name, q);
+        total[name] = go::add(total[name], karmada_units(name, q));
     return total;
 }
 
@@ -108,7 +109,8 @@ replica_request pod_request(const doc::value& pod_spec, const field::path& at, f
 {
     replica_request out;
     for (const auto& [name, v] : sum_containers(pod_spec, at, errors))
-        if (v != 0)
+        if (v > 0 && (name == "cpu" || name == "memory" || name == "ephemeral-storage" || name == "pods" ||
+                      is_scalar_resource_name(name)))
             out.emplace_back(name, v);
     return out;
 }

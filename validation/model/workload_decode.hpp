@@ -25,7 +25,8 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
 
 // The per-replica request of a pod spec as karmada sums it (helper.GenerateReplicaRequirements):
 // limits stand in for missing requests, regular containers are summed, init containers raise the
-// per-resource maximum, overhead is added, zero values are dropped.
+// per-resource maximum, overhead is added, all in Go int64 (wrapping); util.Resource.Add keeps cpu,
+// memory, ephemeral-storage, pods and scalar resources only, and ResourceList() the values above 0.
 replica_request pod_request(const doc::value& pod_spec, const field::path& at, field::error_list& errors);
 
 // helper.GenerateNodeClaimByPodSpec != nil: nodeSelector, tolerations or required node affinity.

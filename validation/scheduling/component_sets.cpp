@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "base/go_int.hpp"
 #include "model/components.hpp"
 #include "scheduling/strategy.hpp"
 
@@ -164,19 +165,6 @@ set_cluster prepare_set_cluster(const model::cluster& c, resource_table& table, 
     return out;
 }
 
-namespace {
-
-// Go's int64 arithmetic wraps (perSetRequirement: resourceRequirements[r] += baseAmount * replicas), so
-// a request near 2^63 milli-units times a few replicas is the wrapped sum Go computes, not undefined
-// behaviour; resourceBoundedSets then skips a per-set requirement that wrapped to <= 0.
-std::int64_t go_multiply_add(std::int64_t sum, std::int64_t amount, std::int64_t replicas)
-{
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(sum) +
-                                     static_cast<std::uint64_t>(amount) * static_cast<std::uint64_t>(replicas));
-}
-
-} // namespace
-
 set_job prepare_set_job(const std::vector<model::component>& components, const resource_table& table)
 {
     set_job job;
@@ -185,7 +173,9 @@ set_job prepare_set_job(const std::vector<model::component>& components, const r
         job.pods_per_set += c.replicas;
         set_job::part part{c.replicas, {}};
         for (const auto& [name, q] : model::request_quantities(c)) {
-            per_set[name] = go_multiply_add(per_set[name], estimator_int64(q), c.replicas);
+            // perSetRequirement: resourceRequirements[r] += baseAmount * replicas, in Go int64 (wrapping;
+            // resourceBoundedSets then skips a requirement that wrapped to <= 0).
+            per_set[name] = go::add(per_set[name], go::mul(estimator_int64(q), c.replicas));
             bool modelled = name == "cpu" || name == "memory" || name == "ephemeral-storage" ||
                             model::is_scalar_resource_name(name);
             if (modelled)

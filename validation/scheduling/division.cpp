@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/go_int.hpp"
 #include "scheduling/assign.hpp"
 
 namespace kpw::scheduling {
@@ -32,16 +33,11 @@ assignment collect(const std::vector<candidate>& selected, const std::vector<std
 namespace {
 
 // Go adds replica counts in int32 (util.GetSumOfReplicas, the Fresh votes), wrapping on overflow.
-std::int32_t go_add(std::int32_t a, std::int64_t b)
-{
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
-}
-
 std::int32_t go_sum(const std::vector<voter>& voters)
 {
     std::int32_t sum = 0;
     for (const auto& v : voters)
-        sum = go_add(sum, v.votes);
+        sum = go::add32(sum, v.votes);
     return sum;
 }
 
@@ -80,7 +76,7 @@ std::string divide(const std::vector<candidate>& selected, std::vector<voter> vo
     if (aggregated) {
         std::int32_t sum = 0;
         for (std::size_t i = 0; i < voters.size(); ++i) {
-            sum = go_add(sum, voters[i].votes);
+            sum = go::add32(sum, voters[i].votes);
             if (sum >= target) {
                 voters.resize(i + 1);
                 break;
@@ -128,7 +124,7 @@ std::string fresh_scale(const std::vector<candidate>& selected, bool aggregated,
 {
     std::vector<voter> voters;
     for (std::size_t i = 0; i < selected.size(); ++i)
-        voters.push_back({i, go_add(selected[i].allocatable, selected[i].current)});
+        voters.push_back({i, go::add32(selected[i].allocatable, selected[i].current)});
     sort_by_votes(voters);
     std::fill(shares.begin(), shares.end(), 0);
     return divide(selected, std::move(voters), aggregated, replicas, order, shares);
@@ -152,7 +148,7 @@ assignment divide_dynamically(const std::vector<candidate>& selected, bool aggre
     }
     std::int32_t assigned = 0;
     for (auto s : shares)
-        assigned = go_add(assigned, s);
+        assigned = go::add32(assigned, s);
     if (assigned > replicas)
         error = scale_down(selected, aggregated, replicas, order, shares);
     else if (assigned < replicas)

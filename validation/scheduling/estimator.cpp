@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "base/go_int.hpp"
+
 namespace kpw::scheduling {
 
 namespace {
@@ -114,10 +116,8 @@ int resource_table::find(std::string_view name) const
 
 std::int64_t allowed_pod_number(const model::resource_summary& s)
 {
-    auto pods = [](const model::resource_list& list) {
-        return static_cast<std::uint64_t>(model::amount_in(list, "pods").value_ceil());
-    };
-    return static_cast<std::int64_t>(pods(s.allocatable) - pods(s.allocated) - pods(s.allocating));
+    auto pods = [](const model::resource_list& list) { return model::amount_in(list, "pods").value_ceil(); };
+    return go::sub(go::sub(pods(s.allocatable), pods(s.allocated)), pods(s.allocating));
 }
 
 prepared_cluster prepare_cluster(const model::cluster& c, resource_table& table)

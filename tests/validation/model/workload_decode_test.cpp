@@ -157,6 +157,28 @@ TEST_CASE("a node claim alone makes replica requirements; zero requests are drop
     CHECK(model::is_workload(d.value));
 }
 
+TEST_CASE("finding 11: requests are summed in Go int64 and only what util.Resource keeps is a requirement")
+{
+    // The reschedule fuzzer found (2^63-1)m + 1m overflowing: Go's Resource.Add wraps to -2^63, and
+    // ResourceList() keeps values above 0 only, so Karmada sees no cpu request (and no requirements).
+    auto wrapped = decode("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  template:\n    spec:\n"
+                          "      containers:\n      - {name: a, resources: {requests: {cpu: 9223372036854775807m}}}\n"
+                          "      - {name: b, resources: {requests: {cpu: 1m}}}\n");
+    CHECK(wrapped.errors.empty());
+    CHECK(request(wrapped.value, "cpu") == -1);
+    CHECK_FALSE(wrapped.value.has_requirements);
+    // Resource.Add drops names that are neither cpu, memory, ephemeral-storage, pods nor scalar (an
+    // extended resource has a domain), and negative amounts do not survive ResourceList().
+    auto names = decode("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  template:\n    spec:\n"
+                        "      containers: [{name: a, resources: {requests: {foo: 1, example.com/fpga: 2, memory: -1Gi,"
+                        " hugepages-2Mi: 4Mi}}}]\n");
+    CHECK(request(names.value, "foo") == -1);
+    CHECK(request(names.value, "memory") == -1);
+    CHECK(request(names.value, "example.com/fpga") == 2);
+    CHECK(request(names.value, "hugepages-2Mi") == 4LL << 20);
+    CHECK(names.value.request.size() == 2);
+}
+
 TEST_CASE("metadata.uid is read; a bad replicas type is an error with its path")
 {
     auto d = decode("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w, uid: abc}\nspec:\n  replicas: \"3\"\n");
