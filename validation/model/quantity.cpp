@@ -8,7 +8,7 @@ namespace kpw::model {
 
 namespace {
 
-constexpr nano_int nano_limit = nano_int(1'000'000'000'000'000'000) * 100'000'000'000'000'000; // 1e35
+constexpr nano_int nano_limit = max_nanos;
 constexpr int max_mantissa_digits = 30;
 
 // Ceiling division for a positive divisor.

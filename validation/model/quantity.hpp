@@ -13,6 +13,10 @@ namespace kpw::model {
 // down to "n" is exact. The pedantic warning on __int128 is silenced by __extension__.
 __extension__ using nano_int = __int128;
 
+// The largest magnitude parse_quantity reads, 1e35 nano-units (1e26 units): sums of a few such stay far
+// inside 128 bits, and arithmetic that could pass it (a request times a replica count) saturates here.
+inline constexpr nano_int max_nanos = nano_int(1'000'000'000'000'000'000) * 100'000'000'000'000'000;
+
 // resource.Quantity's Format: how the quantity is written, hence how karmada's general estimator
 // converts it for multi-component jobs (binary → whole units, decimal → thousandths; day2 §6.3).
 enum class notation { decimal_si, binary_si, decimal_exponent };

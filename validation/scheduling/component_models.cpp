@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/go_int.hpp"
 #include "scheduling/component_sets.hpp"
 
 namespace kpw::scheduling {
@@ -47,11 +48,12 @@ std::int64_t fit(const std::int64_t* cap, const std::int64_t* demand, std::size_
     return std::min(f, cap[width - 1]);
 }
 
-// util.Resource.SubResource(required × n): every resource floored at 0.
+// util.Resource.SubResource(required × n), in Go int64 (Multiply and the subtraction wrap): every
+// resource floored at 0.
 void take(std::int64_t* cap, const std::int64_t* demand, std::size_t width, std::int64_t n)
 {
     for (std::size_t j = 0; j < width; ++j)
-        cap[j] = std::max<std::int64_t>(cap[j] - demand[j] * n, 0);
+        cap[j] = std::max<std::int64_t>(go::sub(cap[j], go::mul(demand[j], n)), 0);
 }
 
 // scheduleComponent: the replicas first-fit over the nodes in order; true when all are placed.

@@ -43,7 +43,7 @@ void prepare_grades(const model::cluster& c, resource_table& table, set_cluster&
     for (const auto& m : c.resource_summary->allocatable_modelings) {
         if (m.count < 0)
             out.models_build = false;
-        count[m.grade] += m.count;
+        count[m.grade] = go::add(count[m.grade], m.count);
     }
     std::vector<const model::resource_model*> models;
     for (const auto& m : c.resource_models)
@@ -77,7 +77,8 @@ void prepare_model_demand(set_job& job)
     for (std::size_t i = 0; i < job.parts.size(); ++i) {
         for (const auto& r : job.parts[i].per_replica) {
             auto j = std::find(job.model_ids.begin(), job.model_ids.end(), r.id) - job.model_ids.begin();
-            job.model_demand[i * width + static_cast<std::size_t>(j)] += r.value;
+            auto& demand = job.model_demand[i * width + static_cast<std::size_t>(j)];
+            demand = go::add(demand, r.value);
         }
         job.model_demand[i * width + width - 1] = 1;
     }

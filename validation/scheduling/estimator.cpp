@@ -65,7 +65,7 @@ std::int64_t model_estimate(const prepared_cluster& c, const prepared_request& r
             std::int64_t cap = a.id == resource_table::pods ? model_node_pods : amount_of(g.capacity, a.id, 0);
             fit = std::min(fit, cap / a.value);
         }
-        total += g.count * std::max<std::int64_t>(fit, 0);
+        total = go::add(total, go::mul(g.count, std::max<std::int64_t>(fit, 0))); // Go int64: a count past range wraps
     }
     return total;
 }

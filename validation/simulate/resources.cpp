@@ -12,18 +12,23 @@ void add(model::resource_list& list, std::string_view name, model::quantity amou
 {
     auto it = list.find(name);
     model::quantity now = it == list.end() ? model::quantity{} : it->second;
-    now = std::max(now + amount, model::quantity{});
+    // Both within max_nanos (parsed, or saturated here before): the sum fits; it saturates again.
+    now = std::clamp(now + amount, model::quantity{}, model::quantity::from_nanos(model::max_nanos));
     if (it == list.end())
         list.emplace(std::string(name), now);
     else
         it->second = now;
 }
 
-// cpu is held in millicores, everything else in whole units (model::replica_request).
+// cpu is held in millicores, everything else in whole units (model::replica_request). The product of
+// an int64 request and a replica count passes int64 for absurd inputs: it is taken in 128 bits and
+// saturated at model::max_nanos (the cluster is full either way).
 model::quantity amount_of(std::string_view resource, std::int64_t per_replica, std::int64_t count)
 {
-    return resource == "cpu" ? model::quantity::from_millis(per_replica * count)
-                             : model::quantity::from_int(per_replica * count);
+    const model::nano_int unit = resource == "cpu" ? 1'000'000 : 1'000'000'000;
+    const model::nano_int units = std::clamp(model::nano_int(per_replica) * count, -model::max_nanos / unit,
+                                             model::max_nanos / unit);
+    return model::quantity::from_nanos(units * unit);
 }
 
 void charge_request(model::resource_list& allocated, const model::replica_request& request, std::int64_t count)
