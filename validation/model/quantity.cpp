@@ -8,7 +8,6 @@ namespace kpw::model {
 
 namespace {
 
-constexpr nano_int nano_limit = max_nanos;
 constexpr int max_mantissa_digits = 30;
 
 // Ceiling division for a positive divisor.
@@ -78,17 +77,17 @@ std::optional<nano_int> to_nanos(nano_int mantissa, int fraction_digits, multipl
     int ten = 9 - fraction_digits + m.decimal_exponent;
     nano_int value = mantissa;
     for (int i = 0; i < m.binary_exponent; ++i) {
-        if (value > nano_limit / 2)
+        if (value > max_nanos / 2)
             return std::nullopt;
         value *= 2;
     }
     for (; ten > 0; --ten) {
-        if (value > nano_limit / 10)
+        if (value > max_nanos / 10)
             return std::nullopt;
         value *= 10;
     }
     nano_int divisor = 1;
-    for (; ten < 0 && divisor < nano_limit; ++ten)
+    for (; ten < 0 && divisor < max_nanos; ++ten)
         divisor *= 10;
     if (ten < 0)
         return value == 0 ? std::optional<nano_int>(0) : std::optional<nano_int>(1);
