@@ -2,7 +2,10 @@
 // Karmada's FitError text: each plugin's reason, the histogram rules, and the worked examples of day2 §2.5.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
+#include <random>
+#include <set>
 
 #include "fixtures.hpp"
 #include "scheduling/diagnosis.hpp"
@@ -157,6 +160,59 @@ TEST_CASE("a cluster failing several plugins gives one text per plugin order")
     auto diag = diagnose_fit(3, per_cluster);
     CHECK(diag.text == "0/3 clusters are available: 1 T, 2 A.");
     CHECK(diag.alternatives == std::vector<std::string>{"0/3 clusters are available: 1 E, 2 A."});
+}
+
+namespace {
+
+// The definition, order by order: each cluster counts the reason of the first plugin it fails in that
+// order; diagnose_fit must give exactly these texts, however it avoids building all 120.
+std::set<std::string> every_order_text(std::size_t all, const std::vector<std::vector<plugin_failure>>& per_cluster)
+{
+    std::array<int, 5> order{0, 1, 2, 3, 4};
+    std::set<std::string> texts;
+    do {
+        std::vector<std::string> reasons;
+        for (const auto& list : per_cluster) {
+            if (list.empty())
+                continue;
+            const plugin_failure* first = &list.front();
+            for (const auto& f : list)
+                if (order[static_cast<std::size_t>(f.plugin)] < order[static_cast<std::size_t>(first->plugin)])
+                    first = &f;
+            reasons.push_back(first->reason);
+        }
+        texts.insert(fit_error_text(all, reasons));
+    } while (std::next_permutation(order.begin(), order.end()));
+    return texts;
+}
+
+} // namespace
+
+TEST_CASE("the texts of all plugin orders, built once per distinct choice, are those of every order built alone")
+{
+    std::minstd_rand rng(16);
+    const std::array<std::string, 4> reasons{"R", "S", "T", "U"};
+    for (int round = 0; round < 200; ++round) {
+        const std::size_t clusters = 1 + rng() % 7;
+        std::vector<std::vector<plugin_failure>> per_cluster(clusters);
+        for (auto& list : per_cluster)
+            for (auto p : all_filter_plugins)
+                if (rng() % 3 == 0) // two reasons per plugin, some shared across plugins
+                    list.push_back({p, reasons[(static_cast<std::size_t>(p) + rng() % 2) % reasons.size()], ""});
+        const auto expected = every_order_text(clusters + 1, per_cluster);
+        const auto diag = diagnose_fit(clusters + 1, per_cluster);
+        std::set<std::string> got(diag.alternatives.begin(), diag.alternatives.end());
+        CHECK(got.size() == diag.alternatives.size());
+        CHECK(got.count(diag.text) == 0);
+        got.insert(diag.text);
+        CHECK(got == expected);
+        // The printed text is the registry order's.
+        std::vector<std::string> registry;
+        for (const auto& list : per_cluster)
+            if (!list.empty())
+                registry.push_back(list.front().reason);
+        CHECK(diag.text == fit_error_text(clusters + 1, registry));
+    }
 }
 
 TEST_CASE("example C: the primary term's FitError has two possible texts and backup places 3/3")
