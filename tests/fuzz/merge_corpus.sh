@@ -26,6 +26,6 @@ for t in "${targets[@]}"; do
   (cd "$work/seeds" && find . -type f -exec rm -f "$work/out/{}" \;)
   rm -rf "tests/fuzz/corpus/$t"
   mv "$work/out" "tests/fuzz/corpus/$t"
-  echo "$t: $(ls "tests/fuzz/corpus/$t" | wc -l) inputs, $(du -sh "tests/fuzz/corpus/$t" | cut -f1)"
+  echo "$t: $(ls "tests/fuzz/corpus/$t" | wc -l) inputs, $(cat "tests/fuzz/corpus/$t"/* | wc -c) bytes"
   rm -rf "$work"
 done
