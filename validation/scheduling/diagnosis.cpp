@@ -18,28 +18,32 @@ constexpr std::string_view empty_selection = "no clusters available to schedule"
 
 // Clusters with the same failures print the same reason under every order: count them once.
 using profile = std::vector<std::pair<int, std::string>>; // (plugin, reason) in registry order
-using counted_profiles = std::vector<std::pair<const profile*, std::size_t>>;
+using profiles_counted = std::map<profile, std::size_t>; // each with the clusters that fail exactly so
 
-// Which entry of each profile a plugin order reports: the failing plugin that order ranks first.
+// Which entry of each profile (in the map's order) a plugin order reports: the failing plugin it ranks first.
 using choice = std::vector<std::size_t>;
 
-choice choice_for(const counted_profiles& profiles, const std::array<int, plugin_count>& rank)
+choice choice_for(const profiles_counted& profiles, const std::array<int, plugin_count>& rank)
 {
-    choice c(profiles.size(), 0);
-    for (std::size_t i = 0; i < profiles.size(); ++i) {
-        const profile& p = *profiles[i].first;
+    choice c;
+    c.reserve(profiles.size());
+    for (const auto& entry : profiles) {
+        const profile& p = entry.first;
+        std::size_t first = 0;
         for (std::size_t j = 1; j < p.size(); ++j)
-            if (rank[static_cast<std::size_t>(p[j].first)] < rank[static_cast<std::size_t>(p[c[i]].first)])
-                c[i] = j;
+            if (rank[static_cast<std::size_t>(p[j].first)] < rank[static_cast<std::size_t>(p[first].first)])
+                first = j;
+        c.push_back(first);
     }
     return c;
 }
 
-std::string text_for(std::size_t all_clusters, const counted_profiles& profiles, const choice& c)
+std::string text_for(std::size_t all_clusters, const profiles_counted& profiles, const choice& c)
 {
     std::map<std::string_view, std::size_t> histogram;
-    for (std::size_t i = 0; i < profiles.size(); ++i)
-        histogram[(*profiles[i].first)[c[i]].second] += profiles[i].second;
+    auto chosen = c.begin();
+    for (const auto& [p, count] : profiles)
+        histogram[p[*chosen++].second] += count;
     std::vector<std::string> entries;
     for (const auto& [reason, count] : histogram)
         entries.push_back(std::to_string(count).append(" ").append(reason));
@@ -50,24 +54,16 @@ std::string text_for(std::size_t all_clusters, const counted_profiles& profiles,
     return "0/" + std::to_string(all_clusters) + " clusters are available: " + joined + ".";
 }
 
-counted_profiles listed(const std::map<profile, std::size_t>& profiles)
-{
-    counted_profiles out;
-    for (const auto& [p, count] : profiles)
-        out.emplace_back(&p, count);
-    return out;
-}
-
 } // namespace
 
 std::string fit_error_text(std::size_t all_clusters, std::span<const std::string> reasons)
 {
-    std::map<profile, std::size_t> profiles;
+    profiles_counted profiles;
     for (const auto& r : reasons)
         ++profiles[profile{{0, r}}];
     if (profiles.empty())
         return "0/" + std::to_string(all_clusters) + " clusters are available: no cluster exists.";
-    return text_for(all_clusters, listed(profiles), choice(profiles.size(), 0));
+    return text_for(all_clusters, profiles, choice(profiles.size(), 0));
 }
 
 fit_diagnosis diagnose_fit(std::size_t all_clusters, std::span<const std::vector<plugin_failure>> failures)
@@ -80,7 +76,7 @@ fit_diagnosis diagnose_fit(std::size_t all_clusters, std::span<const std::vector
 
 fit_diagnosis diagnose_fit(std::size_t all_clusters, std::span<const counted_failures> counted)
 {
-    std::map<profile, std::size_t> profiles;
+    profiles_counted profiles;
     bool several = false;
     for (const auto& c : counted) {
         if (c.failures.empty() || c.clusters == 0)
@@ -96,22 +92,21 @@ fit_diagnosis diagnose_fit(std::size_t all_clusters, std::span<const counted_fai
         out.text = fit_error_text(all_clusters, {});
         return out;
     }
-    const counted_profiles list = listed(profiles);
     std::array<int, plugin_count> order{};
     std::iota(order.begin(), order.end(), 0);
-    const choice printed = choice_for(list, order);
-    out.text = text_for(all_clusters, list, printed);
+    const choice printed = choice_for(profiles, order);
+    out.text = text_for(all_clusters, profiles, printed);
     if (!several)
         return out;
     // The 119 other orders mostly pick the same plugins: build a text once per distinct choice (the
     // 120 string histograms per failed term were 19% of a re-schedule fuzz run under perf).
     std::set<choice> choices;
     while (std::next_permutation(order.begin(), order.end()))
-        choices.insert(choice_for(list, order));
+        choices.insert(choice_for(profiles, order));
     choices.erase(printed);
     std::set<std::string> others;
     for (const choice& c : choices)
-        others.insert(text_for(all_clusters, list, c));
+        others.insert(text_for(all_clusters, profiles, c));
     others.erase(out.text);
     out.alternatives.assign(others.begin(), others.end());
     return out;
