@@ -26,6 +26,6 @@ for t in "${targets[@]}"; do
   (cd "$work/seeds" && find . -type f -exec rm -f "$work/out/{}" \;)
   rm -rf "tests/fuzz/corpus/$t"
   mv "$work/out" "tests/fuzz/corpus/$t"
-  echo "$t: $(ls "tests/fuzz/corpus/$t" | wc -l) inputs, $(cat "tests/fuzz/corpus/$t"/* | wc -c) bytes"
+  echo "$t: $(find "tests/fuzz/corpus/$t" -type f -printf '%s\n' | awk '{ n++; b += $1 } END { print n + 0 " inputs, " b + 0 " bytes" }')"
   rm -rf "$work"
 done
