@@ -17,6 +17,23 @@ std::string render(const doc::value& v)
 
 bool present(const doc::value* node) { return node != nullptr && !node->is_null(); }
 
+// An object whose members all read the same way (labels, resource lists): each value through
+// `read_one` at its key's path. Not an object is a type error and reads as empty.
+template <typename Map, typename ReadOne>
+Map members(const doc::value* node, const field::path& at, field::error_list& errors, ReadOne read_one)
+{
+    Map out;
+    if (!present(node))
+        return out;
+    if (!node->is_mapping()) {
+        errors.push_back(field::type_invalid(at, render(*node), "expected object"));
+        return out;
+    }
+    for (const auto& [k, v] : node->members())
+        out.emplace(k, read_one(&v, at.key(k), errors));
+    return out;
+}
+
 std::vector<taint> decode_taints(const doc::value* node, const field::path& at, field::error_list& errors)
 {
     std::vector<taint> out;
@@ -156,30 +173,12 @@ std::int64_t integer(const doc::value* node, const field::path& at, field::error
 
 label_map string_map(const doc::value* node, const field::path& at, field::error_list& errors)
 {
-    label_map out;
-    if (!present(node))
-        return out;
-    if (!node->is_mapping()) {
-        errors.push_back(field::type_invalid(at, render(*node), "expected object"));
-        return out;
-    }
-    for (const auto& [k, v] : node->members())
-        out.emplace(k, string(&v, at.key(k), errors));
-    return out;
+    return members<label_map>(node, at, errors, string);
 }
 
 resource_list resources(const doc::value* node, const field::path& at, field::error_list& errors)
 {
-    resource_list out;
-    if (!present(node))
-        return out;
-    if (!node->is_mapping()) {
-        errors.push_back(field::type_invalid(at, render(*node), "expected object"));
-        return out;
-    }
-    for (const auto& [k, v] : node->members())
-        out.emplace(k, decode_quantity(&v, at.key(k), errors));
-    return out;
+    return members<resource_list>(node, at, errors, decode_quantity);
 }
 
 std::optional<timestamp> time(const doc::value* node, const field::path& at, field::error_list& errors)

@@ -131,6 +131,20 @@ TEST_CASE("type errors and bad quantities are reported with their paths")
     CHECK(d.value.resource_summary->allocatable.at("pods").value_ceil() == 110); // integer nodes parse
 }
 
+TEST_CASE("labels and resource lists that are not objects are type errors and read as empty")
+{
+    auto d = decode("apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m\n"
+                    "  labels: [a, b]\nstatus:\n  resourceSummary:\n    allocatable: 64\n"
+                    "    allocated:\n      cpu: 1\n");
+    REQUIRE(d.errors.size() == 2);
+    CHECK(d.errors[0].field == "metadata.labels");
+    CHECK(d.errors[0].detail == "expected object");
+    CHECK(d.errors[1].field == "status.resourceSummary.allocatable");
+    CHECK(d.value.labels.empty());
+    CHECK(d.value.resource_summary->allocatable.empty());
+    CHECK(d.value.resource_summary->allocated.at("cpu").milli_ceil() == 1000); // the next list still reads
+}
+
 TEST_CASE("a cluster without a name is an error; is_cluster_object checks group and kind")
 {
     auto docs = doc::load_yaml("apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {}\n");
