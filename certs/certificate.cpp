@@ -90,6 +90,23 @@ result<x509_ptr> new_certificate(const std::string& cn, int days, EVP_PKEY* key)
     return cert;
 }
 
+// A new key of `spec` and a certificate for it: the part of a CA and a leaf that is the same.
+struct keyed_certificate {
+    pkey_ptr key;
+    x509_ptr cert;
+};
+
+result<keyed_certificate> new_keyed_certificate(const std::string& cn, int days, const key_spec& spec)
+{
+    auto key = make_key(spec.algorithm == key_algorithm::rsa, spec.rsa_bits);
+    if (!key)
+        return key.error();
+    auto cert = new_certificate(cn, days, key->get());
+    if (!cert)
+        return cert.error();
+    return keyed_certificate{std::move(*key), std::move(*cert)};
+}
+
 // Adds extensions given in openssl.cnf syntax (constant strings only; SANs are built directly).
 bool add_extensions(X509* cert, X509* issuer, std::initializer_list<std::pair<int, const char*>> exts)
 {
@@ -160,13 +177,10 @@ result<key_pair> make_authority(const authority_options& o)
         return failure{std::move(e), {}};
     if (auto e = check_key_spec(o.key); !e.empty())
         return failure{std::move(e), {}};
-    auto key = make_key(o.key.algorithm == key_algorithm::rsa, o.key.rsa_bits);
-    if (!key)
-        return key.error();
-    auto cert = new_certificate(o.common_name, o.validity_days, key->get());
-    if (!cert)
-        return cert.error();
-    X509* x = cert->get();
+    auto made = new_keyed_certificate(o.common_name, o.validity_days, o.key);
+    if (!made)
+        return made.error();
+    X509* x = made->cert.get();
     if (X509_set_issuer_name(x, X509_get_subject_name(x)) != 1 ||
         !add_extensions(x, x,
                         {{NID_basic_constraints, "critical,CA:TRUE,pathlen:0"},
@@ -174,7 +188,7 @@ result<key_pair> make_authority(const authority_options& o)
                          {NID_subject_key_identifier, "hash"},
                          {NID_authority_key_identifier, "keyid:always"}}))
         return failure{openssl_error("adding the CA extensions"), {}};
-    return finish(x, key->get(), key->get(), "CA certificate");
+    return finish(x, made->key.get(), made->key.get(), "CA certificate");
 }
 
 result<key_pair> issue_serving(const key_pair& authority, const serving_options& o)
@@ -189,13 +203,10 @@ result<key_pair> issue_serving(const key_pair& authority, const serving_options&
         return ca_key.error();
     if (X509_check_private_key(ca_cert->get(), ca_key->get()) != 1)
         return failure{openssl_error("the CA key does not match the CA certificate"), {}};
-    auto key = make_key(o.key.algorithm == key_algorithm::rsa, o.key.rsa_bits);
-    if (!key)
-        return key.error();
-    auto cert = new_certificate(o.common_name, o.validity_days, key->get());
-    if (!cert)
-        return cert.error();
-    X509* x = cert->get();
+    auto made = new_keyed_certificate(o.common_name, o.validity_days, o.key);
+    if (!made)
+        return made.error();
+    X509* x = made->cert.get();
     // RSA key exchange (TLS 1.2 RSA suites) needs keyEncipherment; ECDSA only signs.
     const char* usage = o.key.algorithm == key_algorithm::rsa ? "critical,digitalSignature,keyEncipherment"
                                                               : "critical,digitalSignature";
@@ -208,7 +219,7 @@ result<key_pair> issue_serving(const key_pair& authority, const serving_options&
                          {NID_authority_key_identifier, "keyid:always"}}) ||
         !add_subject_alt_names(x, o))
         return failure{openssl_error("adding the serving certificate extensions"), {}};
-    return finish(x, ca_key->get(), key->get(), "serving certificate");
+    return finish(x, ca_key->get(), made->key.get(), "serving certificate");
 }
 
 result<bundle> generate(const authority_options& authority, const serving_options& serving)
