@@ -18,6 +18,8 @@
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
 
+#include "base/utf8.hpp"
+
 namespace kpw::doc {
 namespace {
 
@@ -96,6 +98,38 @@ bool looks_like_float(std::string_view s)
     return digits;
 }
 
+// yaml-cpp 0.7 (Debian 12) turns the double-quoted escapes \N and \_ into the single bytes 0x85 and
+// 0xA0 instead of the UTF-8 of U+0085 and U+00A0 (fixed upstream in 2026, jbeder/yaml-cpp 44d5454 and
+// 8a666a0). The text was checked to be UTF-8 and every other escape is written as UTF-8, so such a byte
+// where no valid sequence starts is one of those two: it becomes the character go-yaml (and so kubectl)
+// reads. Without this the scalar held invalid UTF-8, which Go's JSON encoder writes as U+FFFD: the
+// applied-placement annotation of a binding then never read back as its placement (finding 12).
+// nullopt when the scalar is already UTF-8 (every scalar but these), so nothing is copied.
+std::optional<std::string> escapes_as_utf8(const std::string& text)
+{
+    std::size_t i = 0;
+    while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80)
+        ++i;
+    std::optional<std::string> out;
+    while (i < text.size()) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        std::size_t len = utf8_sequence_length(text, i);
+        if (len == 0 && (c == 0x85 || c == 0xa0)) {
+            if (!out)
+                out = text.substr(0, i);
+            out->push_back('\xc2'); // U+0080..U+00BF are C2 and the byte itself
+            out->push_back(static_cast<char>(c));
+            ++i;
+            continue;
+        }
+        len = len == 0 ? 1 : len;
+        if (out)
+            out->append(text, i, len);
+        i += len;
+    }
+    return out;
+}
+
 // Plain-scalar resolution as go-yaml v2 (YAML 1.1) does it, which is what kubectl applies.
 value resolve_plain(const std::string& s, position at)
 {
@@ -166,7 +200,9 @@ public:
         const position at = to_position(mark);
         // "?" = plain (resolve like YAML 1.1), "!" = quoted, or an explicit tag such as !!str.
         const bool as_string = tag == "!" || tag == "tag:yaml.org,2002:str";
-        emit(as_string ? value::string(text, at) : resolve_plain(text, at), anchor, mark);
+        const auto repaired = escapes_as_utf8(text);
+        const std::string& utf8 = repaired ? *repaired : text;
+        emit(as_string ? value::string(utf8, at) : resolve_plain(utf8, at), anchor, mark);
     }
 
     void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,

@@ -83,6 +83,23 @@ TEST_CASE("yaml: duplicate keys are rejected at the second key")
     CHECK(r.error().where == position{4, 3});
 }
 
+TEST_CASE("yaml: every double-quoted escape reads as UTF-8, \\N and \\_ too (finding 12)")
+{
+    // yaml-cpp 0.7 writes \N and \_ as the bytes 0x85 and 0xA0; go-yaml reads U+0085 and U+00A0.
+    const doc::value v = load_one("a: \"x\\Ny\\_z\"\n"
+                                  "\"k\\N\": \"\\x85\\u00a0\\L\\P\\u00e9\\N\"\n"
+                                  "b: \"\xc3\xa9\\N\xe2\x82\xac\\_\"\n");
+    CHECK(v.find("a")->text() == "x\xc2\x85y\xc2\xa0z");
+    REQUIRE(v.find("k\xc2\x85") != nullptr); // keys are scalars too
+    CHECK(v.find("k\xc2\x85")->text() == "\xc2\x85\xc2\xa0\xe2\x80\xa8\xe2\x80\xa9\xc3\xa9\xc2\x85");
+    CHECK(v.find("b")->text() == "\xc3\xa9\xc2\x85\xe2\x82\xac\xc2\xa0"); // beside multi-byte characters
+    std::size_t bad = 0;
+    for (const auto& [key, value] : v.members()) {
+        CHECK(doc::is_clean_utf8(key, bad));
+        CHECK(doc::is_clean_utf8(value.text(), bad));
+    }
+}
+
 TEST_CASE("yaml: malformed and hostile input fails fast with a position")
 {
     SUBCASE("syntax error")
