@@ -166,9 +166,35 @@ std::size_t count_nodes(const value& v)
     return n;
 }
 
+// yaml-cpp 0.7 ends a quoted scalar that is never closed at the end of the text and reports no error
+// (`name: "web` and a newline reads as "web "); go-yaml, and so kubectl, fails with "found unexpected
+// end of stream". `at` is the scalar's offset in the text: when the opening quote is there, true when
+// its closing quote is missing. (A scalar after a tag or anchor starts elsewhere and is not checked.)
+bool quote_left_open(std::string_view text, std::size_t at)
+{
+    if (at >= text.size() || (text[at] != '"' && text[at] != '\''))
+        return false;
+    const char quote = text[at];
+    for (std::size_t i = at + 1; i < text.size(); ++i) {
+        if (quote == '"' && text[i] == '\\') {
+            ++i; // an escape: the next byte is never the closing quote
+        } else if (text[i] == quote) {
+            if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+                ++i; // '' is a quote inside a single-quoted scalar
+                continue;
+            }
+            return false;
+        }
+    }
+    return true;
+}
+
 class tree_builder final : public YAML::EventHandler {
 public:
-    tree_builder(const load_limits& limits, std::size_t max_nodes) : limits_(limits), max_nodes_(max_nodes) {}
+    tree_builder(std::string_view text, const load_limits& limits, std::size_t max_nodes)
+        : text_(text), limits_(limits), max_nodes_(max_nodes)
+    {
+    }
 
     void OnDocumentStart(const YAML::Mark& mark) override
     {
@@ -200,6 +226,10 @@ public:
         const position at = to_position(mark);
         // "?" = plain (resolve like YAML 1.1), "!" = quoted, or an explicit tag such as !!str.
         const bool as_string = tag == "!" || tag == "tag:yaml.org,2002:str";
+        if (tag == "!" && mark.pos >= 0 && quote_left_open(text_, static_cast<std::size_t>(mark.pos)))
+            throw load_error{std::string("unterminated quoted string: the closing ") + text_[mark.pos] +
+                                 " is missing (go-yaml: found unexpected end of stream while scanning a quoted scalar)",
+                             at};
         const auto repaired = escapes_as_utf8(text);
         const std::string& utf8 = repaired ? *repaired : text;
         emit(as_string ? value::string(utf8, at) : resolve_plain(utf8, at), anchor, mark);
@@ -330,6 +360,7 @@ private:
         }
     }
 
+    std::string_view text_; // what the parser reads: marks are offsets into it
     const load_limits& limits_;
     std::size_t max_nodes_;
     std::size_t built_ = 0;
@@ -357,7 +388,7 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
     std::istringstream in{std::string(text)};
     try {
         YAML::Parser parser(in);
-        tree_builder builder(limits, max_nodes);
+        tree_builder builder(text, limits, max_nodes);
         for (int index = 0; parser.HandleNextDocument(builder); ++index) {
             if (!builder.has_root())
                 continue;

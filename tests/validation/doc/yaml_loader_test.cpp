@@ -115,6 +115,23 @@ TEST_CASE("yaml: malformed and hostile input fails fast with a position")
         CHECK(r.error().message.find("UTF-8") != std::string::npos);
         CHECK(r.error().where == position{2, 4});
     }
+    SUBCASE("a quoted scalar never closed (yaml-cpp 0.7 reads it to the end of the text)")
+    {
+        auto r = doc::load_yaml("metadata:\n  name: \"web\nspec: {}\n");
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find("unterminated quoted string: the closing \" is missing") == 0);
+        CHECK(r.error().where == position{2, 9});
+        r = doc::load_yaml("- 'it''s'\n- 'open''\n");
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().where == position{2, 3});
+        r = doc::load_yaml("a: \"ends in an escaped quote\\\"\n");
+        REQUIRE_FALSE(r.ok());
+        // Closed ones, with escaped quotes, '' and multi-byte text before them, still load.
+        auto ok = doc::load_yaml("\xc3\xa9: \"\\\"x\\\\\"\nb: 'it''s'\n\"k\": |\n  \"block\n");
+        REQUIRE(ok.ok());
+        CHECK(ok->front().root.find("\xc3\xa9")->text() == "\"x\\");
+        CHECK(ok->front().root.find("b")->text() == "it's");
+    }
     SUBCASE("binary with NUL bytes")
     {
         auto r = doc::load_yaml(std::string("\x7f" "ELF\0\0\0", 7));
