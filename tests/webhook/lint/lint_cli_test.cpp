@@ -144,6 +144,18 @@ TEST_CASE("a file that cannot be parsed is exit 2 with file:line:column")
     CHECK(j.err.find(bad.string() + ":") == 0);
 }
 
+TEST_CASE("a file cut off inside a quoted string is exit 2 at the opening quote, not a policy named to the end")
+{
+    temp_dir dir;
+    const auto cut = dir.write("cut.yaml", "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\n"
+                                           "metadata:\n  name: \"web\nspec:\n  resourceSelectors: []\n");
+    auto r = run_lint({cut.string()});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find(cut.string() + ":4:9: error: unterminated quoted string: the closing \" is missing") !=
+          std::string::npos);
+    CHECK(r.out.find("0 policies") != std::string::npos);
+}
+
 TEST_CASE("usage and I/O errors are exit 2")
 {
     CHECK(run_lint({"-o", "yaml", "x"}).exit_code == 2);
