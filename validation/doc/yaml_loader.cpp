@@ -214,6 +214,7 @@ public:
         auto it = anchors_.find(anchor);
         if (it == anchors_.end())
             throw load_error{"unknown alias", to_position(mark)};
+        expanded_alias_ = true;
         spend(it->second.second, mark);
         value copy = it->second.first;
         copy.set_pos(to_position(mark));
@@ -266,10 +267,17 @@ private:
     void spend(std::size_t nodes, const YAML::Mark& mark)
     {
         built_ += nodes;
-        if (built_ > max_nodes_)
-            throw load_error{"document expands to more than " + std::to_string(max_nodes_) +
-                                 " nodes (alias bomb?); refusing to expand it",
+        if (built_ <= max_nodes_)
+            return;
+        // Without aliases a text cannot hold more nodes than the default budget (4 per byte): yaml-cpp
+        // 0.7 is looping without progress, which it does on a stray ',' outside a flow collection.
+        if (!expanded_alias_ && limits_.max_nodes == 0)
+            throw load_error{"not valid YAML: the parser makes no progress here (a ',' outside [ ] or { }, "
+                             "such as \"a\", \"b\" at the top level?)",
                              to_position(mark)};
+        throw load_error{"document expands to more than " + std::to_string(max_nodes_) +
+                             " nodes (alias bomb?); refusing to expand it",
+                         to_position(mark)};
     }
 
     void open(value v, YAML::anchor_t anchor, const YAML::Mark& mark)
@@ -364,6 +372,7 @@ private:
     const load_limits& limits_;
     std::size_t max_nodes_;
     std::size_t built_ = 0;
+    bool expanded_alias_ = false;
     std::vector<frame> stack_;
     std::map<YAML::anchor_t, std::pair<value, std::size_t>> anchors_;
     value root_;

@@ -132,6 +132,15 @@ TEST_CASE("yaml: malformed and hostile input fails fast with a position")
         CHECK(ok->front().root.find("\xc3\xa9")->text() == "\"x\\");
         CHECK(ok->front().root.find("b")->text() == "it's");
     }
+    SUBCASE("a stray ',' at the top level is named, not taken for an alias bomb")
+    {
+        for (const char* text : {",", "\"foo\",\"bar\"", "\"top\"\n,\n"}) {
+            CAPTURE(text);
+            auto r = doc::load_yaml(text);
+            REQUIRE_FALSE(r.ok());
+            CHECK(r.error().message.find("not valid YAML: the parser makes no progress here") == 0);
+        }
+    }
     SUBCASE("binary with NUL bytes")
     {
         auto r = doc::load_yaml(std::string("\x7f" "ELF\0\0\0", 7));
