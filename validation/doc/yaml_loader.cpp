@@ -107,11 +107,8 @@ bool looks_like_float(std::string_view s)
 // nullopt when the scalar is already UTF-8 (every scalar but these), so nothing is copied.
 std::optional<std::string> escapes_as_utf8(const std::string& text)
 {
-    std::size_t i = 0;
-    while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80)
-        ++i;
     std::optional<std::string> out;
-    while (i < text.size()) {
+    for (std::size_t i = 0; i < text.size();) {
         const auto c = static_cast<unsigned char>(text[i]);
         std::size_t len = utf8_sequence_length(text, i);
         if (len == 0 && (c == 0x85 || c == 0xa0)) {
