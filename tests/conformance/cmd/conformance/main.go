@@ -1,0 +1,266 @@
+// Command conformance compares karmada-policy-webhook lint with karmada-oracle (Karmada's own code
+// behind lint's command line) on case directories, and generates cases to compare.
+//
+//	conformance run  [flags] [CASE_DIR...]
+//	conformance fuzz [flags] N [SEED]
+//
+// Exit 0 when every difference is an intentional one, 1 on any other difference or a case the oracle
+// could not run, 2 on a usage error.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"time"
+
+	"karmada-policy-webhook/tests/conformance/internal/cases"
+	"karmada-policy-webhook/tests/conformance/internal/compare"
+	"karmada-policy-webhook/tests/conformance/internal/generate"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage: conformance run  [flags] [CASE_DIR...]   compare lint and the oracle (default: the shipped cases)
+       conformance fuzz [flags] N [SEED]        generate N cases from SEED (default 1), compare, keep divergent ones
+flags go before or after the positional arguments; conformance run -h lists them`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		return runCases(ctx, args[1:], stdout, stderr)
+	case "fuzz":
+		return runFuzz(ctx, args[1:], stdout, stderr)
+	}
+	fmt.Fprintln(stderr, usage)
+	return 2
+}
+
+// common are the flags of both subcommands.
+type common struct {
+	lint, oracle string
+	oracleRuns   int
+	timeout      time.Duration
+	parallel     int
+	verbose      bool
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.lint, "lint", "build/webhook/karmada-policy-webhook", "the karmada-policy-webhook binary")
+	fs.StringVar(&c.oracle, "oracle", "build-oracle/karmada-oracle", "the karmada-oracle binary")
+	fs.IntVar(&c.oracleRuns, "oracle-runs", 5, "oracle runs on a case whose lint answer has a tie or FitError alternatives")
+	fs.DurationVar(&c.timeout, "timeout", time.Minute, "per run of either binary")
+	fs.IntVar(&c.parallel, "j", runtime.NumCPU(), "cases compared at once")
+	fs.BoolVar(&c.verbose, "v", false, "also show every intentional difference")
+}
+
+func (c *common) comparer() *compare.Comparer {
+	return &compare.Comparer{
+		Lint:       compare.Binary{Path: c.lint, Timeout: c.timeout},
+		Oracle:     compare.Binary{Path: c.oracle, Timeout: c.timeout},
+		OracleRuns: c.oracleRuns,
+		Rules:      compare.Intentional,
+	}
+}
+
+// parseInterleaved parses flags wherever they stand among the positional arguments.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conformance run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c common
+	c.register(fs)
+	root := fs.String("root", "", "repository root for the default case set (default: found from the working directory)")
+	corpusLimit := fs.Int("corpus-limit", 0, "default set: entries taken from each fuzz corpus (0 all, -1 none)")
+	dirs, err := parseInterleaved(fs, args)
+	if err != nil {
+		return 2
+	}
+	var list []cases.Case
+	if len(dirs) == 0 {
+		if *root == "" {
+			if *root, err = findRoot(); err != nil {
+				fmt.Fprintln(stderr, "conformance:", err)
+				return 2
+			}
+		}
+		var skipped []cases.Skipped
+		list, skipped, err = cases.Defaults(*root, cases.Options{CorpusLimit: *corpusLimit})
+		if c.verbose {
+			for _, s := range skipped {
+				fmt.Fprintf(stdout, "not a lint case: %s: %s\n", s.Source, s.Why)
+			}
+		}
+	} else {
+		list, err = expandDirs(dirs)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance:", err)
+		return 2
+	}
+	if code := checkBinaries(&c, stderr); code != 0 {
+		return code
+	}
+	jobs := toJobs(list)
+	verdicts := c.comparer().CompareAll(ctx, jobs, c.parallel)
+	if ctx.Err() != nil {
+		return 2
+	}
+	if compare.Print(stdout, jobs, verdicts, c.verbose).Failed() {
+		return 1
+	}
+	return 0
+}
+
+// expandDirs maps CASE_DIR arguments to cases; a directory holding case directories (and no policy of
+// its own), such as a fuzz --out directory, stands for all of them.
+func expandDirs(dirs []string) ([]cases.Case, error) {
+	var out []cases.Case
+	for _, d := range dirs {
+		c, err := cases.FromDir(d)
+		if err == nil {
+			out = append(out, c)
+			continue
+		}
+		sub, serr := subCases(d)
+		if serr != nil || len(sub) == 0 {
+			return nil, err
+		}
+		out = append(out, sub...)
+	}
+	return out, nil
+}
+
+func subCases(dir string) ([]cases.Case, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []cases.Case
+	for _, e := range entries {
+		if !e.IsDir() {
+			return nil, fmt.Errorf("%s: not a directory of cases", dir)
+		}
+		c, err := cases.FromDir(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func toJobs(list []cases.Case) []compare.Job {
+	jobs := make([]compare.Job, len(list))
+	for i, c := range list {
+		jobs[i] = compare.Job{Name: c.Name, Args: append(append([]string{}, compare.ComparedFlags...), c.Args...)}
+	}
+	return jobs
+}
+
+func checkBinaries(c *common, stderr io.Writer) int {
+	for _, p := range []string{c.lint, c.oracle} {
+		if _, err := os.Stat(p); err != nil {
+			fmt.Fprintf(stderr, "conformance: %v (build it first: ./dev.sh build-oracle / ninja -C build)\n", err)
+			return 2
+		}
+	}
+	return 0
+}
+
+// findRoot walks up from the working directory to the repository root (it holds manifests/examples and
+// tests/conformance) and returns it relative to the working directory.
+func findRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	rel := "."
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if isDir(filepath.Join(dir, "manifests/examples")) && isDir(filepath.Join(dir, "tests/conformance")) {
+			return rel, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", fmt.Errorf("no repository root (manifests/examples, tests/conformance) above %s: use --root", wd)
+		}
+		rel = filepath.Join(rel, "..")
+	}
+}
+
+func isDir(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
+}
+
+func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conformance fuzz", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c common
+	c.register(fs)
+	out := fs.String("out", "build-oracle/conformance-fuzz", "where divergent cases are kept (one directory each)")
+	work := fs.String("work", "", "where cases are written while compared (default: a temporary directory)")
+	minimise := fs.Int("minimise", 200, "comparisons spent shrinking each divergent case (0: keep it as generated)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	n, err := strconv.Atoi(pos[0])
+	seed := uint64(1)
+	if err == nil && len(pos) == 2 {
+		seed, err = strconv.ParseUint(pos[1], 10, 64)
+	}
+	if err != nil || n < 0 {
+		fmt.Fprintln(stderr, "conformance fuzz: N and SEED are non-negative integers")
+		return 2
+	}
+	if code := checkBinaries(&c, stderr); code != 0 {
+		return code
+	}
+	f := generate.Fuzzer{
+		Comparer: c.comparer(), Seed: seed, Out: *out, Work: *work, Parallel: c.parallel,
+		MinimiseBudget: *minimise, ExtraArgs: compare.ComparedFlags, Log: stdout,
+	}
+	start := time.Now()
+	t, err := f.Run(ctx, n)
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance fuzz:", err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "seed %d, %s\n", seed, time.Since(start).Round(time.Second))
+	fmt.Fprintln(stdout, t.Summary())
+	if t.Failed() {
+		return 1
+	}
+	return 0
+}

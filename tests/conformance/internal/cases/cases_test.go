@@ -1,0 +1,104 @@
+package cases
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestFromDirMapsTheLayoutToFlags(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string // with "D" for the directory
+	}{
+		{"policies only", map[string]string{"b.yaml": "", "a.yml": "", "notes.md": ""}, []string{"D/a.yml", "D/b.yaml"}},
+		{"snapshot files and args", map[string]string{"clusters.yaml": "", "workloads.json": "", "bindings.yml": "", "p.yaml": "",
+			"args": "# gate\n--feature-gates=MultiplePodTemplatesScheduling=true\n-n shop\n"},
+			[]string{"--clusters", "D/clusters.yaml", "--workloads", "D/workloads.json", "--bindings", "D/bindings.yml",
+				"--feature-gates=MultiplePodTemplatesScheduling=true", "-n", "shop", "D/p.yaml"}},
+		{"snapshot directories and policy directories", map[string]string{"clusters/a.yaml": "", "workloads/w.yaml": "",
+			"policies/p.yaml": ""}, []string{"--clusters", "D/clusters", "--workloads", "D/workloads", "D/policies"}},
+		{"args paths inside the case", map[string]string{"p.yaml": "", "base.yaml": "", "args": "--base=./base.yaml\n"},
+			[]string{"--base=D/base.yaml", "D/base.yaml", "D/p.yaml"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, tt.files)
+			c, err := FromDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, w := range tt.want {
+				want = append(want, strings.ReplaceAll(w, "D/", dir+"/"))
+			}
+			if !reflect.DeepEqual(c.Args, want) {
+				t.Errorf("Args = %q, want %q", c.Args, want)
+			}
+		})
+	}
+}
+
+func TestFromDirRefusesACaseWithoutPolicies(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"clusters.yaml": ""})
+	if _, err := FromDir(dir); err == nil {
+		t.Error("FromDir accepted a directory with only clusters.yaml")
+	}
+}
+
+func TestFromDirOnAFileIsThatFile(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"p.yaml": ""})
+	c, err := FromDir(filepath.Join(dir, "p.yaml"))
+	if err != nil || !reflect.DeepEqual(c.Args, []string{filepath.Join(dir, "p.yaml")}) {
+		t.Errorf("FromDir(file) = %v, %v", c, err)
+	}
+}
+
+// The default set maps the repository's own directories (run from tests/conformance/internal/cases).
+func TestDefaultsCoverTheShippedInputs(t *testing.T) {
+	root := "../../../.."
+	list, skipped, err := Defaults(root, Options{CorpusLimit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string][]string{}
+	for _, c := range list {
+		names[c.Name] = c.Args
+	}
+	ex := filepath.Join(root, "manifests/examples")
+	for _, want := range []string{
+		ex + " (seed scenarios)", ex + " (seed scenarios, day2 bindings)", filepath.Join(ex, "pr-edit"),
+		filepath.Join(ex, "ai/policies/keep-together.yaml") + " (gate on)", filepath.Join(ex, "broken/overflow-duplicated.yaml"),
+		filepath.Join(root, "tests/data/lint/cases/overflow-aggregated.yaml"),
+	} {
+		if _, ok := names[want]; !ok {
+			t.Errorf("default set lacks %s", want)
+		}
+	}
+	gate := names[filepath.Join(ex, "ai/policies/keep-together.yaml")+" (gate on)"]
+	if len(gate) == 0 || gate[len(gate)-2] != GateOn {
+		t.Errorf("gate-on case args %q", gate)
+	}
+	if len(skipped) == 0 {
+		t.Error("no skipped sources reported")
+	}
+}

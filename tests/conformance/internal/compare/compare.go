@@ -1,0 +1,278 @@
+package compare
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Status is the verdict on one case.
+type Status int
+
+const (
+	Agree       Status = iota // same answer, or differences all intentional
+	Differ                    // at least one difference no rule explains
+	CouldNotRun               // the oracle did not answer: never counted as agreement
+)
+
+func (s Status) String() string {
+	return [...]string{"agree", "differ", "could not run"}[s]
+}
+
+// Diff is one differing key: where (file, document, path of the key) and both values.
+type Diff struct {
+	File     string // "" for the case as a whole (exit code, output)
+	Document int
+	Path     string
+	Lint     string
+	Karmada  string
+	Rule     string // the intentional difference that explains it; "" when none does
+}
+
+func (d Diff) String() string {
+	where := "(case)"
+	if d.File != "" {
+		where = fmt.Sprintf("%s#%d", d.File, d.Document)
+	}
+	return fmt.Sprintf("%s %s: lint %s, Karmada %s", where, d.Path, d.Lint, d.Karmada)
+}
+
+// Verdict is the outcome of comparing one case.
+type Verdict struct {
+	Status     Status
+	Reason     string // why the oracle could not run; "both refuse" when both exited 2
+	Diffs      []Diff // unexplained differences
+	Explained  []Diff // differences an intentional rule explains
+	OracleRuns int
+}
+
+// Comparer runs both binaries on a case and judges their answers.
+type Comparer struct {
+	Lint, Oracle Binary
+	// OracleRuns is how often the oracle runs on a case whose lint answer has a tie or FitError
+	// alternatives (Karmada's random tie-break and Go map order); other cases run it once.
+	OracleRuns int
+	Rules      []Rule
+}
+
+// Compare runs lint once and the oracle once or OracleRuns times, and judges.
+func (c *Comparer) Compare(ctx context.Context, args []string) Verdict {
+	lint := c.Lint.Run(ctx, args)
+	oracle := []Run{c.Oracle.Run(ctx, args)}
+	if needsRuns(lint) {
+		for i := 1; i < c.OracleRuns && oracle[0].Failed == ""; i++ {
+			oracle = append(oracle, c.Oracle.Run(ctx, args))
+		}
+	}
+	return Judge(lint, oracle, c.Rules)
+}
+
+// needsRuns: lint's answer holds an outcome Karmada draws at random (a tie, FitError alternatives).
+func needsRuns(lint Run) bool {
+	if lint.Failed != "" || lint.Exit == 2 {
+		return false
+	}
+	out, err := ParseOutput(lint.Stdout)
+	if err != nil {
+		return false
+	}
+	for _, r := range out.Results {
+		for _, s := range r.Scheduling {
+			if s.Tie || len(s.DiagnosisAlternatives) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Judge compares lint's run with the oracle's runs (at least one).
+func Judge(lint Run, oracle []Run, rules []Rule) Verdict {
+	v := Verdict{OracleRuns: len(oracle)}
+	for _, o := range oracle {
+		if o.Failed != "" {
+			return couldNotRun(v, "oracle "+o.Failed)
+		}
+	}
+	k := oracle[0]
+	if lint.Failed != "" {
+		v.Status = Differ
+		v.Diffs = []Diff{{Path: "exit", Lint: lint.Failed, Karmada: exitText(k)}}
+		return v
+	}
+	switch {
+	case lint.Exit == 2 && k.Exit == 2:
+		v.Reason = "both refuse"
+		return v
+	case k.Exit == 2:
+		return couldNotRun(v, fmt.Sprintf("oracle exit 2 where lint exits %d: %s", lint.Exit, FirstLine(k.Stderr)))
+	case lint.Exit == 2:
+		return finish(v, []Diff{{Path: "exit", Lint: exitText(lint), Karmada: exitText(k)}}, nil, nil, rules)
+	}
+	kOut := make([]*Output, len(oracle))
+	for i, o := range oracle {
+		out, err := ParseOutput(o.Stdout)
+		if err != nil {
+			return couldNotRun(v, "oracle output: "+err.Error())
+		}
+		kOut[i] = out
+	}
+	lOut, err := ParseOutput(lint.Stdout)
+	if err != nil {
+		return finish(v, []Diff{{Path: "output", Lint: err.Error(), Karmada: "valid JSON"}}, nil, nil, rules)
+	}
+	diffs := diffOutputs(lOut, kOut)
+	if lint.Exit != k.Exit {
+		diffs = append(diffs, Diff{Path: "exit", Lint: strconv.Itoa(lint.Exit), Karmada: strconv.Itoa(k.Exit)})
+	}
+	return finish(v, diffs, lOut, kOut[0], rules)
+}
+
+func couldNotRun(v Verdict, why string) Verdict {
+	v.Status, v.Reason = CouldNotRun, why
+	return v
+}
+
+func exitText(r Run) string {
+	if r.Failed != "" {
+		return r.Failed
+	}
+	if r.Exit == 2 {
+		return "exit 2 (" + FirstLine(r.Stderr) + ")"
+	}
+	return "exit " + strconv.Itoa(r.Exit)
+}
+
+// finish sorts the differences into explained and unexplained and sets the status.
+func finish(v Verdict, diffs []Diff, l, k *Output, rules []Rule) Verdict {
+	ctx := ruleContext{lint: l, karmada: k}
+	for _, d := range diffs {
+		if d.Path != "exit" {
+			if r := explain(rules, d, ctx); r != "" {
+				d.Rule = r
+				v.Explained = append(v.Explained, d)
+				continue
+			}
+		}
+		v.Diffs = append(v.Diffs, d)
+	}
+	// An exit code that differs only because of explained differences follows from them.
+	if len(v.Diffs) == 1 && v.Diffs[0].Path == "exit" && len(v.Explained) > 0 && exitFollows(v.Explained) {
+		d := v.Diffs[0]
+		d.Rule = "exit-follows"
+		v.Explained, v.Diffs = append(v.Explained, d), nil
+	}
+	if len(v.Diffs) > 0 {
+		v.Status = Differ
+	}
+	return v
+}
+
+// exitFollows: an explained difference changes a verdict (allowed or scheduled), so the exit codes
+// may differ.
+func exitFollows(explained []Diff) bool {
+	for _, d := range explained {
+		if d.Path == "allowed" || strings.HasSuffix(d.Path, ".scheduled") {
+			return true
+		}
+	}
+	return false
+}
+
+// diffOutputs compares the results of lint with those of the oracle's first run; the later runs are
+// consulted for the scheduling entries (ties and FitError texts).
+func diffOutputs(l *Output, k []*Output) []Diff {
+	index := make([]map[string]*Result, len(k))
+	for i, o := range k {
+		index[i] = map[string]*Result{}
+		for j := range o.Results {
+			index[i][o.Results[j].key()] = &o.Results[j]
+		}
+	}
+	var diffs []Diff
+	seen := map[string]bool{}
+	for i := range l.Results {
+		lr := &l.Results[i]
+		key := lr.key()
+		seen[key] = true
+		kr := index[0][key]
+		if kr == nil {
+			diffs = append(diffs, Diff{File: lr.File, Document: lr.Document, Path: "result",
+				Lint: describe(lr), Karmada: "absent"})
+			continue
+		}
+		variants := make([]*Result, len(k))
+		for run := range k {
+			variants[run] = index[run][key]
+		}
+		diffs = append(diffs, diffResult(lr, variants)...)
+	}
+	for j := range k[0].Results {
+		kr := &k[0].Results[j]
+		if !seen[kr.key()] {
+			diffs = append(diffs, Diff{File: kr.File, Document: kr.Document, Path: "result",
+				Lint: "absent", Karmada: describe(kr)})
+		}
+	}
+	return diffs
+}
+
+func describe(r *Result) string {
+	return fmt.Sprintf("%s %s/%s allowed=%t", r.Kind, r.Namespace, r.Name, r.Allowed)
+}
+
+// diffResult compares one policy document; runs[0] is the oracle's first run.
+func diffResult(l *Result, runs []*Result) []Diff {
+	k := runs[0]
+	var diffs []Diff
+	add := func(path, lv, kv string) {
+		if lv != kv {
+			diffs = append(diffs, Diff{File: l.File, Document: l.Document, Path: path, Lint: lv, Karmada: kv})
+		}
+	}
+	add("kind", l.Kind, k.Kind)
+	add("namespace", l.Namespace, k.Namespace)
+	add("name", l.Name, k.Name)
+	add("allowed", strconv.FormatBool(l.Allowed), strconv.FormatBool(k.Allowed))
+	if !l.Allowed || !k.Allowed {
+		add("message", strconv.Quote(Aggregate(l.Errors)), strconv.Quote(KarmadaMessage(k)))
+	}
+	if len(k.Errors) > 0 || k.Allowed {
+		lset, kset := fieldReasons(l), fieldReasons(k)
+		for _, fr := range unionKeys(lset, kset) {
+			add("errors["+fr+"]", presence(lset[fr]), presence(kset[fr]))
+		}
+	}
+	return append(diffs, diffSchedulings(l, runs)...)
+}
+
+func fieldReasons(r *Result) map[string]bool {
+	set := map[string]bool{}
+	for _, e := range r.Errors {
+		set[e.Field+" "+e.Reason] = true
+	}
+	return set
+}
+
+func presence(b bool) string {
+	if b {
+		return "present"
+	}
+	return "absent"
+}
+
+func unionKeys(a, b map[string]bool) []string {
+	var keys []string
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if !a[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,298 @@
+package compare
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"karmada-policy-webhook/tests/conformance/internal/report"
+)
+
+func TestAggregateRendersAsFieldErrorListToAggregate(t *testing.T) {
+	e := func(msgs ...string) []report.FieldError {
+		var out []report.FieldError
+		for _, m := range msgs {
+			out = append(out, report.FieldError{Message: m})
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		errs []report.FieldError
+		want string
+	}{
+		{"none is empty", nil, ""},
+		{"one is bare", e("spec.a: Required value"), "spec.a: Required value"},
+		{"several are bracketed and comma separated", e("a: x", "b: y"), "[a: x, b: y]"},
+		{"duplicates are dropped, first order kept", e("b: y", "a: x", "b: y"), "[b: y, a: x]"},
+		{"duplicates of one message leave it bare", e("a: x", "a: x"), "a: x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Aggregate(tt.errs); got != tt.want {
+				t.Errorf("Aggregate() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestKarmadaMessageDropsTheAPIServersInvalidWrapping(t *testing.T) {
+	tests := []struct {
+		name string
+		r    Result
+		want string
+	}{
+		{"validating handler's message is the aggregate", Result{Admission: &report.Admission{Message: "[a: x, b: y]"}}, "[a: x, b: y]"},
+		{"schema stage wraps it", Result{Admission: &report.Admission{Stage: "schema",
+			Message: `PropagationPolicy.policy.karmada.io "p" is invalid: spec.a: Required value`}}, "spec.a: Required value"},
+		{"no admission object: the errors' aggregate", Result{Errors: []report.FieldError{{Message: "a: x"}}}, "a: x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := KarmadaMessage(&tt.r); got != tt.want {
+				t.Errorf("KarmadaMessage() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// out renders results as -o json would.
+func out(t *testing.T, results ...Result) []byte {
+	t.Helper()
+	b, err := json.Marshal(Output{Results: results})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func ok(stdout []byte, exit int) Run { return Run{Exit: exit, Stdout: stdout} }
+
+func denied(msgs ...string) Result {
+	r := Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p"}
+	for _, m := range msgs {
+		field, _, _ := strings.Cut(m, ":")
+		r.Errors = append(r.Errors, report.FieldError{Field: field, Reason: "FieldValueInvalid", Message: m})
+	}
+	return r
+}
+
+func withAdmission(r Result, msg string) Result {
+	r.Admission = &report.Admission{Allowed: msg == "", Code: 403, Message: msg, Stage: "validating"}
+	return r
+}
+
+func TestJudgeComparesTheDenialMessageAsAnAggregate(t *testing.T) {
+	lint := denied("spec.a: Invalid value: 1: x", "spec.b: Invalid value: 2: y", "spec.a: Invalid value: 1: x")
+	tests := []struct {
+		name     string
+		karmada  Result
+		want     Status
+		wantPath string
+	}{
+		{"same aggregate agrees", withAdmission(denied("spec.a: Invalid value: 1: x", "spec.b: Invalid value: 2: y"),
+			"[spec.a: Invalid value: 1: x, spec.b: Invalid value: 2: y]"), Agree, ""},
+		{"another order differs", withAdmission(denied("spec.b: Invalid value: 2: y", "spec.a: Invalid value: 1: x"),
+			"[spec.b: Invalid value: 2: y, spec.a: Invalid value: 1: x]"), Differ, "message"},
+		{"a missing error differs in message and field set", withAdmission(denied("spec.a: Invalid value: 1: x"),
+			"spec.a: Invalid value: 1: x"), Differ, "errors[spec.b FieldValueInvalid]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Judge(ok(out(t, lint), 1), []Run{ok(out(t, tt.karmada), 1)}, nil)
+			if v.Status != tt.want {
+				t.Fatalf("status %v, want %v (diffs %v)", v.Status, tt.want, v.Diffs)
+			}
+			if tt.wantPath != "" && !hasPath(v.Diffs, tt.wantPath) {
+				t.Errorf("diffs %v lack %s", v.Diffs, tt.wantPath)
+			}
+		})
+	}
+}
+
+func hasPath(diffs []Diff, path string) bool {
+	for _, d := range diffs {
+		if d.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+func TestJudgeExitCodes(t *testing.T) {
+	allowed := out(t, Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p", Allowed: true})
+	tests := []struct {
+		name       string
+		lint       Run
+		oracle     []Run
+		want       Status
+		wantReason string
+	}{
+		{"both refuse agrees", Run{Exit: 2}, []Run{{Exit: 2}}, Agree, "both refuse"},
+		{"oracle refuses what lint reads: could not run", ok(allowed, 0), []Run{{Exit: 2, Stderr: []byte("error: x\n")}},
+			CouldNotRun, "oracle exit 2 where lint exits 0: error: x"},
+		{"oracle timeout: could not run", ok(allowed, 0), []Run{{Failed: "timed out after 1m0s"}}, CouldNotRun,
+			"oracle timed out after 1m0s"},
+		{"oracle crash on a later run: could not run", ok(allowed, 0), []Run{ok(allowed, 0), {Failed: "killed by signal killed"}},
+			CouldNotRun, "oracle killed by signal killed"},
+		{"oracle output not JSON: could not run", ok(allowed, 0), []Run{ok([]byte("{"), 0)}, CouldNotRun, ""},
+		{"lint refuses what Karmada reads: differ", Run{Exit: 2, Stderr: []byte("f.yaml:1:1: error: tab\n")},
+			[]Run{ok(allowed, 0)}, Differ, ""},
+		{"lint crash: differ", Run{Failed: "killed by signal segmentation fault"}, []Run{ok(allowed, 0)}, Differ, ""},
+		{"exit codes differ", ok(allowed, 1), []Run{ok(allowed, 0)}, Differ, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Judge(tt.lint, tt.oracle, nil)
+			if v.Status != tt.want {
+				t.Fatalf("status %v, want %v (%s, diffs %v)", v.Status, tt.want, v.Reason, v.Diffs)
+			}
+			if tt.wantReason != "" && v.Reason != tt.wantReason {
+				t.Errorf("reason %q, want %q", v.Reason, tt.wantReason)
+			}
+		})
+	}
+}
+
+func TestClassifyExitNamesGoPanicsAndOddCodes(t *testing.T) {
+	tests := []struct {
+		name   string
+		code   int
+		stderr string
+		failed bool
+	}{
+		{"exit 2 refusal", 2, "error: no objects passed to apply\n", false},
+		{"exit 2 Go panic", 2, "panic: runtime error: index out of range\n\ngoroutine 1 [running]:\n", true},
+		{"exit 3", 3, "", true},
+		{"exit 1", 1, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := classifyExit(tt.code, []byte(tt.stderr)) != ""; got != tt.failed {
+				t.Errorf("classifyExit(%d) failed = %v, want %v", tt.code, got, tt.failed)
+			}
+		})
+	}
+}
+
+func schedResult(s ...Scheduling) Result {
+	return Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p", Allowed: true, Scheduling: s}
+}
+
+var web = report.Workload{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "default", Name: "web", Replicas: 3}
+
+func placed(tie bool, clusters ...report.TargetCluster) Scheduling {
+	return Scheduling{Workload: web, Scheduled: true, Clusters: clusters, Tie: tie,
+		Condition: &report.Condition{Status: "True", Reason: "Success", Message: "Binding has been scheduled successfully."}}
+}
+
+func tc(name string, replicas int64) report.TargetCluster {
+	return report.TargetCluster{Name: name, Replicas: replicas}
+}
+
+func TestJudgeTieAcceptsExactlyTheOutcomesKarmadaProduced(t *testing.T) {
+	a := placed(false, tc("m1", 2), tc("m2", 1))
+	b := placed(false, tc("m1", 1), tc("m2", 2))
+	c := placed(false, tc("m3", 3))
+	lintTie := placed(true, tc("m1", 1), tc("m2", 2))
+	runs := func(ss ...Scheduling) []Run {
+		var rs []Run
+		for _, s := range ss {
+			rs = append(rs, ok(out(t, schedResult(s)), 0))
+		}
+		return rs
+	}
+	tests := []struct {
+		name   string
+		lint   Scheduling
+		oracle []Run
+		want   Status
+	}{
+		{"tie: lint's outcome among Karmada's runs", lintTie, runs(a, a, b, a, a), Agree},
+		{"tie: lint's outcome never produced", lintTie, runs(a, a, c, a, a), Differ},
+		{"no tie: every run must match", b, runs(b, b, b), Agree},
+		{"no tie: Karmada varies where lint says it does not", b, runs(b, a, b), Differ},
+		{"cluster order does not matter", placed(false, tc("m2", 2), tc("m1", 1)), runs(b), Agree},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Judge(ok(out(t, schedResult(tt.lint)), 0), tt.oracle, nil)
+			if v.Status != tt.want {
+				t.Errorf("status %v, want %v (diffs %v)", v.Status, tt.want, v.Diffs)
+			}
+		})
+	}
+}
+
+func fitError(msg string, alternatives ...string) Scheduling {
+	return Scheduling{Workload: web, Clusters: []report.TargetCluster{}, Diagnosis: msg, DiagnosisAlternatives: alternatives,
+		Condition: &report.Condition{Status: "False", Reason: NoClusterFit, Message: msg}}
+}
+
+func TestJudgeFitErrorTextIsComparedAsASet(t *testing.T) {
+	const (
+		x = "0/2 clusters are available: 1 cluster(s) had untolerated taint {k: v}, 1 cluster(s) did not match the placement cluster affinity constraint."
+		y = "0/2 clusters are available: 1 cluster(s) did not match the placement cluster affinity constraint, 1 cluster(s) had untolerated taint {k: v}."
+		z = "0/2 clusters are available: 2 cluster(s) did not have the API resource."
+	)
+	tests := []struct {
+		name    string
+		lint    Scheduling
+		karmada []string // one text per run
+		want    Status
+	}{
+		{"Karmada's text is lint's diagnosis", fitError(x, y), []string{x}, Agree},
+		{"Karmada's text is an alternative", fitError(x, y), []string{y}, Agree},
+		{"every run's text is in lint's set", fitError(x, y), []string{x, y, x}, Agree},
+		{"a text outside lint's set differs", fitError(x, y), []string{x, z}, Differ},
+		{"without alternatives only the diagnosis", fitError(x), []string{y}, Differ},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var runs []Run
+			for _, m := range tt.karmada {
+				runs = append(runs, ok(out(t, schedResult(fitError(m))), 1))
+			}
+			v := Judge(ok(out(t, schedResult(tt.lint)), 1), runs, nil)
+			if v.Status != tt.want {
+				t.Errorf("status %v, want %v (diffs %v)", v.Status, tt.want, v.Diffs)
+			}
+		})
+	}
+}
+
+func TestJudgeReportsEachDifferingKey(t *testing.T) {
+	lint := placed(false, tc("m1", 2), tc("m2", 1))
+	lint.AffinityName = "g0"
+	k := placed(false, tc("m1", 3))
+	k.AffinityName = "g1"
+	v := Judge(ok(out(t, schedResult(lint)), 0), []Run{ok(out(t, schedResult(k)), 0)}, nil)
+	want := map[string][2]string{
+		"scheduling[Deployment default/web].affinityName": {`"g0"`, `"g1"`},
+		"scheduling[Deployment default/web].clusters[m1]": {"replicas 2", "replicas 3"},
+		"scheduling[Deployment default/web].clusters[m2]": {"replicas 1", "absent"},
+	}
+	if len(v.Diffs) != len(want) {
+		t.Fatalf("diffs %v, want %d", v.Diffs, len(want))
+	}
+	for _, d := range v.Diffs {
+		w, found := want[d.Path]
+		if !found || d.Lint != w[0] || d.Karmada != w[1] || d.File != "p.yaml" {
+			t.Errorf("unexpected diff %+v", d)
+		}
+	}
+}
+
+func TestSummaryLine(t *testing.T) {
+	vs := []Verdict{{Status: Agree}, {Status: Differ}, {Status: Agree}}
+	if got := Count(vs).Summary(); got != "conformance: 3 cases, 2 agree, 1 differ" {
+		t.Errorf("Summary() = %q", got)
+	}
+	vs = append(vs, Verdict{Status: CouldNotRun})
+	if got := Count(vs).Summary(); got != "conformance: 4 cases, 2 agree, 1 differ, 1 could not run" {
+		t.Errorf("Summary() = %q", got)
+	}
+	if !Count(vs).Failed() || Count(vs[:1]).Failed() {
+		t.Error("Failed() wrong")
+	}
+}

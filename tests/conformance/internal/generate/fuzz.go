@@ -1,0 +1,139 @@
+package generate
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"karmada-policy-webhook/tests/conformance/internal/cases"
+	"karmada-policy-webhook/tests/conformance/internal/compare"
+)
+
+// Fuzzer generates cases, compares each, and keeps the divergent ones (shrunk) under Out.
+type Fuzzer struct {
+	Comparer *compare.Comparer
+	Seed     uint64
+	Out      string // kept cases: Out/<seed>-<index>/, replayed by `conformance run Out/<seed>-<index>`
+	Work     string // scratch directory; "" makes a temporary one
+	Parallel int
+	// MinimiseBudget is how many comparisons shrinking one divergent case may spend.
+	MinimiseBudget int
+	ExtraArgs      []string // given before every case's arguments (compare.ComparedFlags)
+	Log            io.Writer
+}
+
+// Run compares cases 0..n-1 of the seed and returns the tally.
+func (f *Fuzzer) Run(ctx context.Context, n int) (compare.Totals, error) {
+	work := f.Work
+	if work == "" {
+		tmp, err := os.MkdirTemp("", "conformance-fuzz-")
+		if err != nil {
+			return compare.Totals{}, fmt.Errorf("fuzz: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		work = tmp
+	}
+	verdicts := make([]compare.Verdict, n)
+	errs := make([]error, n)
+	next := make(chan int)
+	var mu sync.Mutex // serialises the log
+	var wg sync.WaitGroup
+	for w := 0; w < max(f.Parallel, 1); w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			dir := filepath.Join(work, fmt.Sprintf("worker-%d", w))
+			for i := range next {
+				verdicts[i], errs[i] = f.one(ctx, i, dir, &mu)
+			}
+		}(w)
+	}
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return compare.Totals{}, ctx.Err()
+	}
+	for _, err := range errs {
+		if err != nil {
+			return compare.Totals{}, err
+		}
+	}
+	return compare.Count(verdicts), nil
+}
+
+// one generates, compares and (when divergent) shrinks and keeps case i.
+func (f *Fuzzer) one(ctx context.Context, i int, dir string, mu *sync.Mutex) (compare.Verdict, error) {
+	c := Generate(f.Seed, i)
+	v, err := f.compare(ctx, c, dir)
+	if err != nil || v.Status == compare.Agree {
+		return v, err
+	}
+	steps := 0
+	if v.Status == compare.Differ || v.Status == compare.CouldNotRun {
+		steps = Minimise(c, f.MinimiseBudget, func(c *Case) bool {
+			w, err := f.compare(ctx, c, dir)
+			return err == nil && sameDivergence(v, w)
+		})
+		if steps > 0 {
+			v, err = f.compare(ctx, c, dir)
+			if err != nil {
+				return v, err
+			}
+		}
+	}
+	name := fmt.Sprintf("%d-%d", f.Seed, i)
+	keep := filepath.Join(f.Out, name)
+	if err := os.RemoveAll(keep); err != nil {
+		return v, fmt.Errorf("fuzz: %w", err)
+	}
+	if err := c.Write(keep); err != nil {
+		return v, err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	fmt.Fprintf(f.Log, "kept %s (shrunk in %d comparisons)\n", keep, steps)
+	compare.PrintVerdict(f.Log, keep, v, false)
+	return v, nil
+}
+
+// compare writes the case into dir (emptied first) and compares it.
+func (f *Fuzzer) compare(ctx context.Context, c *Case, dir string) (compare.Verdict, error) {
+	if err := os.RemoveAll(dir); err != nil {
+		return compare.Verdict{}, fmt.Errorf("fuzz: %w", err)
+	}
+	if err := c.Write(dir); err != nil {
+		return compare.Verdict{}, err
+	}
+	cs, err := cases.FromDir(dir)
+	if err != nil {
+		return compare.Verdict{}, err
+	}
+	return f.Comparer.Compare(ctx, append(append([]string{}, f.ExtraArgs...), cs.Args...)), nil
+}
+
+// sameDivergence: the shrunk case still fails the same way: the oracle still cannot run, or one of
+// the keys that differed still differs.
+func sameDivergence(was, now compare.Verdict) bool {
+	if was.Status != now.Status {
+		return false
+	}
+	if was.Status == compare.CouldNotRun {
+		return true
+	}
+	paths := map[string]bool{}
+	for _, d := range was.Diffs {
+		paths[d.Path] = true
+	}
+	for _, d := range now.Diffs {
+		if paths[d.Path] {
+			return true
+		}
+	}
+	return false
+}

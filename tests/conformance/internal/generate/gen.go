@@ -1,0 +1,565 @@
+// Package generate writes seeded, reproducible conformance cases (policies, clusters, workloads, lint
+// flags, and YAML-level hostile inputs), compares each, and keeps and shrinks the divergent ones.
+package generate
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"karmada-policy-webhook/tests/conformance/internal/cases"
+)
+
+// Case is one generated case: its files and the extra lint flags (the args file).
+type Case struct {
+	Files []*File
+	Args  []string
+}
+
+// Write writes the case into dir (created), one file per File plus the args file.
+func (c *Case) Write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	for _, f := range c.Files {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+	}
+	if err := cases.WriteArgs(dir, c.Args); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	return nil
+}
+
+// Generate is case number index of the batch seeded with seed: the same pair gives the same case on
+// every machine (math/rand/v2's PCG, and nothing else random is read).
+func Generate(seed uint64, index int) *Case {
+	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(index)))}
+	return g.generate()
+}
+
+type gen struct {
+	r         *rand.Rand
+	clusters  []cluster
+	workloads []workload
+	anchors   int
+}
+
+type cluster struct{ name, region, zone, provider, tier string }
+
+type workload struct {
+	apiVersion, kind, namespace, name string
+	components                        bool
+}
+
+var (
+	regions   = []string{"cn-east", "cn-north", "us-west"}
+	providers = []string{"aws", "alibaba", "huawei", "onprem"}
+	tiers     = []string{"gold", "silver"}
+)
+
+func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
+func (g *gen) between(lo, hi int) int { return lo + g.r.IntN(hi-lo+1) }
+func pick[T any](g *gen, xs []T) T  { return xs[g.r.IntN(len(xs))] }
+
+func (g *gen) generate() *Case {
+	c := &Case{}
+	for i, n := 0, g.between(2, 7); i < n; i++ {
+		region := pick(g, regions)
+		g.clusters = append(g.clusters, cluster{name: fmt.Sprintf("member%d", i+1), region: region,
+			zone: region + "-" + pick(g, []string{"a", "b"}), provider: pick(g, providers), tier: pick(g, tiers)})
+	}
+	for i, n := 0, g.between(1, 4); i < n; i++ {
+		w := workload{apiVersion: "apps/v1", kind: "Deployment", namespace: pick(g, []string{"default", "shop"}),
+			name: fmt.Sprintf("web-%d", i)}
+		if g.chance(0.2) {
+			w = workload{apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", namespace: w.namespace,
+				name: fmt.Sprintf("train-%d", i), components: true}
+		}
+		g.workloads = append(g.workloads, w)
+	}
+	clusterDocs := make([]*Node, len(g.clusters))
+	for i, cl := range g.clusters {
+		clusterDocs[i] = g.clusterObject(cl)
+	}
+	clusters := &File{Name: "clusters.yaml"}
+	if g.chance(0.5) {
+		clusters.Docs = []*Doc{{Root: M("apiVersion", "v1", "kind", "List", "items", L(anys(clusterDocs)...))}}
+	} else {
+		for _, d := range clusterDocs {
+			clusters.Docs = append(clusters.Docs, &Doc{Root: d})
+		}
+	}
+	workloads := &File{Name: "workloads.yaml"}
+	for _, w := range g.workloads {
+		workloads.Docs = append(workloads.Docs, &Doc{Root: g.workloadObject(w)})
+	}
+	policies := &File{Name: "policies.yaml"}
+	for i, n := 0, g.between(1, 3); i < n; i++ {
+		policies.Docs = append(policies.Docs, &Doc{Root: g.policy(i)})
+	}
+	c.Files = []*File{clusters, policies, workloads}
+	if g.hasComponents() && g.chance(0.6) {
+		c.Args = []string{cases.GateOn}
+	}
+	if g.chance(0.25) {
+		for i, n := 0, g.between(1, 2); i < n; i++ {
+			g.hostile(pick(g, c.Files))
+		}
+	}
+	return c
+}
+
+func anys(ns []*Node) []any {
+	out := make([]any, len(ns))
+	for i, n := range ns {
+		out[i] = n
+	}
+	return out
+}
+
+func (g *gen) hasComponents() bool {
+	for _, w := range g.workloads {
+		if w.components {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *gen) maybe(p float64, v any) any {
+	if g.chance(p) {
+		return v
+	}
+	return nil
+}
+
+func (g *gen) clusterObject(c cluster) *Node {
+	labels := M("region", g.maybe(0.8, c.region), "zone", g.maybe(0.6, c.zone), "provider", g.maybe(0.7, c.provider),
+		"tier", c.tier, "env", g.maybe(0.5, pick(g, []string{"prod", "staging"})))
+	spec := M("apiEndpoint", "https://"+c.name+".example:6443", "syncMode", "Push",
+		"region", g.maybe(0.85, c.region), "provider", g.maybe(0.8, c.provider))
+	if g.chance(0.7) {
+		spec.Pairs = append(spec.Pairs, &Pair{Key: "zones", Value: L(c.zone)})
+	} else if g.chance(0.3) {
+		spec.Pairs = append(spec.Pairs, &Pair{Key: "zone", Value: Str(c.zone)})
+	}
+	if g.chance(0.25) {
+		taints := L()
+		for i, n := 0, g.between(1, 2); i < n; i++ {
+			taints.Items = append(taints.Items, M("key", pick(g, []string{"maintenance", "dedicated", "gpu"}),
+				"value", g.maybe(0.6, pick(g, []string{"planned", "ml", "true"})),
+				"effect", pick(g, []string{"NoSchedule", "NoExecute", "PreferNoSchedule"})))
+		}
+		spec.Pairs = append(spec.Pairs, &Pair{Key: "taints", Value: taints})
+	}
+	models := g.chance(0.3)
+	if models {
+		spec.Pairs = append(spec.Pairs, &Pair{Key: "resourceModels", Value: resourceModels()})
+	}
+	return M("apiVersion", "cluster.karmada.io/v1alpha1", "kind", "Cluster",
+		"metadata", M("name", c.name, "labels", labels), "spec", spec, "status", g.clusterStatus(models))
+}
+
+func resourceModels() *Node {
+	cpu := []string{"0", "1", "4", "16"}
+	mem := []string{"0", "4Gi", "16Gi", "64Gi"}
+	grades := L()
+	for i := 0; i < 3; i++ {
+		grades.Items = append(grades.Items, M("grade", i, "ranges", L(
+			M("name", "cpu", "min", Raw(`"`+cpu[i]+`"`), "max", Raw(`"`+cpu[i+1]+`"`)),
+			M("name", "memory", "min", Raw(`"`+mem[i]+`"`), "max", mem[i+1]))))
+	}
+	return grades
+}
+
+func (g *gen) clusterStatus(models bool) *Node {
+	status := M()
+	if g.chance(0.9) {
+		apps := L(M("kind", "Deployment", "name", "deployments"))
+		if g.chance(0.1) {
+			apps = L(M("kind", "StatefulSet", "name", "statefulsets"))
+		}
+		enablements := L(M("groupVersion", "apps/v1", "resources", apps))
+		if g.chance(0.5) {
+			enablements.Items = append(enablements.Items, M("groupVersion", "kubeflow.org/v1",
+				"resources", L(M("kind", "PyTorchJob", "name", "pytorchjobs"))))
+		}
+		status.Pairs = append(status.Pairs, &Pair{Key: "apiEnablements", Value: enablements})
+	}
+	ready := "True"
+	if g.chance(0.1) {
+		ready = "False"
+	}
+	status.Pairs = append(status.Pairs, &Pair{Key: "conditions", Value: L(M("type", "Ready", "status", Raw(`"`+ready+`"`),
+		"reason", "ClusterReady", "lastTransitionTime", Raw(`"2026-11-20T08:00:00Z"`)))})
+	if g.chance(0.85) {
+		cpu := g.between(2, 64)
+		mem := g.between(4, 256)
+		summary := M("allocatable", M("cpu", Raw(fmt.Sprintf(`"%d"`, cpu)), "memory", fmt.Sprintf("%dGi", mem),
+			"pods", Raw(`"110"`), "nvidia.com/gpu", g.maybe(0.2, Raw(fmt.Sprintf(`"%d"`, g.between(0, 16))))),
+			"allocated", M("cpu", fmt.Sprintf("%dm", g.between(0, cpu*1000)), "memory", fmt.Sprintf("%dGi", g.between(0, mem)),
+				"pods", Raw(fmt.Sprintf(`"%d"`, g.between(0, 110)))),
+			"allocating", g.maybe(0.2, M("cpu", fmt.Sprintf("%dm", g.between(0, 2000)))))
+		if models {
+			modelings := L()
+			for i := 0; i < 3; i++ {
+				modelings.Items = append(modelings.Items, M("grade", i, "count", g.between(0, 6)))
+			}
+			summary.Pairs = append(summary.Pairs, &Pair{Key: "allocatableModelings", Value: modelings})
+		}
+		status.Pairs = append(status.Pairs, &Pair{Key: "resourceSummary", Value: summary})
+	}
+	return status
+}
+
+func (g *gen) requests() *Node {
+	return M("cpu", pick(g, []string{"100m", "250m", "500m", "1", "2", "4"}),
+		"memory", pick(g, []string{"128Mi", "512Mi", "1Gi", "4Gi", "16Gi"}),
+		"nvidia.com/gpu", g.maybe(0.1, g.between(1, 2)))
+}
+
+func (g *gen) workloadObject(w workload) *Node {
+	meta := M("name", w.name, "namespace", w.namespace, "labels", M("app", w.name, "tier", pick(g, tiers)),
+		"uid", g.maybe(0.5, fmt.Sprintf("00000000-0000-4000-8000-%012d", g.r.IntN(1000000))))
+	pod := func() *Node {
+		return M("metadata", M("labels", M("app", w.name)),
+			"spec", M("containers", L(M("name", "main", "image", "registry.example/app:1", "resources", M("requests", g.requests())))))
+	}
+	if w.components {
+		return M("apiVersion", w.apiVersion, "kind", w.kind, "metadata", meta, "spec", M("pytorchReplicaSpecs", M(
+			"Master", M("replicas", 1, "template", pod()),
+			"Worker", M("replicas", g.between(1, 4), "template", pod()))))
+	}
+	return M("apiVersion", w.apiVersion, "kind", w.kind, "metadata", meta, "spec", M(
+		"replicas", g.maybe(0.95, g.between(0, 12)),
+		"selector", M("matchLabels", M("app", w.name)), "template", pod()))
+}
+
+func (g *gen) policy(i int) *Node {
+	target := pick(g, g.workloads)
+	kind, ns := "PropagationPolicy", any(target.namespace)
+	if g.chance(0.2) {
+		kind, ns = "ClusterPropagationPolicy", nil
+	}
+	selectors := L()
+	for j, n := 0, g.between(1, 2); j < n; j++ {
+		w := target
+		if j > 0 {
+			w = pick(g, g.workloads)
+		}
+		if g.chance(0.7) {
+			selectors.Items = append(selectors.Items, M("apiVersion", w.apiVersion, "kind", w.kind, "name", w.name))
+		} else {
+			selectors.Items = append(selectors.Items, M("apiVersion", w.apiVersion, "kind", w.kind,
+				"labelSelector", M("matchLabels", M("app", w.name))))
+		}
+	}
+	spec := M("resourceSelectors", selectors, "priority", g.maybe(0.3, g.between(0, 10)),
+		"preemption", g.maybe(0.2, pick(g, []string{"Always", "Never"})), "placement", g.placement(target))
+	return M("apiVersion", "policy.karmada.io/v1alpha1", "kind", kind,
+		"metadata", M("name", fmt.Sprintf("policy-%d", i), "namespace", ns), "spec", spec)
+}
+
+func (g *gen) placement(target workload) *Node {
+	p := M()
+	add := func(k string, v *Node) { p.Pairs = append(p.Pairs, &Pair{Key: k, Value: v}) }
+	overflow := false
+	switch x := g.r.Float64(); {
+	case x < 0.35:
+		add("clusterAffinity", g.affinity())
+	case x < 0.9:
+		groups := L()
+		for i, n := 0, g.between(1, 3); i < n; i++ {
+			term := g.affinity()
+			name := fmt.Sprintf("group-%d", i)
+			if g.chance(0.04) {
+				name = "group-0"
+			}
+			term.Pairs = append([]*Pair{{Key: "affinityName", Value: Str(name)}}, term.Pairs...)
+			if g.chance(0.3) {
+				overflow = true
+				tiers := L()
+				for j, m := 0, g.between(1, 2); j < m; j++ {
+					t := g.affinity()
+					t.Pairs = append([]*Pair{{Key: "affinityName", Value: Str(fmt.Sprintf("%s-burst-%d", name, j))}}, t.Pairs...)
+					tiers.Items = append(tiers.Items, t)
+				}
+				term.Pairs = append(term.Pairs, &Pair{Key: "overflowAffinities", Value: tiers})
+			}
+			groups.Items = append(groups.Items, term)
+		}
+		add("clusterAffinities", groups)
+	}
+	if g.chance(0.3) {
+		tol := L()
+		for i, n := 0, g.between(1, 2); i < n; i++ {
+			if g.chance(0.5) {
+				tol.Items = append(tol.Items, M("key", pick(g, []string{"maintenance", "dedicated", "gpu"}), "operator", "Exists",
+					"effect", g.maybe(0.5, pick(g, []string{"NoSchedule", "NoExecute"}))))
+			} else {
+				tol.Items = append(tol.Items, M("key", pick(g, []string{"maintenance", "dedicated"}), "operator", "Equal",
+					"value", pick(g, []string{"planned", "ml"}), "effect", pick(g, []string{"NoSchedule", "NoExecute"}),
+					"tolerationSeconds", g.maybe(0.2, g.between(0, 300))))
+			}
+		}
+		add("clusterTolerations", tol)
+	}
+	if target.components && g.chance(0.6) {
+		add("spreadConstraints", L(M("spreadByField", "cluster", "minGroups", 1, "maxGroups", 1)))
+	} else if g.chance(0.3) {
+		add("spreadConstraints", g.spread())
+	}
+	if g.chance(0.85) {
+		add("replicaScheduling", g.replicaScheduling(overflow))
+	}
+	return p
+}
+
+func (g *gen) spread() *Node {
+	out := L()
+	fields := []string{"cluster", "region", "zone", "provider"}
+	for i, n := 0, g.between(1, 2); i < n; i++ {
+		minG := g.between(0, 3)
+		c := M("minGroups", g.maybe(0.9, minG), "maxGroups", g.maybe(0.8, minG+g.between(-1, 2)))
+		if g.chance(0.85) {
+			c.Pairs = append([]*Pair{{Key: "spreadByField", Value: Str(pick(g, fields))}}, c.Pairs...)
+		} else {
+			c.Pairs = append([]*Pair{{Key: "spreadByLabel", Value: Str(pick(g, []string{"tier", "env"}))}}, c.Pairs...)
+		}
+		out.Items = append(out.Items, c)
+	}
+	return out
+}
+
+func (g *gen) replicaScheduling(overflow bool) *Node {
+	x := g.r.Float64()
+	if overflow && g.chance(0.7) {
+		x = 0.95
+	}
+	switch {
+	case x < 0.2:
+		return M("replicaSchedulingType", "Duplicated")
+	case x < 0.4:
+		return M("replicaSchedulingType", "Divided", "replicaDivisionPreference", "Aggregated")
+	case x < 0.65:
+		weights := L()
+		for i, n := 0, g.between(1, 3); i < n; i++ {
+			weights.Items = append(weights.Items, M("targetCluster", g.affinity(), "weight", g.between(1, 5)))
+		}
+		return M("replicaSchedulingType", "Divided", "replicaDivisionPreference", "Weighted",
+			"weightPreference", M("staticWeightList", weights))
+	case x < 0.7:
+		return M("replicaSchedulingType", "Divided")
+	}
+	return M("replicaSchedulingType", "Divided", "replicaDivisionPreference", "Weighted",
+		"weightPreference", M("dynamicWeight", "AvailableReplicas"))
+}
+
+// affinity is a cluster affinity term: names, a label selector, a field selector, exclusions.
+func (g *gen) affinity() *Node {
+	t := M()
+	add := func(k string, v *Node) { t.Pairs = append(t.Pairs, &Pair{Key: k, Value: v}) }
+	if g.chance(0.6) {
+		var names []string
+		for _, c := range g.clusters {
+			if g.chance(0.5) {
+				names = append(names, c.name)
+			}
+		}
+		if g.chance(0.08) {
+			names = append(names, "member99")
+		}
+		add("clusterNames", node(names))
+	}
+	if g.chance(0.3) {
+		if g.chance(0.6) {
+			add("labelSelector", M("matchLabels", M(pick(g, []string{"region", "provider", "tier"}),
+				pick(g, append(append(regions[:1:1], providers[:2]...), tiers...)))))
+		} else {
+			add("labelSelector", M("matchExpressions", L(M("key", pick(g, []string{"region", "tier", "env"}),
+				"operator", pick(g, []string{"In", "NotIn", "Exists", "DoesNotExist"}), "values", g.maybe(0.8, []string{pick(g, tiers)})))))
+		}
+	}
+	if g.chance(0.2) {
+		key := pick(g, []string{"provider", "region", "zone"})
+		vals := map[string][]string{"provider": providers, "region": regions, "zone": {"cn-east-a", "us-west-b"}}[key]
+		add("fieldSelector", M("matchExpressions", L(M("key", key, "operator", pick(g, []string{"In", "NotIn"}),
+			"values", []string{pick(g, vals)}))))
+	}
+	if g.chance(0.15) {
+		add("exclude", node([]string{pick(g, g.clusters).name}))
+	}
+	return t
+}
+
+// hostile rewrites one file the way real YAML goes wrong or gets clever.
+func (g *gen) hostile(f *File) {
+	d := pick(g, f.Docs)
+	maps := collectMaps(d.Root)
+	switch g.r.IntN(8) {
+	case 0: // a duplicate key
+		m := pick(g, maps)
+		if len(m.Pairs) > 0 {
+			p := pick(g, m.Pairs)
+			m.Pairs = append(m.Pairs, &Pair{Key: p.Key, Value: cloneNode(p.Value)})
+		}
+	case 1: // an anchor on a collection, an alias to it later
+		g.alias(d.Root)
+	case 2: // a merge key
+		g.merge(d.Root, maps)
+	case 3: // a tab-indented comment line
+		m := pick(g, maps)
+		if len(m.Pairs) > 0 {
+			pick(g, m.Pairs).Comment = "\t# " + pick(g, []string{"note", "status: old"})
+		}
+	case 4: // a tab between key and value
+		m := pick(g, maps)
+		if len(m.Pairs) > 0 {
+			pick(g, m.Pairs).TabSep = true
+		}
+	case 5, 6: // an odd scalar
+		g.oddScalar(d.Root)
+	case 7: // document markers
+		f.Start, f.EmptyFirst, f.BOM = g.chance(0.5), g.chance(0.3), g.chance(0.2)
+		d.End = g.chance(0.5)
+	}
+}
+
+func collectMaps(n *Node) []*Node {
+	var out []*Node
+	var walk func(*Node)
+	walk = func(n *Node) {
+		switch n.Kind {
+		case Map:
+			out = append(out, n)
+			for _, p := range n.Pairs {
+				walk(p.Value)
+			}
+		case List:
+			for _, it := range n.Items {
+				walk(it)
+			}
+		}
+	}
+	walk(n)
+	return out
+}
+
+// slots are the pairs of a tree in document order.
+func slots(n *Node) []*Pair {
+	var out []*Pair
+	var walk func(*Node)
+	walk = func(n *Node) {
+		switch n.Kind {
+		case Map:
+			for _, p := range n.Pairs {
+				out = append(out, p)
+				walk(p.Value)
+			}
+		case List:
+			for _, it := range n.Items {
+				walk(it)
+			}
+		}
+	}
+	walk(n)
+	return out
+}
+
+func contains(tree, n *Node) bool {
+	if tree == n {
+		return true
+	}
+	for _, p := range tree.Pairs {
+		if contains(p.Value, n) {
+			return true
+		}
+	}
+	for _, it := range tree.Items {
+		if contains(it, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *gen) anchor(n *Node) string {
+	if n.Anchor == "" {
+		g.anchors++
+		n.Anchor = fmt.Sprintf("a%d", g.anchors)
+	}
+	return n.Anchor
+}
+
+// alias anchors a pair's value and replaces a later pair's value (not inside it) with an alias to it;
+// a same-named pair is preferred, so the result is often still a valid object.
+func (g *gen) alias(root *Node) {
+	ps := slots(root)
+	for try := 0; try < 20 && len(ps) > 1; try++ {
+		i := g.r.IntN(len(ps) - 1)
+		j := i + 1 + g.r.IntN(len(ps)-i-1)
+		src, dst := ps[i], ps[j]
+		if contains(src.Value, dst.Value) || dst.Value.Kind == Alias || (try < 15 && src.Key != dst.Key) {
+			continue
+		}
+		dst.Value = &Node{Kind: Alias, Raw: g.anchor(src.Value)}
+		return
+	}
+}
+
+// merge anchors a mapping and merges it into a later one with "<<: *anchor".
+func (g *gen) merge(root *Node, maps []*Node) {
+	if len(maps) < 2 {
+		return
+	}
+	i := g.r.IntN(len(maps) - 1)
+	for j := i + 1; j < len(maps); j++ {
+		if !contains(maps[i], maps[j]) {
+			maps[j].Pairs = append([]*Pair{{Key: "<<", Value: &Node{Kind: Alias, Raw: g.anchor(maps[i])}}}, maps[j].Pairs...)
+			return
+		}
+	}
+}
+
+// oddForms are scalars YAML readers disagree on, or that are easy to misread.
+var oddForms = []string{"0x0A", "0o17", "017", "1_000", "+3", "3.0", "1e1", "!!str 3", `"3"`, "'3'", "yes", "no", "on", "off",
+	"~", "null", "Null", `""`, ".inf", "-.Inf", ".nan", "True", "FALSE", "2026-12-01", "!!binary aGk=", "! 3", "'it''s'",
+	`"tab\there"`, `"\u00e9t\u00e9"`, "-", "012345678901234567890", "9223372036854775808", "-0", "0.", "1:2", "#x"}
+
+func (g *gen) oddScalar(root *Node) {
+	var scalars []*Pair
+	for _, p := range slots(root) {
+		if p.Value.Kind == Scalar {
+			scalars = append(scalars, p)
+		}
+	}
+	if len(scalars) == 0 {
+		return
+	}
+	p := pick(g, scalars)
+	form := pick(g, oddForms)
+	if strings.HasPrefix(form, "#") {
+		form = p.Value.Raw + " " + form // a comment right after a value
+	}
+	p.Value = Raw(form)
+}
+
+func cloneNode(n *Node) *Node {
+	c := *n
+	c.Anchor = ""
+	c.Items = make([]*Node, len(n.Items))
+	for i, it := range n.Items {
+		c.Items[i] = cloneNode(it)
+	}
+	c.Pairs = make([]*Pair, len(n.Pairs))
+	for i, p := range n.Pairs {
+		cp := *p
+		cp.Value = cloneNode(p.Value)
+		c.Pairs[i] = &cp
+	}
+	return &c
+}
