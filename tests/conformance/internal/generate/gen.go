@@ -61,9 +61,9 @@ var (
 	tiers     = []string{"gold", "silver"}
 )
 
-func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
+func (g *gen) chance(p float64) bool  { return g.r.Float64() < p }
 func (g *gen) between(lo, hi int) int { return lo + g.r.IntN(hi-lo+1) }
-func pick[T any](g *gen, xs []T) T  { return xs[g.r.IntN(len(xs))] }
+func pick[T any](g *gen, xs []T) T    { return xs[g.r.IntN(len(xs))] }
 
 func (g *gen) generate() *Case {
 	c := &Case{}
