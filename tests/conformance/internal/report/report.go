@@ -37,6 +37,9 @@ type Admission struct {
 	Message string `json:"message"`
 	// Stage names the step that refused: "decode", "schema", "mutating" or "validating".
 	Stage string `json:"stage,omitempty"`
+	// Warnings are what the API server and the handlers return as warnings (kubectl prints them as
+	// "Warning: ..."): the unknown fields under --validate=warn, for example.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Workload names the resource template a scheduling entry is about.

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"karmada-policy-webhook/tests/conformance/internal/admission"
+	"karmada-policy-webhook/tests/conformance/internal/inputs"
+	"karmada-policy-webhook/tests/conformance/internal/report"
+	"karmada-policy-webhook/tests/conformance/internal/scheduling"
+)
+
+const policyGroup = "policy.karmada.io"
+
+// run state of one lint: the report, the admitted policies and the inputs that could not be read.
+type linter struct {
+	admitter *admission.Admitter
+	opts     options
+	mode     admission.Validation
+	out      report.Output
+	admitted []scheduling.Policy
+	broken   []error
+}
+
+func lint(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Writer) int {
+	mode, err := admission.ParseValidation(o.validate)
+	if err != nil {
+		fmt.Fprintf(stderr, "lint: %v\n", err)
+		return exitUsage
+	}
+	a, err := admission.New(o.crdDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "lint: %v\n", err)
+		return exitUsage
+	}
+	l := &linter{admitter: a, opts: o, mode: mode, out: report.Output{Results: []report.Result{}}}
+	files, errs := inputs.Collect(o.paths, stdin)
+	l.broken = append(l.broken, errs...)
+	for _, f := range files {
+		if err := l.file(ctx, f); err != nil {
+			l.broken = append(l.broken, err)
+		}
+	}
+	if len(o.clusters) > 0 {
+		if err := l.dryRun(ctx, stdin); err != nil {
+			fmt.Fprintf(stderr, "lint: dry run: %v\n", err)
+			return exitUsage
+		}
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(l.out); err != nil {
+		fmt.Fprintf(stderr, "lint: %v\n", err)
+		return exitUsage
+	}
+	for _, e := range l.broken {
+		fmt.Fprintln(stderr, e)
+	}
+	return l.exitCode()
+}
+
+func (l *linter) exitCode() int {
+	if len(l.broken) > 0 {
+		return exitUsage
+	}
+	for _, r := range l.out.Results {
+		if !r.Allowed {
+			return exitFindings
+		}
+		for _, s := range r.Scheduling {
+			if !s.Scheduled {
+				return exitFindings
+			}
+		}
+	}
+	return exitOK
+}
+
+// file admits every policy document of one file; other kinds are skipped, as lint skips them.
+func (l *linter) file(ctx context.Context, f inputs.File) error {
+	docs, err := inputs.Decode(f)
+	if err != nil {
+		return err
+	}
+	for _, d := range docs {
+		if err := l.document(ctx, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *linter) document(ctx context.Context, d inputs.Document) error {
+	obj := d.Object
+	if obj.GetAPIVersion() == "" {
+		return fmt.Errorf("%s: document %d: apiVersion not set", d.File, d.Index)
+	}
+	group, version, _ := strings.Cut(obj.GetAPIVersion(), "/")
+	if group != policyGroup || !l.admitter.Handles(obj.GetKind()) {
+		return nil
+	}
+	if version != "v1alpha1" {
+		return fmt.Errorf("%s: document %d: no matches for kind %q in version %q", d.File, d.Index, obj.GetKind(), obj.GetAPIVersion())
+	}
+	ns := ""
+	if l.admitter.Namespaced(obj.GetKind()) {
+		ns = obj.GetNamespace()
+		if ns == "" {
+			ns = l.opts.namespace
+		}
+	}
+	verdict, err := l.admitter.Admit(ctx, obj.DeepCopy(), ns, l.mode)
+	if err != nil {
+		return fmt.Errorf("%s: document %d: %w", d.File, d.Index, err)
+	}
+	adm := verdict.Admission
+	l.out.Results = append(l.out.Results, report.Result{
+		File: d.File, Document: d.Index, Kind: obj.GetKind(), Namespace: ns, Name: obj.GetName(),
+		Allowed: verdict.Allowed, Errors: verdict.Errors, Scheduling: []report.Scheduling{}, Admission: &adm,
+	})
+	if verdict.Allowed {
+		l.admitted = append(l.admitted, scheduling.Policy{Index: len(l.out.Results) - 1, Object: verdict.Object})
+	}
+	return nil
+}
+
+// dryRun reads the snapshot and hands it to Karmada's detector and scheduler with the admitted policies.
+func (l *linter) dryRun(ctx context.Context, stdin io.Reader) error {
+	in := scheduling.Input{Policies: l.admitted, FeatureGates: l.opts.featureGates}
+	var err error
+	if in.Clusters, err = objects(l.opts.clusters, stdin); err != nil {
+		return fmt.Errorf("--clusters: %w", err)
+	}
+	if in.Workloads, err = objects(l.opts.workloads, stdin); err != nil {
+		return fmt.Errorf("--workloads: %w", err)
+	}
+	if in.Bindings, err = objects(l.opts.bindings, stdin); err != nil {
+		return fmt.Errorf("--bindings: %w", err)
+	}
+	entries, err := scheduling.Run(ctx, in)
+	if err != nil {
+		return err
+	}
+	for i, e := range entries {
+		if i < 0 || i >= len(l.out.Results) {
+			return fmt.Errorf("scheduling entry for result %d of %d", i, len(l.out.Results))
+		}
+		l.out.Results[i].Scheduling = e
+	}
+	return nil
+}
+
+// objects reads every object of the given paths (snapshot files); any unreadable input is an error.
+func objects(paths []string, stdin io.Reader) ([]*unstructured.Unstructured, error) {
+	files, errs := inputs.Collect(paths, stdin)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	var out []*unstructured.Unstructured
+	for _, f := range files {
+		docs, err := inputs.Decode(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			out = append(out, d.Object)
+		}
+	}
+	return out, nil
+}

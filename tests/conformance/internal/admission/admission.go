@@ -1,0 +1,116 @@
+// Package admission runs a PropagationPolicy or ClusterPropagationPolicy through what karmada-apiserver
+// does on CREATE: the custom resource handler's decoding (field validation, pruning, defaulting),
+// Karmada's mutating webhook handler and its JSON patch, the registry strategy's validation (ObjectMeta,
+// OpenAPI schema, CEL rules) and Karmada's validating webhook handler. Every step is the apiserver's or
+// Karmada's own code; only the glue between them is written here.
+package admission
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	"karmada-policy-webhook/tests/conformance/internal/report"
+)
+
+// Validation is kubectl's --validate: the fieldValidation the request asks for.
+type Validation string
+
+// The three field validation directives (metav1.FieldValidationStrict, ...), by kubectl's names.
+const (
+	Strict Validation = "strict"
+	Warn   Validation = "warn"
+	Ignore Validation = "ignore"
+)
+
+// ParseValidation reads a --validate value; kubectl also takes true (strict) and false (ignore).
+func ParseValidation(s string) (Validation, error) {
+	switch s {
+	case "strict", "true":
+		return Strict, nil
+	case "warn":
+		return Warn, nil
+	case "ignore", "false":
+		return Ignore, nil
+	}
+	return "", fmt.Errorf(`invalid --validate %q: want "strict", "warn" or "ignore"`, s)
+}
+
+// Stages of the create path, as report.Admission.Stage names the one that refused.
+const (
+	StageDecode     = "decode"
+	StageMutating   = "mutating"
+	StageSchema     = "schema"
+	StageValidating = "validating"
+)
+
+// Result is the verdict on one policy.
+type Result struct {
+	Allowed   bool
+	Errors    []report.FieldError
+	Admission report.Admission
+	// Object is the stored object (after defaults and Karmada's mutation) when Allowed.
+	Object *unstructured.Unstructured
+}
+
+// Admitter holds the two policy resources and Karmada's handlers for them.
+type Admitter struct {
+	resources map[string]*resource
+	hooks     map[string]hooks
+	decoder   admission.Decoder
+}
+
+// New builds an Admitter from the directory holding Karmada's policy CRDs
+// (charts/karmada/_crds/bases/policy of the Karmada module).
+func New(crdDir string) (*Admitter, error) {
+	resources, err := loadResources(crdDir)
+	if err != nil {
+		return nil, err
+	}
+	decoder := newDecoder()
+	return &Admitter{resources: resources, hooks: newHooks(decoder), decoder: decoder}, nil
+}
+
+// Handles reports whether kind is one of the policy kinds the Admitter serves.
+func (a *Admitter) Handles(kind string) bool {
+	_, ok := a.resources[kind]
+	return ok
+}
+
+// Namespaced reports whether kind is namespace-scoped.
+func (a *Admitter) Namespaced(kind string) bool {
+	r, ok := a.resources[kind]
+	return ok && r.namespaced
+}
+
+// Admit runs obj (as kubectl read it) through a CREATE in namespace (ignored for cluster-scoped kinds).
+// An error means the oracle itself failed, never a verdict.
+func (a *Admitter) Admit(ctx context.Context, obj *unstructured.Unstructured, namespace string, v Validation) (Result, error) {
+	r, ok := a.resources[obj.GetKind()]
+	if !ok {
+		return Result{}, fmt.Errorf("no policy kind %q", obj.GetKind())
+	}
+	if !r.namespaced {
+		namespace = ""
+	}
+	// kubectl sends the object it decoded, re-encoded (the map's keys sorted).
+	body, err := json.Marshal(obj.Object)
+	if err != nil {
+		return Result{}, fmt.Errorf("encoding request body: %w", err)
+	}
+	c := createCall{admitter: a, res: r, namespace: namespace, validation: v}
+	return c.run(ctx, body)
+}
+
+// fieldErrors converts a field.ErrorList into lint's error entries.
+func fieldErrors(errs field.ErrorList) []report.FieldError {
+	out := make([]report.FieldError, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, report.FieldError{Field: e.Field, Reason: string(e.Type), Message: e.ErrorBody()})
+	}
+	return out
+}
