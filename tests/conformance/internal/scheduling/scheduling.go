@@ -1,12 +1,40 @@
 // Package scheduling runs Karmada's own resource detector, resource interpreter and scheduler over the
 // objects lint reads, and reports what the scheduler wrote, in lint's JSON shape.
+//
+// The pipeline (every decision is Karmada's code at the version tests/conformance/go.mod pins):
+//
+//  1. detector (detector.go): karmada-controller-manager's detector.ResourceDetector over a controller-runtime
+//     fake client. Each policy goes through HandlePropagationPolicyCreationOrUpdate /
+//     HandleClusterPropagationPolicyCreationOrUpdate (release of claims that no longer match, preemption),
+//     then each template through EventFilter, OnAdd and Reconcile (sticky claims, LookForMatchedPolicy /
+//     LookForMatchedClusterPolicy, ApplyPolicy / ApplyClusterPolicy, which build the binding with
+//     BuildResourceBinding and Karmada's resource interpreter, and create or update it).
+//  2. scheduler (scheduler.go): scheduler.NewScheduler + Run over Karmada's fake clientset holding the Cluster
+//     objects and every binding the detector left; the result is what the scheduler patched.
+//
+// What is not Karmada's code, and why:
+//   - the detector's work queue: the detector's Processor is replaced by a synchronous de-duplicating FIFO
+//     (syncQueue) that hands each key to the detector's own Reconcile, so the dry run knows when it is done;
+//     its Start is called with a context that is already done, only to initialise its private waiting list;
+//   - live state a file from git lacks (newWorld): uids, the claim metadata a bound template carries, the
+//     policies' permanent ids;
+//   - the order of events: policies are handled before templates, both in input order (live, the two
+//     reconcilers race);
+//   - completion: sentinel bindings queued after the real ones tell when the scheduler's single worker has
+//     handled them all; whether it acted is read from the events it records.
 package scheduling
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"sync"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/component-base/featuregate"
+
+	workv1alpha2 "github.com/karmada-io/karmada/pkg/apis/work/v1alpha2"
+	"github.com/karmada-io/karmada/pkg/features"
 
 	"karmada-policy-webhook/tests/conformance/internal/report"
 )
@@ -28,9 +56,120 @@ type Input struct {
 	FeatureGates string // as --feature-gates: "A=true,B=false"
 }
 
-// Run returns, per Policy.Index, the scheduling entries of the workloads that policy claims.
+// runMu serialises dry runs: Karmada's feature gates (features.FeatureGate) are process-wide.
+var runMu sync.Mutex
+
+// Run returns, per Policy.Index, the scheduling entries of the workloads that policy claims. Entries follow
+// lint's order: first the given bindings (input order), then the templates without one (input order).
+// A binding whose claiming policy is not among in.Policies is not reported (lint's summary.notPredicted).
+// Run is safe for concurrent use, but runs one dry run at a time.
 func Run(ctx context.Context, in Input) (map[int][]report.Scheduling, error) {
-	_ = ctx
-	_ = in
-	return nil, errors.New("scheduling: not built yet")
+	runMu.Lock()
+	defer runMu.Unlock()
+	if err := setFeatureGates(in.FeatureGates); err != nil {
+		return nil, err
+	}
+	w, err := newWorld(in)
+	if err != nil {
+		return nil, err
+	}
+	bindings, err := runDetector(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	outcomes, err := runScheduler(ctx, w, bindings)
+	if err != nil {
+		return nil, err
+	}
+	return w.entries(bindings, outcomes), nil
+}
+
+// setFeatureGates sets Karmada's gates as --feature-gates does, from their defaults.
+func setFeatureGates(gates string) error {
+	defaults := map[string]bool{}
+	for name, spec := range features.DefaultFeatureGates {
+		defaults[string(name)] = spec.Default
+	}
+	if err := features.FeatureGate.SetFromMap(defaults); err != nil {
+		return fmt.Errorf("resetting feature gates: %w", err)
+	}
+	if gates == "" {
+		return nil
+	}
+	if err := features.FeatureGate.Set(gates); err != nil {
+		return fmt.Errorf("--feature-gates: %w", err)
+	}
+	return nil
+}
+
+var _ featuregate.MutableFeatureGate = features.FeatureGate
+
+// entries turns the scheduler's outcomes into lint's scheduling[] entries per policy index.
+func (w *world) entries(bindings []binding, outcomes map[string]outcome) map[int][]report.Scheduling {
+	out := map[int][]report.Scheduling{}
+	given := map[string]bool{}
+	add := func(b binding, withActed bool) {
+		o, ok := outcomes[b.id()]
+		if !ok {
+			return
+		}
+		k, _, ok := o.after.claim()
+		if !ok {
+			return
+		}
+		idx, ok := w.policyIdx[k]
+		if !ok {
+			return
+		}
+		e := entry(o)
+		if withActed {
+			acted := o.acted
+			e.Acted = &acted
+		}
+		out[idx] = append(out[idx], e)
+	}
+	for _, b := range w.bindings {
+		given[b.id()] = true
+		add(b, true)
+	}
+	byResource := map[resourceKey][]binding{}
+	for _, b := range bindings {
+		if !given[b.id()] {
+			byResource[b.resource()] = append(byResource[b.resource()], b)
+		}
+	}
+	for _, t := range w.templates {
+		k := resourceKey{t.GetAPIVersion(), t.GetKind(), t.GetNamespace(), t.GetName()}
+		for _, b := range byResource[k] {
+			add(b, false)
+		}
+		delete(byResource, k)
+	}
+	return out
+}
+
+// entry reads one scheduling entry off a binding the scheduler is done with.
+func entry(o outcome) report.Scheduling {
+	spec, status := o.after.spec(), o.after.status()
+	r := spec.Resource
+	e := report.Scheduling{
+		Workload: report.Workload{
+			APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name,
+			Replicas: int64(spec.Replicas),
+		},
+		AffinityName: status.SchedulerObservedAffinityName,
+		Clusters:     []report.TargetCluster{},
+	}
+	for _, tc := range spec.Clusters {
+		// Karmada v1.18's TargetCluster has no per-cluster components: report.TargetCluster.Components
+		// stays empty.
+		e.Clusters = append(e.Clusters, report.TargetCluster{Name: tc.Name, Replicas: int64(tc.Replicas)})
+	}
+	if cond := meta.FindStatusCondition(status.Conditions, workv1alpha2.Scheduled); cond != nil {
+		e.Condition = &report.Condition{Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message}
+		e.Scheduled = cond.Status == "True"
+	} else {
+		e.Scheduled = len(spec.Clusters) > 0
+	}
+	return e
 }

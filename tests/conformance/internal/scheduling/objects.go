@@ -1,0 +1,321 @@
+package scheduling
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/uuid"
+
+	clusterv1alpha1 "github.com/karmada-io/karmada/pkg/apis/cluster/v1alpha1"
+	policyv1alpha1 "github.com/karmada-io/karmada/pkg/apis/policy/v1alpha1"
+	workv1alpha2 "github.com/karmada-io/karmada/pkg/apis/work/v1alpha2"
+)
+
+// policyKey names a policy the way a claim does: kind, namespace (empty for a ClusterPropagationPolicy), name.
+type policyKey struct {
+	cluster   bool
+	namespace string
+	name      string
+}
+
+func (k policyKey) String() string {
+	if k.cluster {
+		return "ClusterPropagationPolicy " + k.name
+	}
+	return "PropagationPolicy " + k.namespace + "/" + k.name
+}
+
+// resourceKey names a resource template as a binding's spec.resource does.
+type resourceKey struct {
+	apiVersion, kind, namespace, name string
+}
+
+func (k resourceKey) String() string {
+	return fmt.Sprintf("%s %s %s/%s", k.apiVersion, k.kind, k.namespace, k.name)
+}
+
+// binding is a ResourceBinding or a ClusterResourceBinding: both carry a ResourceBindingSpec and status.
+type binding struct {
+	rb  *workv1alpha2.ResourceBinding
+	crb *workv1alpha2.ClusterResourceBinding
+}
+
+func (b binding) object() metav1.Object {
+	if b.rb != nil {
+		return b.rb
+	}
+	return b.crb
+}
+
+func (b binding) spec() *workv1alpha2.ResourceBindingSpec {
+	if b.rb != nil {
+		return &b.rb.Spec
+	}
+	return &b.crb.Spec
+}
+
+func (b binding) status() *workv1alpha2.ResourceBindingStatus {
+	if b.rb != nil {
+		return &b.rb.Status
+	}
+	return &b.crb.Status
+}
+
+func (b binding) runtimeObject() runtime.Object {
+	if b.rb != nil {
+		return b.rb
+	}
+	return b.crb
+}
+
+// id names the binding object itself (kind, namespace, name).
+func (b binding) id() string {
+	if b.rb != nil {
+		return "ResourceBinding " + b.rb.Namespace + "/" + b.rb.Name
+	}
+	return "ClusterResourceBinding " + b.crb.Name
+}
+
+func (b binding) resource() resourceKey {
+	r := b.spec().Resource
+	return resourceKey{r.APIVersion, r.Kind, r.Namespace, r.Name}
+}
+
+// claim is the policy the binding's claim metadata names (detector.AddPPClaimMetadata / AddCPPClaimMetadata).
+func (b binding) claim() (policyKey, string, bool) {
+	o := b.object()
+	labels, annotations := o.GetLabels(), o.GetAnnotations()
+	if id := labels[policyv1alpha1.PropagationPolicyPermanentIDLabel]; id != "" {
+		ns, name := annotations[policyv1alpha1.PropagationPolicyNamespaceAnnotation], annotations[policyv1alpha1.PropagationPolicyNameAnnotation]
+		if name != "" {
+			return policyKey{namespace: ns, name: name}, id, true
+		}
+	}
+	if id := labels[policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel]; id != "" {
+		if name := annotations[policyv1alpha1.ClusterPropagationPolicyAnnotation]; name != "" {
+			return policyKey{cluster: true, name: name}, id, true
+		}
+	}
+	return policyKey{}, "", false
+}
+
+// world is the control plane's state the dry run starts from, typed the way Karmada's clients hold it.
+type world struct {
+	pps        []*policyv1alpha1.PropagationPolicy
+	cpps       []*policyv1alpha1.ClusterPropagationPolicy
+	policyIdx  map[policyKey]int // policy -> Policy.Index (a later document of the same name replaces an earlier one, as kubectl apply)
+	clusters   []*clusterv1alpha1.Cluster
+	templates  []*unstructured.Unstructured
+	bindings   []binding // given ones, in input order
+	restMapper meta.RESTMapper
+}
+
+// clusterScopedKinds are the built-in kinds without a namespace (kubectl learns it from discovery; a
+// template of another kind without metadata.namespace lands in "default", as kubectl apply puts it).
+var clusterScopedKinds = map[string]bool{
+	"Namespace": true, "Node": true, "PersistentVolume": true, "ClusterRole": true, "ClusterRoleBinding": true,
+	"StorageClass": true, "CustomResourceDefinition": true, "PriorityClass": true, "IngressClass": true,
+	"RuntimeClass": true, "CSIDriver": true, "CSINode": true, "VolumeAttachment": true,
+	"MutatingWebhookConfiguration": true, "ValidatingWebhookConfiguration": true, "APIService": true,
+	"ClusterPropagationPolicy": true, "ClusterOverridePolicy": true, "Cluster": true,
+}
+
+func fromUnstructured(u *unstructured.Unstructured, into any) error {
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, into); err != nil {
+		return fmt.Errorf("%s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)
+	}
+	return nil
+}
+
+// newWorld types the inputs and rebuilds what the live objects carry that files from git do not. This is
+// input reconstruction, not Karmada logic:
+//   - a template without metadata.uid gets a random one, as kube-apiserver gives every object (so Karmada's
+//     uid-seeded tie-break is as random as it is live); a template a given binding refers to gets that
+//     binding's spec.resource.uid (or its controller owner's uid), and, when it carries no claim of its own,
+//     the binding's claim labels and annotations: the detector put both on the live template;
+//   - a policy a given binding claims keeps that binding's permanent-id (applying it is an UPDATE, and
+//     the id is immutable); any other policy without one gets a random id, as Karmada's mutating webhook
+//     gives it on CREATE.
+func newWorld(in Input) (*world, error) {
+	w := &world{policyIdx: map[policyKey]int{}}
+	for _, o := range in.Bindings {
+		switch o.GetKind() {
+		case "ResourceBinding":
+			rb := &workv1alpha2.ResourceBinding{}
+			if err := fromUnstructured(o, rb); err != nil {
+				return nil, err
+			}
+			w.bindings = append(w.bindings, binding{rb: rb})
+		case "ClusterResourceBinding":
+			crb := &workv1alpha2.ClusterResourceBinding{}
+			if err := fromUnstructured(o, crb); err != nil {
+				return nil, err
+			}
+			w.bindings = append(w.bindings, binding{crb: crb})
+		default:
+			return nil, fmt.Errorf("bindings: %s %s is not a ResourceBinding or ClusterResourceBinding", o.GetKind(), o.GetName())
+		}
+	}
+	claimedIDs := map[policyKey]string{}
+	for _, b := range w.bindings {
+		if k, id, ok := b.claim(); ok {
+			if _, seen := claimedIDs[k]; !seen {
+				claimedIDs[k] = id
+			}
+		}
+	}
+
+	for _, p := range in.Policies {
+		obj := p.Object.DeepCopy()
+		switch obj.GetKind() {
+		case "PropagationPolicy":
+			if obj.GetNamespace() == "" {
+				obj.SetNamespace(metav1.NamespaceDefault)
+			}
+			k := policyKey{namespace: obj.GetNamespace(), name: obj.GetName()}
+			setPermanentID(obj, policyv1alpha1.PropagationPolicyPermanentIDLabel, claimedIDs[k])
+			pp := &policyv1alpha1.PropagationPolicy{}
+			if err := fromUnstructured(obj, pp); err != nil {
+				return nil, err
+			}
+			w.pps = replacePP(w.pps, pp)
+			w.policyIdx[k] = p.Index
+		case "ClusterPropagationPolicy":
+			k := policyKey{cluster: true, name: obj.GetName()}
+			setPermanentID(obj, policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel, claimedIDs[k])
+			cpp := &policyv1alpha1.ClusterPropagationPolicy{}
+			if err := fromUnstructured(obj, cpp); err != nil {
+				return nil, err
+			}
+			w.cpps = replaceCPP(w.cpps, cpp)
+			w.policyIdx[k] = p.Index
+		default:
+			return nil, fmt.Errorf("policies: %s is not a policy kind", obj.GetKind())
+		}
+	}
+
+	for _, o := range in.Clusters {
+		c := &clusterv1alpha1.Cluster{}
+		if err := fromUnstructured(o, c); err != nil {
+			return nil, err
+		}
+		w.clusters = append(w.clusters, c)
+	}
+
+	byResource := map[resourceKey]binding{}
+	for _, b := range w.bindings {
+		if _, seen := byResource[b.resource()]; !seen {
+			byResource[b.resource()] = b
+		}
+	}
+	mapper := meta.NewDefaultRESTMapper(nil)
+	for _, o := range in.Workloads {
+		t := o.DeepCopy()
+		gvk := t.GroupVersionKind()
+		scope := meta.RESTScopeNamespace
+		if clusterScopedKinds[gvk.Kind] {
+			scope = meta.RESTScopeRoot
+			t.SetNamespace("")
+		} else if t.GetNamespace() == "" {
+			t.SetNamespace(metav1.NamespaceDefault)
+		}
+		mapper.Add(gvk, scope)
+		if b, ok := byResource[resourceKey{t.GetAPIVersion(), t.GetKind(), t.GetNamespace(), t.GetName()}]; ok {
+			liveTemplate(t, b)
+		}
+		if t.GetUID() == "" {
+			t.SetUID(uuid.NewUUID())
+		}
+		w.templates = append(w.templates, t)
+	}
+	w.restMapper = mapper
+	return w, nil
+}
+
+// setPermanentID gives the policy the id a given binding names, or a random one when it has none.
+func setPermanentID(obj *unstructured.Unstructured, label, claimed string) {
+	labels := obj.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	switch {
+	case claimed != "":
+		labels[label] = claimed
+	case labels[label] == "":
+		labels[label] = string(uuid.NewUUID())
+	}
+	obj.SetLabels(labels)
+}
+
+func replacePP(list []*policyv1alpha1.PropagationPolicy, p *policyv1alpha1.PropagationPolicy) []*policyv1alpha1.PropagationPolicy {
+	for i, q := range list {
+		if q.Namespace == p.Namespace && q.Name == p.Name {
+			list[i] = p
+			return list
+		}
+	}
+	return append(list, p)
+}
+
+func replaceCPP(list []*policyv1alpha1.ClusterPropagationPolicy, p *policyv1alpha1.ClusterPropagationPolicy) []*policyv1alpha1.ClusterPropagationPolicy {
+	for i, q := range list {
+		if q.Name == p.Name {
+			list[i] = p
+			return list
+		}
+	}
+	return append(list, p)
+}
+
+// liveTemplate gives a template from git what the live one carries when a binding of it exists.
+func liveTemplate(t *unstructured.Unstructured, b binding) {
+	if t.GetUID() == "" {
+		uid := b.spec().Resource.UID
+		if uid == "" {
+			if owner := metav1.GetControllerOfNoCopy(b.object()); owner != nil {
+				uid = owner.UID
+			}
+		}
+		t.SetUID(types.UID(uid))
+	}
+	labels, annotations := t.GetLabels(), t.GetAnnotations()
+	for k := range labels {
+		if strings.HasSuffix(k, "propagationpolicy.karmada.io/permanent-id") {
+			return // the template carries a claim of its own
+		}
+	}
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	bl, ba := b.object().GetLabels(), b.object().GetAnnotations()
+	for _, k := range []string{policyv1alpha1.PropagationPolicyPermanentIDLabel, policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel} {
+		if v, ok := bl[k]; ok {
+			labels[k] = v
+		}
+	}
+	for _, k := range []string{policyv1alpha1.PropagationPolicyNamespaceAnnotation, policyv1alpha1.PropagationPolicyNameAnnotation, policyv1alpha1.ClusterPropagationPolicyAnnotation} {
+		if v, ok := ba[k]; ok {
+			annotations[k] = v
+		}
+	}
+	t.SetLabels(labels)
+	t.SetAnnotations(annotations)
+}
+
+// gvrOf maps a template's kind to its resource the way the detector's RESTMapper does.
+func (w *world) gvrOf(gvk schema.GroupVersionKind) (schema.GroupVersionResource, error) {
+	m, err := w.restMapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if err != nil {
+		return schema.GroupVersionResource{}, err
+	}
+	return m.Resource, nil
+}

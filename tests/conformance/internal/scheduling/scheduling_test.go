@@ -1,0 +1,306 @@
+package scheduling
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"karmada-policy-webhook/tests/conformance/internal/report"
+)
+
+// want is one expected scheduling entry.
+type want struct {
+	policy    int    // Policy.Index
+	workload  string // Kind namespace/name
+	replicas  int64
+	scheduled bool
+	affinity  string
+	clusters  string // placement(): "name:replicas ..." sorted by name
+	reason    string // Scheduled condition reason
+	acted     *bool  // nil: no binding was given
+}
+
+func ptr(b bool) *bool { return &b }
+
+func run(t *testing.T, in Input) map[int][]report.Scheduling {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	got, err := Run(ctx, in)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return got
+}
+
+func check(t *testing.T, got map[int][]report.Scheduling, wants []want) {
+	t.Helper()
+	n := 0
+	for _, entries := range got {
+		n += len(entries)
+	}
+	if n != len(wants) {
+		out, _ := json.MarshalIndent(got, "", "  ")
+		t.Fatalf("got %d entries, want %d:\n%s", n, len(wants), out)
+	}
+	seen := map[int]int{}
+	for _, w := range wants {
+		entries := got[w.policy]
+		i := seen[w.policy]
+		seen[w.policy]++
+		if i >= len(entries) {
+			t.Fatalf("policy %d: no entry for %s", w.policy, w.workload)
+		}
+		e := entries[i]
+		name := e.Workload.Kind + " " + e.Workload.Namespace + "/" + e.Workload.Name
+		if name != w.workload {
+			t.Errorf("policy %d entry %d: workload %s, want %s", w.policy, i, name, w.workload)
+		}
+		if e.Workload.Replicas != w.replicas {
+			t.Errorf("%s: replicas %d, want %d", name, e.Workload.Replicas, w.replicas)
+		}
+		if e.Scheduled != w.scheduled {
+			t.Errorf("%s: scheduled %v, want %v (condition %+v)", name, e.Scheduled, w.scheduled, e.Condition)
+		}
+		if e.AffinityName != w.affinity {
+			t.Errorf("%s: affinityName %q, want %q", name, e.AffinityName, w.affinity)
+		}
+		if p := placement(e.Clusters); p != w.clusters {
+			t.Errorf("%s: clusters %q, want %q", name, p, w.clusters)
+		}
+		if e.Condition == nil || e.Condition.Reason != w.reason {
+			t.Errorf("%s: condition %+v, want reason %q", name, e.Condition, w.reason)
+		}
+		switch {
+		case w.acted == nil && e.Acted != nil:
+			t.Errorf("%s: acted %v, want no acted (no binding given)", name, *e.Acted)
+		case w.acted != nil && (e.Acted == nil || *e.Acted != *w.acted):
+			t.Errorf("%s: acted %v, want %v", name, e.Acted, *w.acted)
+		}
+	}
+}
+
+// The seed examples (manifests/examples/*.yaml against clusters.yaml and workloads.yaml), first time: no
+// binding exists yet. Each expectation was traced through Karmada v1.18.2's code (see the comments).
+func TestExamplesFirstTime(t *testing.T) {
+	ex := examples(t)
+	clusters := readObjects(t, filepath.Join(ex, "clusters.yaml"))
+	workloads := readObjects(t, filepath.Join(ex, "workloads.yaml"))
+	tests := []struct {
+		name   string
+		policy string
+		want   []want
+	}{
+		{
+			// Duplicated (no replicaScheduling): group dc-shanghai names only "unavailable", which is not a
+			// cluster, so ClusterAffinity filters all (FitError); scheduleResourceBindingWithClusterAffinities
+			// goes on to dc-beijing, where member1 gets the full 3 (assignment.go, assignByDuplicatedStrategy).
+			name: "dc-groups", policy: "dc-groups.yaml",
+			want: []want{{policy: 0, workload: "Deployment default/nginx", replicas: 3, scheduled: true,
+				affinity: "dc-beijing", clusters: "member1:3", reason: "Success"}},
+		},
+		{
+			// Dynamic weight with overflow tiers: cluster1 (on-prem) is filled to its available replicas first,
+			// the rest is divided over the public-cloud tier by available replicas.
+			name: "overflow-onprem-cloud", policy: "overflow-onprem-cloud.yaml",
+			want: []want{{policy: 0, workload: "Deployment default/nginx-overflow", replicas: 10, scheduled: true,
+				affinity: "on-prem", clusters: "cluster1:4 cluster2:4 cluster3:2", reason: "Success"}},
+		},
+		{
+			// idc-east-2 has an untolerated NoSchedule taint; idc-east-1 holds 6, the 4 left overflow to the
+			// cloud tier, where cloud-east-1 (30 available) takes all 4 by Webster over 30:3.
+			name: "checkout-local-idc", policy: "checkout-local-idc.yaml",
+			want: []want{{policy: 0, workload: "Deployment production/checkout", replicas: 10, scheduled: true,
+				affinity: "local-idc", clusters: "cloud-east-1:4 idc-east-1:6", reason: "Success"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := run(t, Input{
+				Policies:  admit(t, readObjects(t, filepath.Join(ex, tt.policy))),
+				Clusters:  clusters,
+				Workloads: workloads,
+			})
+			check(t, got, tt.want)
+		})
+	}
+}
+
+// Day two (manifests/examples/day2/bindings.yaml): the detector applies each policy to the existing
+// binding, and the scheduler re-schedules from it.
+func TestExamplesDayTwo(t *testing.T) {
+	ex := examples(t)
+	got := run(t, Input{
+		Policies: admit(t, readObjects(t, filepath.Join(ex, "overflow-onprem-cloud.yaml"),
+			filepath.Join(ex, "dc-groups.yaml"), filepath.Join(ex, "checkout-local-idc.yaml"))),
+		Clusters:  readObjects(t, filepath.Join(ex, "clusters.yaml")),
+		Workloads: readObjects(t, filepath.Join(ex, "workloads.yaml")),
+		Bindings:  readObjects(t, filepath.Join(ex, "day2", "bindings.yaml")),
+	})
+	check(t, got, []want{
+		// replicas 6 -> 10 (IsBindingReplicasChanged): Steady scale-up from {cluster1:4, cluster2:2}.
+		{policy: 0, workload: "Deployment default/nginx-overflow", replicas: 10, scheduled: true,
+			affinity: "on-prem", clusters: "cluster1:8 cluster2:2", reason: "Success", acted: ptr(true)},
+		// Duplicated always re-schedules; getAffinityIndex starts at the observed group dc-hongkong.
+		{policy: 1, workload: "Deployment default/nginx", replicas: 3, scheduled: true,
+			affinity: "dc-hongkong", clusters: "member2:3", reason: "Success", acted: ptr(true)},
+		// The placement gained an overflow tier (placementChanged against applied-placement), and the
+		// replicas went 6 -> 10. Tier local-idc's available replicas count the binding's own 6 on idc-east-1
+		// (spreadconstraint/group_clusters.go: AvailableReplicas += AssignedReplicasForCluster), so the tier
+		// takes all 10 (common.go assignWorkloadReplicas) and the Steady scale-up puts the 4 new ones on
+		// idc-east-1 (idc-east-2 is tainted): nothing overflows to the cloud.
+		{policy: 2, workload: "Deployment production/checkout", replicas: 10, scheduled: true,
+			affinity: "local-idc", clusters: "idc-east-1:10", reason: "Success", acted: ptr(true)},
+	})
+}
+
+// A cluster that is not Ready is filtered through its taint: the cluster controller marks a Ready=False
+// cluster with cluster.karmada.io/not-ready:NoSchedule, and the TaintToleration filter rejects it. The
+// scheduler itself never reads the Ready condition (core/generic_scheduler.go findClustersThatFit: "DO NOT
+// filter unhealthy cluster", it walks Snapshot.GetClusters, not GetReadyClusters), so Ready=False without
+// the taint still receives replicas.
+func TestNotReadyClusterIsFiltered(t *testing.T) {
+	ex := examples(t)
+	clusters := readObjects(t, filepath.Join(ex, "clusters.yaml"))
+	notReady := func(taint bool) []*unstructured.Unstructured {
+		var out []*unstructured.Unstructured
+		for _, c := range clusters {
+			c = c.DeepCopy()
+			if c.GetName() == "member1" {
+				conds, _, _ := unstructured.NestedSlice(c.Object, "status", "conditions")
+				for _, cond := range conds {
+					if m := cond.(map[string]any); m["type"] == "Ready" {
+						m["status"], m["reason"], m["message"] = "False", "ClusterNotReady", "cluster is not reachable"
+					}
+				}
+				if err := unstructured.SetNestedSlice(c.Object, conds, "status", "conditions"); err != nil {
+					t.Fatal(err)
+				}
+				if taint {
+					taints := []any{map[string]any{"key": "cluster.karmada.io/not-ready", "effect": "NoSchedule"}}
+					if err := unstructured.SetNestedSlice(c.Object, taints, "spec", "taints"); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	policy := decodeAll(t, []byte(`
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: nginx, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: nginx}]
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+`))
+	tests := []struct {
+		name     string
+		clusters []*unstructured.Unstructured
+		want     want
+	}{
+		{"both ready", clusters, want{workload: "Deployment default/nginx", replicas: 3, scheduled: true,
+			clusters: "member1:3 member2:3", reason: "Success"}},
+		{"member1 not ready, tainted by the cluster controller", notReady(true), want{workload: "Deployment default/nginx",
+			replicas: 3, scheduled: true, clusters: "member2:3", reason: "Success"}},
+		{"member1 not ready, no taint yet", notReady(false), want{workload: "Deployment default/nginx",
+			replicas: 3, scheduled: true, clusters: "member1:3 member2:3", reason: "Success"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := run(t, Input{
+				Policies:  admit(t, policy),
+				Clusters:  tt.clusters,
+				Workloads: only(readObjects(t, filepath.Join(ex, "workloads.yaml")), "Deployment"),
+			})
+			check(t, got, []want{tt.want})
+		})
+	}
+}
+
+// With every cluster of the only group tainted, the scheduler answers with a FitError: Scheduled=False,
+// reason NoClusterFit, no clusters.
+func TestNoClusterFits(t *testing.T) {
+	ex := examples(t)
+	policy := decodeAll(t, []byte(`
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: nginx, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: nginx}]
+  placement:
+    clusterAffinity: {clusterNames: [idc-east-2]}
+`))
+	got := run(t, Input{
+		Policies:  admit(t, policy),
+		Clusters:  readObjects(t, filepath.Join(ex, "clusters.yaml")),
+		Workloads: only(readObjects(t, filepath.Join(ex, "workloads.yaml")), "Deployment"),
+	})
+	check(t, got, []want{{workload: "Deployment default/nginx", replicas: 3, scheduled: false, clusters: "",
+		reason: "NoClusterFit"}})
+	if msg := got[0][0].Condition.Message; !strings.HasPrefix(msg, "0/9 clusters are available: ") {
+		t.Errorf("condition message %q, want Karmada's FitError text", msg)
+	}
+}
+
+// TestPrintExamples prints Run's JSON for the shipped examples (go test -run TestPrintExamples -v), for a
+// side-by-side look at lint's scheduling[]: the policy index is the position of the policy among the files.
+func TestPrintExamples(t *testing.T) {
+	ex := examples(t)
+	cases := []struct {
+		name     string
+		policies []string
+		clusters string
+		loads    string
+		bindings string
+		gates    string
+	}{
+		{name: "dc-groups", policies: []string{"dc-groups.yaml"}},
+		{name: "overflow-onprem-cloud", policies: []string{"overflow-onprem-cloud.yaml"}},
+		{name: "checkout-local-idc", policies: []string{"checkout-local-idc.yaml"}},
+		{name: "day2", policies: []string{"overflow-onprem-cloud.yaml", "dc-groups.yaml", "checkout-local-idc.yaml"},
+			bindings: "day2/bindings.yaml"},
+		{name: "ai-keep-together", policies: []string{"ai/policies/keep-together.yaml"}, clusters: "ai/clusters.yaml",
+			loads: "ai/workloads", gates: "MultiplePodTemplatesScheduling=true"},
+		{name: "ai-no-spread", policies: []string{"ai/policies/no-spread.yaml"}, clusters: "ai/clusters.yaml",
+			loads: "ai/workloads", gates: "MultiplePodTemplatesScheduling=true"},
+		{name: "ai-keep-together-gate-off", policies: []string{"ai/policies/keep-together.yaml"}, clusters: "ai/clusters.yaml",
+			loads: "ai/workloads"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.clusters == "" {
+				c.clusters = "clusters.yaml"
+			}
+			if c.loads == "" {
+				c.loads = "workloads.yaml"
+			}
+			var paths []string
+			for _, p := range c.policies {
+				paths = append(paths, filepath.Join(ex, p))
+			}
+			in := Input{
+				Policies:     admit(t, readObjects(t, paths...)),
+				Clusters:     readObjects(t, filepath.Join(ex, c.clusters)),
+				Workloads:    readObjects(t, filepath.Join(ex, c.loads)),
+				FeatureGates: c.gates,
+			}
+			if c.bindings != "" {
+				in.Bindings = readObjects(t, filepath.Join(ex, c.bindings))
+			}
+			got := run(t, in)
+			out, err := json.MarshalIndent(got, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s:\n%s", c.name, out)
+		})
+	}
+}
