@@ -107,14 +107,8 @@ func (l *linter) document(ctx context.Context, d inputs.Document) error {
 	if version != "v1alpha1" {
 		return fmt.Errorf("%s: document %d: no matches for kind %q in version %q", d.File, d.Index, obj.GetKind(), obj.GetAPIVersion())
 	}
-	ns := ""
-	if l.admitter.Namespaced(obj.GetKind()) {
-		ns = obj.GetNamespace()
-		if ns == "" {
-			ns = l.opts.namespace
-		}
-	}
-	verdict, err := l.admitter.Admit(ctx, obj.DeepCopy(), ns, l.mode)
+	ns := l.admitter.RequestNamespace(obj, l.opts.namespace)
+	verdict, err := l.admitter.Admit(ctx, obj.DeepCopy(), l.opts.namespace, l.mode)
 	if err != nil {
 		return fmt.Errorf("%s: document %d: %w", d.File, d.Index, err)
 	}

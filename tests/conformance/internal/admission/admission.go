@@ -87,16 +87,26 @@ func (a *Admitter) Namespaced(kind string) bool {
 	return ok && r.namespaced
 }
 
-// Admit runs obj (as kubectl read it) through a CREATE in namespace (ignored for cluster-scoped kinds).
+// RequestNamespace is the namespace kubectl sends obj to: its own, else defaultNamespace (kubectl's
+// -n); none for a cluster-scoped kind.
+func (a *Admitter) RequestNamespace(obj *unstructured.Unstructured, defaultNamespace string) string {
+	if !a.Namespaced(obj.GetKind()) {
+		return ""
+	}
+	if ns := obj.GetNamespace(); ns != "" {
+		return ns
+	}
+	return defaultNamespace
+}
+
+// Admit runs obj (as kubectl read it) through a CREATE, sent to RequestNamespace(obj, defaultNamespace).
 // An error means the oracle itself failed, never a verdict.
-func (a *Admitter) Admit(ctx context.Context, obj *unstructured.Unstructured, namespace string, v Validation) (Result, error) {
+func (a *Admitter) Admit(ctx context.Context, obj *unstructured.Unstructured, defaultNamespace string, v Validation) (Result, error) {
 	r, ok := a.resources[obj.GetKind()]
 	if !ok {
 		return Result{}, fmt.Errorf("no policy kind %q", obj.GetKind())
 	}
-	if !r.namespaced {
-		namespace = ""
-	}
+	namespace := a.RequestNamespace(obj, defaultNamespace)
 	// kubectl sends the object it decoded, re-encoded (the map's keys sorted).
 	body, err := json.Marshal(obj.Object)
 	if err != nil {

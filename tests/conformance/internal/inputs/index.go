@@ -78,8 +78,7 @@ func (c *cppIndexer) line(k lineKind) {
 	}
 }
 
-// splitChunks cuts data as yaml.YAMLReader.Read does (a line starting with "---" ends a non-empty
-// document) and notes each chunk's yaml-cpp index.
+// splitChunks cuts data as yaml.YAMLReader.Read does and notes each chunk's yaml-cpp index.
 func splitChunks(data []byte) []chunk {
 	r := bufio.NewReader(bytes.NewReader(data))
 	c := cppIndexer{index: -1}
@@ -105,7 +104,9 @@ func splitChunks(data []byte) []chunk {
 		}
 		k := classify(line)
 		c.line(k)
-		if bytes.HasPrefix(line, []byte("---")) && k == lineSeparator {
+		// YAMLReader ends a non-empty document at a separator and drops the line; into an empty
+		// buffer it writes the separator like any other line.
+		if bytes.HasPrefix(line, []byte("---")) && k == lineSeparator && buf.Len() > 0 {
 			flush()
 			continue
 		}
