@@ -63,10 +63,10 @@ type detectorRun struct {
 
 // runDetector lets Karmada's detector claim every template and build (or update) its binding, and returns
 // the bindings as they are afterwards (given ones updated, new ones created).
-func runDetector(ctx context.Context, w *world) ([]binding, error) {
+func runDetector(ctx context.Context, w *world) ([]binding, map[string]int64, error) {
 	scheme, err := controlPlaneScheme()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	objs := make([]client.Object, 0, len(w.pps)+len(w.cpps)+len(w.templates)+len(w.bindings))
 	for _, p := range w.pps {
@@ -101,9 +101,9 @@ func runDetector(ctx context.Context, w *world) ([]binding, error) {
 		return true, u, nil
 	})
 
-	interpreter, err := startInterpreter(ctx)
+	interpreter, err := sharedInterpreter()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	d := &detector.ResourceDetector{
@@ -125,7 +125,7 @@ func runDetector(ctx context.Context, w *world) ([]binding, error) {
 	done, cancel := context.WithCancel(ctx)
 	cancel()
 	if err := d.Start(done); err != nil {
-		return nil, fmt.Errorf("starting the resource detector: %w", err)
+		return nil, nil, fmt.Errorf("starting the resource detector: %w", err)
 	}
 	q := &syncQueue{}
 	d.Processor = q
@@ -133,6 +133,13 @@ func runDetector(ctx context.Context, w *world) ([]binding, error) {
 	r := &detectorRun{w: w, client: c, det: d, queue: q}
 	r.applyPolicies()
 	for _, t := range w.templates {
+		if k, ok := templateClaim(t); ok {
+			if _, known := w.policyIdx[k]; !known {
+				// Held by a policy that is not among the inputs: live, that policy exists and keeps it; here the
+				// detector would find it missing and release the claim. Not reconciled, not reported.
+				continue
+			}
+		}
 		obj := t.DeepCopy()
 		// fedinformer.NewFilteringHandlerOnAllEvents: EventFilter, then OnAdd (the initial list).
 		if d.EventFilter(obj) {
@@ -140,7 +147,51 @@ func runDetector(ctx context.Context, w *world) ([]binding, error) {
 		}
 	}
 	q.drain(d.Reconcile)
-	return r.bindings(ctx)
+	bindings, err := r.bindings(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bindings, r.workloadReplicas(ctx, interpreter, bindings), nil
+}
+
+// templateClaim is the policy a template's claim metadata names (what detector.propagateResource reads).
+func templateClaim(t *unstructured.Unstructured) (policyKey, bool) {
+	labels, annotations := t.GetLabels(), t.GetAnnotations()
+	if labels[policyv1alpha1.PropagationPolicyPermanentIDLabel] != "" &&
+		annotations[policyv1alpha1.PropagationPolicyNamespaceAnnotation] != "" && annotations[policyv1alpha1.PropagationPolicyNameAnnotation] != "" {
+		return policyKey{namespace: annotations[policyv1alpha1.PropagationPolicyNamespaceAnnotation], name: annotations[policyv1alpha1.PropagationPolicyNameAnnotation]}, true
+	}
+	if labels[policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel] != "" && annotations[policyv1alpha1.ClusterPropagationPolicyAnnotation] != "" {
+		return policyKey{cluster: true, name: annotations[policyv1alpha1.ClusterPropagationPolicyAnnotation]}, true
+	}
+	return policyKey{}, false
+}
+
+// workloadReplicas is, for a binding with components (MultiplePodTemplatesScheduling: the detector sets
+// spec.components and leaves spec.replicas 0), the replicas Karmada's interpreter reads off its template
+// (GetReplicas), which is what lint's workload.replicas means.
+func (r *detectorRun) workloadReplicas(ctx context.Context, interpreter resourceinterpreter.ResourceInterpreter, bindings []binding) map[string]int64 {
+	out := map[string]int64{}
+	for _, b := range bindings {
+		spec := b.spec()
+		if len(spec.Components) == 0 {
+			continue
+		}
+		ref := spec.Resource
+		t := &unstructured.Unstructured{}
+		t.SetAPIVersion(ref.APIVersion)
+		t.SetKind(ref.Kind)
+		if err := r.client.Get(ctx, client.ObjectKey{Namespace: ref.Namespace, Name: ref.Name}, t); err != nil {
+			continue
+		}
+		if !interpreter.HookEnabled(t.GroupVersionKind(), configv1alpha1.InterpreterOperationInterpretReplica) {
+			continue
+		}
+		if replicas, _, err := interpreter.GetReplicas(t); err == nil {
+			out[b.id()] = int64(replicas)
+		}
+	}
+	return out
 }
 
 // applyPolicies is the policy reconcilers' pass over every policy, as on CREATE or UPDATE: claims that
@@ -175,8 +226,21 @@ func (r *detectorRun) bindings(ctx context.Context) ([]binding, error) {
 	return out, nil
 }
 
-// startInterpreter starts Karmada's resource interpreter (default native + third-party customizations;
-// no ResourceInterpreterCustomization or interpreter webhook exists in the dry run).
+var (
+	interpreterOnce    sync.Once
+	processInterpreter resourceinterpreter.ResourceInterpreter
+	processInterpErr   error
+)
+
+// sharedInterpreter is one resource interpreter for the process: it holds no state of a dry run (no
+// ResourceInterpreterCustomization or interpreter webhook exists in it), and starting one costs an
+// informer sync.
+func sharedInterpreter() (resourceinterpreter.ResourceInterpreter, error) {
+	interpreterOnce.Do(func() { processInterpreter, processInterpErr = startInterpreter(context.Background()) })
+	return processInterpreter, processInterpErr
+}
+
+// startInterpreter starts Karmada's resource interpreter (default native + third-party customizations).
 func startInterpreter(ctx context.Context) (resourceinterpreter.ResourceInterpreter, error) {
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
 		util.ResourceInterpreterCustomizationsGVR:        "ResourceInterpreterCustomizationList",

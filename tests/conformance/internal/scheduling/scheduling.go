@@ -73,7 +73,7 @@ func Run(ctx context.Context, in Input) (map[int][]report.Scheduling, error) {
 	if err != nil {
 		return nil, err
 	}
-	bindings, err := runDetector(ctx, w)
+	bindings, replicas, err := runDetector(ctx, w)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func Run(ctx context.Context, in Input) (map[int][]report.Scheduling, error) {
 	if err != nil {
 		return nil, err
 	}
-	return w.entries(bindings, outcomes), nil
+	return w.entries(bindings, outcomes, replicas), nil
 }
 
 // setFeatureGates sets Karmada's gates as --feature-gates does, from their defaults.
@@ -105,7 +105,8 @@ func setFeatureGates(gates string) error {
 var _ featuregate.MutableFeatureGate = features.FeatureGate
 
 // entries turns the scheduler's outcomes into lint's scheduling[] entries per policy index.
-func (w *world) entries(bindings []binding, outcomes map[string]outcome) map[int][]report.Scheduling {
+// replicas overrides workload.replicas per binding id (bindings with components).
+func (w *world) entries(bindings []binding, outcomes map[string]outcome, replicas map[string]int64) map[int][]report.Scheduling {
 	out := map[int][]report.Scheduling{}
 	given := map[string]bool{}
 	add := func(b binding, withActed bool) {
@@ -122,6 +123,9 @@ func (w *world) entries(bindings []binding, outcomes map[string]outcome) map[int
 			return
 		}
 		e := entry(o)
+		if r, ok := replicas[b.id()]; ok {
+			e.Workload.Replicas = r
+		}
 		if withActed {
 			acted := o.acted
 			e.Acted = &acted

@@ -304,3 +304,89 @@ func TestPrintExamples(t *testing.T) {
 		})
 	}
 }
+
+// Karmada's own nondeterminism is kept: a template without metadata.uid gets a random one (as
+// kube-apiserver gives it), and the Webster tie-break between equal static weights follows the uid's
+// hash parity (helper/binding.go tieBreakerByUID). 3 replicas over weights 1:1 split 2:1 one way or the
+// other; with the template's uid fixed, every run gives the same split.
+func TestTieBreakFollowsUID(t *testing.T) {
+	ex := examples(t)
+	policy := decodeAll(t, []byte(`
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: nginx, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: nginx}]
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+          - {targetCluster: {clusterNames: [member1]}, weight: 1}
+          - {targetCluster: {clusterNames: [member2]}, weight: 1}
+`))
+	clusters := readObjects(t, filepath.Join(ex, "clusters.yaml"))
+	nginx := only(readObjects(t, filepath.Join(ex, "workloads.yaml")), "Deployment")
+	outcomes := func(workloads []*unstructured.Unstructured, runs int) map[string]int {
+		seen := map[string]int{}
+		for i := 0; i < runs; i++ {
+			got := run(t, Input{Policies: admit(t, policy), Clusters: clusters, Workloads: workloads})
+			for _, e := range got[0] {
+				if e.Workload.Name == "nginx" {
+					seen[placement(e.Clusters)]++
+				}
+			}
+		}
+		return seen
+	}
+	allowed := map[string]bool{"member1:2 member2:1": true, "member1:1 member2:2": true}
+
+	random := outcomes(nginx, 24)
+	for p := range random {
+		if !allowed[p] {
+			t.Errorf("without uid: placement %q is not one Karmada's tie-break can give", p)
+		}
+	}
+	if len(random) != 2 {
+		t.Errorf("without uid: 24 runs gave %v, want both splits (a random uid per run)", random)
+	}
+
+	var fixed []*unstructured.Unstructured
+	for _, w := range nginx {
+		w = w.DeepCopy()
+		w.SetUID("0b3f4c1e-5d6a-4e2b-9c8d-7f6e5d4c3b2a")
+		fixed = append(fixed, w)
+	}
+	pinned := outcomes(fixed, 6)
+	if len(pinned) != 1 {
+		t.Errorf("with a uid: 6 runs gave %v, want one split", pinned)
+	}
+	for p := range pinned {
+		if !allowed[p] {
+			t.Errorf("with a uid: placement %q is not one Karmada's tie-break can give", p)
+		}
+	}
+}
+
+// The gates reach Karmada's features.FeatureGate: with PriorityBasedScheduling the scheduler uses its
+// priority queue (the sentinels go last by priority), and the answer is the same.
+func TestFeatureGates(t *testing.T) {
+	ex := examples(t)
+	for _, gates := range []string{"", "PriorityBasedScheduling=true", "SchedulingOvercommitProtection=true,WorkloadAffinity=true"} {
+		t.Run("gates="+gates, func(t *testing.T) {
+			got := run(t, Input{
+				Policies:     admit(t, readObjects(t, filepath.Join(ex, "dc-groups.yaml"))),
+				Clusters:     readObjects(t, filepath.Join(ex, "clusters.yaml")),
+				Workloads:    readObjects(t, filepath.Join(ex, "workloads.yaml")),
+				FeatureGates: gates,
+			})
+			check(t, got, []want{{policy: 0, workload: "Deployment default/nginx", replicas: 3, scheduled: true,
+				affinity: "dc-beijing", clusters: "member1:3", reason: "Success"}})
+		})
+	}
+	if _, err := Run(context.Background(), Input{FeatureGates: "NoSuchGate=true"}); err == nil {
+		t.Error("Run accepted an unknown feature gate")
+	}
+}
