@@ -159,6 +159,30 @@ func TestExamplesDayTwo(t *testing.T) {
 	})
 }
 
+// A binding whose placement, replicas and trigger are unchanged is left alone: doScheduleBinding finds no
+// reason to schedule (placementChanged, IsBindingReplicasChanged, RescheduleRequired all false, Divided),
+// so no Scheduled event is recorded and spec.clusters stays as it was.
+func TestDayTwoNotActed(t *testing.T) {
+	ex := examples(t)
+	bindings := readObjects(t, filepath.Join(ex, "day2", "bindings.yaml"))[:1] // nginx-overflow
+	b := bindings[0]
+	if err := unstructured.SetNestedField(b.Object, int64(10), "spec", "replicas"); err != nil {
+		t.Fatal(err)
+	}
+	clusters := []any{map[string]any{"name": "cluster1", "replicas": int64(8)}, map[string]any{"name": "cluster2", "replicas": int64(2)}}
+	if err := unstructured.SetNestedSlice(b.Object, clusters, "spec", "clusters"); err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, Input{
+		Policies:  admit(t, readObjects(t, filepath.Join(ex, "overflow-onprem-cloud.yaml"))),
+		Clusters:  readObjects(t, filepath.Join(ex, "clusters.yaml")),
+		Workloads: readObjects(t, filepath.Join(ex, "workloads.yaml")),
+		Bindings:  bindings,
+	})
+	check(t, got, []want{{policy: 0, workload: "Deployment default/nginx-overflow", replicas: 10, scheduled: true,
+		affinity: "on-prem", clusters: "cluster1:8 cluster2:2", reason: "Success", acted: ptr(false)}})
+}
+
 // A cluster that is not Ready is filtered through its taint: the cluster controller marks a Ready=False
 // cluster with cluster.karmada.io/not-ready:NoSchedule, and the TaintToleration filter rejects it. The
 // scheduler itself never reads the Ready condition (core/generic_scheduler.go findClustersThatFit: "DO NOT
