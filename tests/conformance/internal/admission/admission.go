@@ -12,6 +12,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/kubectl/pkg/util"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	"karmada-policy-webhook/tests/conformance/internal/report"
@@ -107,13 +108,42 @@ func (a *Admitter) Admit(ctx context.Context, obj *unstructured.Unstructured, de
 		return Result{}, fmt.Errorf("no policy kind %q", obj.GetKind())
 	}
 	namespace := a.RequestNamespace(obj, defaultNamespace)
-	// kubectl sends the object it decoded, re-encoded (the map's keys sorted).
-	body, err := json.Marshal(obj.Object)
+	body, err := applyBody(obj)
 	if err != nil {
 		return Result{}, fmt.Errorf("encoding request body: %w", err)
 	}
 	c := createCall{admitter: a, res: r, namespace: namespace, validation: v}
 	return c.run(ctx, body)
+}
+
+// applyBody is the body `kubectl apply` sends to create obj (kubectl pkg/cmd/apply ApplyOptions.applyOneObject):
+// the last-applied-configuration annotation added, null members pruned, encoded as JSON.
+func applyBody(obj *unstructured.Unstructured) ([]byte, error) {
+	obj = obj.DeepCopy()
+	if err := util.CreateApplyAnnotation(obj, unstructured.UnstructuredJSONScheme); err != nil {
+		return nil, fmt.Errorf("creating the last-applied-configuration annotation: %w", err)
+	}
+	pruneNulls(obj.Object)
+	return json.Marshal(obj.Object)
+}
+
+// pruneNulls is kubectl apply's pruneNullsFromMap (unexported): members whose value is null are dropped,
+// in nested maps and in the maps of lists.
+func pruneNulls(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if e == nil {
+				delete(v, k)
+			} else {
+				pruneNulls(e)
+			}
+		}
+	case []any:
+		for _, e := range v {
+			pruneNulls(e)
+		}
+	}
 }
 
 // fieldErrors converts a field.ErrorList into lint's error entries.

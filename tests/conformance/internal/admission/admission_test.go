@@ -206,7 +206,8 @@ func TestUnknownFieldFollowsFieldValidation(t *testing.T) {
 			if r.Admission.Message != want || r.Admission.Stage != StageDecode {
 				t.Errorf("message = %q at %q, want %q at decode", r.Admission.Message, r.Admission.Stage, want)
 			}
-			if len(r.Errors) != 1 || r.Errors[0].Field != "spec.placement.clusterAfinity" || r.Errors[0].Message != text {
+			if len(r.Errors) != 1 || r.Errors[0].Field != "spec.placement.clusterAfinity" || r.Errors[0].Message != want ||
+				r.Errors[0].Reason != "BadRequest" {
 				t.Errorf("errors = %+v", r.Errors)
 			}
 		})
@@ -274,5 +275,20 @@ func TestParseValidation(t *testing.T) {
 	}
 	if _, err := ParseValidation("yes"); err == nil {
 		t.Error("ParseValidation(yes) accepted")
+	}
+}
+
+func TestBodyIsWhatKubectlApplySends(t *testing.T) {
+	a := newAdmitter(t)
+	u := object(t, validPolicy+"  nosuchfield: null\n")
+	r, err := a.Admit(context.Background(), u, "default", Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Allowed {
+		t.Fatalf("a null-valued unknown field is pruned by kubectl apply before sending; got %+v", r.Admission)
+	}
+	if _, ok := r.Object.GetAnnotations()["kubectl.kubernetes.io/last-applied-configuration"]; !ok {
+		t.Errorf("no last-applied-configuration annotation: %v", r.Object.GetAnnotations())
 	}
 }

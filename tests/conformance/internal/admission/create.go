@@ -37,7 +37,7 @@ func (c *createCall) run(ctx context.Context, body []byte) (Result, error) {
 	if len(dec.strictErr) > 0 {
 		strict := runtime.NewStrictDecodingError(dec.strictErr)
 		if c.validation == Strict {
-			return c.refused(StageDecode, c.decodeError(strict), strictErrors(dec.strictErr)), nil
+			return c.refused(StageDecode, c.decodeError(strict), c.strictErrors(dec.strictErr)), nil
 		}
 		for _, e := range dec.strictErr {
 			c.warnings = append(c.warnings, e.Error())
@@ -71,19 +71,17 @@ func (c *createCall) decodeError(err error) error {
 	return apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, err))
 }
 
-// strictErrors lists the strict decoding errors as lint's error entries: the path of each unknown or
-// duplicate field, reason UnknownField / DuplicateField, the apiserver's text for that field.
-func strictErrors(errs []error) []report.FieldError {
+// strictErrors lists the strict decoding errors as lint does: one BadRequest per unknown or duplicate
+// field, at its path, with the message the apiserver would give were it the only one.
+func (c *createCall) strictErrors(errs []error) []report.FieldError {
 	out := make([]report.FieldError, 0, len(errs))
 	for _, e := range errs {
 		var path string
-		reason := "StrictDecoding"
-		if _, err := fmt.Sscanf(e.Error(), "unknown field %q", &path); err == nil {
-			reason = "UnknownField"
-		} else if _, err := fmt.Sscanf(e.Error(), "duplicate field %q", &path); err == nil {
-			reason = "DuplicateField"
+		if _, err := fmt.Sscanf(e.Error(), "unknown field %q", &path); err != nil {
+			_, _ = fmt.Sscanf(e.Error(), "duplicate field %q", &path)
 		}
-		out = append(out, report.FieldError{Field: path, Reason: reason, Message: e.Error()})
+		one := c.decodeError(runtime.NewStrictDecodingError([]error{e}))
+		out = append(out, report.FieldError{Field: path, Reason: string(apierrors.ReasonForError(one)), Message: one.Error()})
 	}
 	return out
 }
