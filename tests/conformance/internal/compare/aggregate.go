@@ -7,17 +7,28 @@ import (
 	"karmada-policy-webhook/tests/conformance/internal/report"
 )
 
-// Aggregate renders field errors as field.ErrorList.ToAggregate().Error() does: messages already seen
-// are dropped, one message is bare, several are "[m1, m2]", none is "".
+// Render is one error entry as the user reads it: field.Error's "<field>: <body>"; an entry without a
+// field or with the API server's own reason (BadRequest: a strict decoding error, whose text names the
+// field itself) is its message alone.
+func Render(e report.FieldError) string {
+	if e.Field == "" || e.Reason == "BadRequest" {
+		return e.Message
+	}
+	return e.Field + ": " + e.Message
+}
+
+// Aggregate renders error entries as field.ErrorList.ToAggregate().Error() does: messages already
+// seen are dropped, one message is bare, several are "[m1, m2]", none is "".
 func Aggregate(errs []report.FieldError) string {
 	seen := map[string]bool{}
 	var msgs []string
 	for _, e := range errs {
-		if seen[e.Message] {
+		m := Render(e)
+		if seen[m] {
 			continue
 		}
-		seen[e.Message] = true
-		msgs = append(msgs, e.Message)
+		seen[m] = true
+		msgs = append(msgs, m)
 	}
 	switch len(msgs) {
 	case 0:
@@ -26,6 +37,36 @@ func Aggregate(errs []report.FieldError) string {
 		return msgs[0]
 	}
 	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+// strictDecoding is the API server's text for a body with unknown or duplicate fields under
+// fieldValidation=Strict (endpoints/handlers transformDecodeError around runtime.strictDecodingError).
+var strictDecoding = regexp.MustCompile(`^(.* cannot be handled as a [A-Za-z]+: strict decoding error: )(.*)$`)
+
+// LintMessage is the message `kubectl apply` would print for lint's errors: the strict decoding
+// entries (lint gives one per field, each worded as if alone) joined into the one error the API server
+// stops at, "<prefix>: strict decoding error: e1, e2" (no brackets, no deduplication, as
+// strictDecodingError.Error()); otherwise the field errors' aggregate.
+func LintMessage(errs []report.FieldError) string {
+	prefix := ""
+	var parts []string
+	for _, e := range errs {
+		if e.Reason != "BadRequest" {
+			continue
+		}
+		m := strictDecoding.FindStringSubmatch(e.Message)
+		if m == nil {
+			continue
+		}
+		if prefix == "" {
+			prefix = m[1]
+		}
+		parts = append(parts, m[2])
+	}
+	if prefix != "" {
+		return prefix + strings.Join(parts, ", ")
+	}
+	return Aggregate(errs)
 }
 
 // invalidPrefix is the API server's wrapping of a field.ErrorList (apierrors.NewInvalid):

@@ -237,7 +237,7 @@ func diffResult(l *Result, runs []*Result) []Diff {
 	add("name", l.Name, k.Name)
 	add("allowed", strconv.FormatBool(l.Allowed), strconv.FormatBool(k.Allowed))
 	if !l.Allowed || !k.Allowed {
-		add("message", strconv.Quote(Aggregate(l.Errors)), strconv.Quote(KarmadaMessage(k)))
+		add("message", strconv.Quote(LintMessage(l.Errors)), strconv.Quote(KarmadaMessage(k)))
 	}
 	if len(k.Errors) > 0 || k.Allowed {
 		lset, kset := fieldReasons(l), fieldReasons(k)

@@ -36,6 +36,33 @@ func TestAggregateRendersAsFieldErrorListToAggregate(t *testing.T) {
 	}
 }
 
+func TestLintMessageIsWhatKubectlApplyPrints(t *testing.T) {
+	const prefix = `PropagationPolicy in version "v1alpha1" cannot be handled as a PropagationPolicy: strict decoding error: `
+	strict := func(path string) report.FieldError {
+		return report.FieldError{Field: path, Reason: "BadRequest", Message: prefix + `unknown field "` + path + `"`}
+	}
+	tests := []struct {
+		name string
+		errs []report.FieldError
+		want string
+	}{
+		{"field errors render as field: body", []report.FieldError{{Field: "spec.a", Reason: "FieldValueRequired", Message: "Required value"}},
+			"spec.a: Required value"},
+		{"a strict decoding error is verbatim", []report.FieldError{strict("spec.x")}, prefix + `unknown field "spec.x"`},
+		{"several strict decoding errors are one, comma joined without brackets",
+			[]report.FieldError{strict("spec.x"), strict("spec.y")}, prefix + `unknown field "spec.x", unknown field "spec.y"`},
+		{"decoding stops the API server before validation", []report.FieldError{strict("spec.x"),
+			{Field: "spec.a", Reason: "FieldValueRequired", Message: "Required value"}}, prefix + `unknown field "spec.x"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := LintMessage(tt.errs); got != tt.want {
+				t.Errorf("LintMessage() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestKarmadaMessageDropsTheAPIServersInvalidWrapping(t *testing.T) {
 	tests := []struct {
 		name string
@@ -71,8 +98,8 @@ func ok(stdout []byte, exit int) Run { return Run{Exit: exit, Stdout: stdout} }
 func denied(msgs ...string) Result {
 	r := Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p"}
 	for _, m := range msgs {
-		field, _, _ := strings.Cut(m, ":")
-		r.Errors = append(r.Errors, report.FieldError{Field: field, Reason: "FieldValueInvalid", Message: m})
+		field, body, _ := strings.Cut(m, ": ")
+		r.Errors = append(r.Errors, report.FieldError{Field: field, Reason: "FieldValueInvalid", Message: body})
 	}
 	return r
 }
