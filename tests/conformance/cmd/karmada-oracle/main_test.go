@@ -144,3 +144,34 @@ func TestLintReportsLintsKeys(t *testing.T) {
 		t.Errorf("result = %+v", r)
 	}
 }
+
+func TestDryRunFillsScheduling(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"lint", "-o", "json", "--clusters", filepath.Join(examples, "clusters.yaml"),
+		"--workloads", filepath.Join(examples, "workloads.yaml"), filepath.Join(examples, "overflow-onprem-cloud.yaml")}
+	if code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var out report.Output
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Results) != 1 || len(out.Results[0].Scheduling) != 1 {
+		t.Fatalf("want one policy claiming one workload, got %+v", out.Results)
+	}
+	s := out.Results[0].Scheduling[0]
+	var replicas int64
+	for _, c := range s.Clusters {
+		replicas += c.Replicas
+	}
+	if !s.Scheduled || s.Workload.Name != "nginx-overflow" || replicas != s.Workload.Replicas {
+		t.Errorf("scheduling = %+v, want all %d replicas of nginx-overflow placed", s, s.Workload.Replicas)
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	args[4] = filepath.Join(t.TempDir(), "missing.yaml") // the --clusters file
+	if code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr); code != exitUsage || stderr.Len() == 0 {
+		t.Errorf("an unreadable snapshot: exit %d (%s), want 2 with the error", code, stderr.String())
+	}
+}
