@@ -27,6 +27,8 @@ package scheduling
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -84,19 +86,34 @@ func Run(ctx context.Context, in Input) (map[int][]report.Scheduling, error) {
 	return w.entries(bindings, outcomes, replicas), nil
 }
 
-// setFeatureGates sets Karmada's gates as --feature-gates does, from their defaults.
+// setFeatureGates sets Karmada's gates as --feature-gates does, from their defaults. The value is checked
+// first (component-base's syntax: "A=true,B=false"): an unknown name given to the gate itself would stay
+// in its raw state and fail every later call.
 func setFeatureGates(gates string) error {
-	defaults := map[string]bool{}
+	known := features.FeatureGate.GetAll()
+	m := map[string]bool{}
 	for name, spec := range features.DefaultFeatureGates {
-		defaults[string(name)] = spec.Default
+		m[string(name)] = spec.Default
 	}
-	if err := features.FeatureGate.SetFromMap(defaults); err != nil {
-		return fmt.Errorf("resetting feature gates: %w", err)
+	for _, s := range strings.Split(gates, ",") {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(s, "=")
+		k = strings.TrimSpace(k)
+		if !ok {
+			return fmt.Errorf("--feature-gates: missing bool value for %s", k)
+		}
+		if _, found := known[featuregate.Feature(k)]; !found {
+			return fmt.Errorf("--feature-gates: unrecognized feature gate: %s", k)
+		}
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return fmt.Errorf("--feature-gates: invalid value of %s=%s, err: %w", k, v, err)
+		}
+		m[k] = b
 	}
-	if gates == "" {
-		return nil
-	}
-	if err := features.FeatureGate.Set(gates); err != nil {
+	if err := features.FeatureGate.SetFromMap(m); err != nil {
 		return fmt.Errorf("--feature-gates: %w", err)
 	}
 	return nil

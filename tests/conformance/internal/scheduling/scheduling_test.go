@@ -3,6 +3,7 @@ package scheduling
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -410,7 +411,100 @@ func TestFeatureGates(t *testing.T) {
 				affinity: "dc-beijing", clusters: "member1:3", reason: "Success"}})
 		})
 	}
-	if _, err := Run(context.Background(), Input{FeatureGates: "NoSuchGate=true"}); err == nil {
-		t.Error("Run accepted an unknown feature gate")
+	for _, bad := range []string{"NoSuchGate=true", "PriorityBasedScheduling", "PriorityBasedScheduling=maybe"} {
+		if _, err := Run(context.Background(), Input{FeatureGates: bad}); err == nil {
+			t.Errorf("Run accepted --feature-gates=%s", bad)
+		}
+	}
+	// A refused value leaves the gates usable.
+	if _, err := Run(context.Background(), Input{FeatureGates: "PriorityBasedScheduling=false"}); err != nil {
+		t.Errorf("after a refused value: %v", err)
+	}
+}
+
+// Claims are the detector's: a PropagationPolicy before any ClusterPropagationPolicy, then the higher
+// spec.priority, then the better selector (name > labelSelector > kind), then the smaller name
+// (detector/compare.go); a claimed template keeps its policy unless a policy with preemption: Always and a
+// higher priority takes it with the PolicyPreemption gate (detector/preemption.go).
+func TestClaims(t *testing.T) {
+	ex := examples(t)
+	pp := func(name string, priority int, selector, extra string) string {
+		return fmt.Sprintf(`
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: %s, namespace: default}
+spec:
+  priority: %d
+  resourceSelectors: [%s]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+%s---`, name, priority, selector, extra)
+	}
+	byName := "{apiVersion: apps/v1, kind: Deployment, name: nginx}"
+	byLabel := "{apiVersion: apps/v1, kind: Deployment, labelSelector: {matchLabels: {app: nginx}}}"
+	byKind := "{apiVersion: apps/v1, kind: Deployment}"
+	cpp := `
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: everything}
+spec:
+  priority: 100
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: nginx, namespace: default}]
+  placement: {clusterAffinity: {clusterNames: [member2]}}
+---`
+	// A binding of nginx held by PropagationPolicy default/old (claims are sticky).
+	held := decodeAll(t, []byte(`
+apiVersion: work.karmada.io/v1alpha2
+kind: ResourceBinding
+metadata:
+  name: nginx-deployment
+  namespace: default
+  labels: {propagationpolicy.karmada.io/permanent-id: 11111111-2222-4333-8444-555555555555}
+  annotations: {propagationpolicy.karmada.io/name: old, propagationpolicy.karmada.io/namespace: default}
+spec:
+  replicas: 3
+  clusters: [{name: member1, replicas: 3}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+  resource: {apiVersion: apps/v1, kind: Deployment, name: nginx, namespace: default}
+`))
+	tests := []struct {
+		name     string
+		policies string
+		bindings []*unstructured.Unstructured
+		gates    string
+		winner   int // Policy.Index holding nginx
+	}{
+		{"name beats kind", pp("a-kind", 0, byKind, "") + pp("b-name", 0, byName, ""), nil, "", 1},
+		{"label beats kind", pp("a-kind", 0, byKind, "") + pp("b-label", 0, byLabel, ""), nil, "", 1},
+		{"priority beats selector", pp("a-name", 0, byName, "") + pp("b-kind", 1, byKind, ""), nil, "", 1},
+		{"smaller name on a tie", pp("b-name", 0, byName, "") + pp("a-name", 0, byName, ""), nil, "", 1},
+		{"PropagationPolicy before ClusterPropagationPolicy", cpp + pp("z-kind", 0, byKind, ""), nil, "", 1},
+		{"sticky claim", pp("old", 0, byKind, "") + pp("new", 10, byName, "  preemption: Always\n"), held, "", 0},
+		{"preempted with the gate", pp("old", 0, byKind, "") + pp("new", 10, byName, "  preemption: Always\n"), held,
+			"PropagationPolicyPreemption=true", 1},
+		{"not preempted by a lower priority", pp("old", 5, byKind, "") + pp("new", 1, byName, "  preemption: Always\n"), held,
+			"PropagationPolicyPreemption=true", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := run(t, Input{
+				Policies:     admit(t, decodeAll(t, []byte(tt.policies))),
+				Clusters:     readObjects(t, filepath.Join(ex, "clusters.yaml")),
+				Workloads:    only(readObjects(t, filepath.Join(ex, "workloads.yaml")), "Deployment"),
+				Bindings:     tt.bindings,
+				FeatureGates: tt.gates,
+			})
+			holders := []int{}
+			for idx, entries := range got {
+				for _, e := range entries {
+					if e.Workload.Name == "nginx" {
+						holders = append(holders, idx)
+					}
+				}
+			}
+			if len(holders) != 1 || holders[0] != tt.winner {
+				out, _ := json.MarshalIndent(got, "", "  ")
+				t.Fatalf("nginx held by policies %v, want [%d]:\n%s", holders, tt.winner, out)
+			}
+		})
 	}
 }
