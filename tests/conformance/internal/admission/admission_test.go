@@ -292,3 +292,16 @@ func TestBodyIsWhatKubectlApplySends(t *testing.T) {
 		t.Errorf("no last-applied-configuration annotation: %v", r.Object.GetAnnotations())
 	}
 }
+
+func TestRegistryWarningsAreReturned(t *testing.T) {
+	a := newAdmitter(t)
+	u := object(t, validPolicy)
+	u.SetFinalizers([]string{"unqualified"})
+	r, err := a.Admit(context.Background(), u, "default", Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Allowed || len(r.Admission.Warnings) != 1 || !strings.Contains(r.Admission.Warnings[0], `"unqualified"`) {
+		t.Errorf("want allowed with the apiserver's finalizer-name warning, got %+v", r.Admission)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	runtimeschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/warning"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	"karmada-policy-webhook/tests/conformance/internal/report"
@@ -160,6 +161,7 @@ func (c *createCall) mutate(ctx context.Context, obj *unstructured.Unstructured)
 func (c *createCall) beforeCreate(ctx context.Context, obj *unstructured.Unstructured) *Result {
 	rest.FillObjectMetaSystemFields(obj)
 	ctx = request.WithNamespace(ctx, c.namespace)
+	ctx = warning.WithWarningRecorder(ctx, (*recorder)(&c.warnings))
 	err := rest.BeforeCreate(c.res.strategy, ctx, obj)
 	if err == nil {
 		return nil
@@ -173,6 +175,13 @@ func (c *createCall) beforeCreate(ctx context.Context, obj *unstructured.Unstruc
 	}
 	r := c.refused(StageSchema, err, errs)
 	return &r
+}
+
+// recorder collects the warnings the registry adds to the request context (strategy.WarningsOnCreate).
+type recorder []string
+
+func (r *recorder) AddWarning(_, text string) {
+	*r = append(*r, text)
 }
 
 // validate sends the object to Karmada's validating handler. A denial's errors are those of the
