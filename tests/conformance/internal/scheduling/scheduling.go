@@ -75,7 +75,7 @@ func Run(ctx context.Context, in Input) (map[int][]report.Scheduling, error) {
 	if err != nil {
 		return nil, err
 	}
-	bindings, replicas, err := runDetector(ctx, w)
+	bindings, replicas, err := detect(ctx, w)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +84,17 @@ func Run(ctx context.Context, in Input) (map[int][]report.Scheduling, error) {
 		return nil, err
 	}
 	return w.entries(bindings, outcomes, replicas), nil
+}
+
+// detect runs the detector phase; a panic in Karmada's detector code (it runs on this goroutine) is an
+// error of this dry run, not of the process.
+func detect(ctx context.Context, w *world) (bindings []binding, replicas map[string]int64, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("karmada's resource detector panicked: %v", r)
+		}
+	}()
+	return runDetector(ctx, w)
 }
 
 // setFeatureGates sets Karmada's gates as --feature-gates does, from their defaults. The value is checked
