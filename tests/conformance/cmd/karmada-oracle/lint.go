@@ -48,6 +48,9 @@ func lint(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Wri
 	}
 	if len(o.clusters) > 0 {
 		if err := l.dryRun(ctx, stdin); err != nil {
+			for _, e := range l.broken {
+				fmt.Fprintln(stderr, e)
+			}
 			fmt.Fprintf(stderr, "lint: dry run: %v\n", err)
 			return exitUsage
 		}
