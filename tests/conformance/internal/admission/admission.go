@@ -3,6 +3,21 @@
 // Karmada's mutating webhook handler and its JSON patch, the registry strategy's validation (ObjectMeta,
 // OpenAPI schema, CEL rules) and Karmada's validating webhook handler. Every step is the apiserver's or
 // Karmada's own code; only the glue between them is written here.
+//
+// The order is karmada-apiserver's: decode (strict decoding errors, pruning, CRD defaults), mutating
+// webhook, registry validation (rest.BeforeCreate with customresource.NewStrategy), validating webhook.
+// So an object the mutating handler cannot decode (a string where Karmada's Go type has an int32) is
+// refused by that handler before the OpenAPI schema is ever checked, as a real apiserver refuses it.
+//
+// Not the apiserver's or kubectl's code, because theirs is unexported (each copy cites its original):
+//   - coerce: apiextensions-apiserver customresource_handler.go unstructuredSchemaCoercer.apply, built
+//     from the exported objectmeta, pruning and defaulting packages it calls;
+//   - pruneNulls: kubectl pkg/cmd/apply pruneNullsFromMap;
+//   - the create handler's sequence (endpoints/handlers/create.go) and the mutating dispatcher's patch
+//     application (admission/plugin/webhook/mutating/dispatcher.go), as calls to the exported pieces.
+//
+// Not modelled: managedFields (the field manager runs before admission; Karmada's handlers ignore
+// them), other admission plugins and webhooks of a real control plane, UPDATE.
 package admission
 
 import (
