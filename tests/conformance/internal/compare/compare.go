@@ -106,9 +106,9 @@ func Judge(lint Run, oracle []Run, rules []Rule) Verdict {
 	case lint.Exit == 2 && k.Exit == 2:
 		v.Reason = "both refuse"
 		return v
-	case k.Exit == 2:
+	case k.Exit == 2 && !RefusedInput(k.Stderr):
 		return couldNotRun(v, fmt.Sprintf("oracle exit 2 where lint exits %d: %s", lint.Exit, FirstLine(k.Stderr)))
-	case lint.Exit == 2:
+	case k.Exit == 2, lint.Exit == 2:
 		return finish(v, []Diff{{Path: "exit", Lint: exitText(lint), Karmada: exitText(k)}}, nil, nil, rules)
 	}
 	kOut := make([]*Output, len(oracle))
@@ -128,6 +128,22 @@ func Judge(lint Run, oracle []Run, rules []Rule) Verdict {
 		diffs = append(diffs, Diff{Path: "exit", Lint: strconv.Itoa(lint.Exit), Karmada: strconv.Itoa(k.Exit)})
 	}
 	return finish(v, diffs, lOut, kOut[0], rules)
+}
+
+// kubectlRefusals are the texts of kubectl's resource builder (k8s.io/cli-runtime) refusing a file:
+// the oracle read it as kubectl does, so lint accepting it is a difference, not an oracle failure.
+var kubectlRefusals = []string{"error parsing ", "unable to decode ", "no objects passed to apply"}
+
+// RefusedInput reports whether an exit 2 of the oracle is kubectl's reader refusing an input file
+// (rather than the oracle failing: a usage error, a snapshot it cannot load, ...).
+func RefusedInput(stderr []byte) bool {
+	line := FirstLine(stderr)
+	for _, r := range kubectlRefusals {
+		if strings.Contains(line, r) {
+			return true
+		}
+	}
+	return false
 }
 
 func couldNotRun(v Verdict, why string) Verdict {

@@ -156,8 +156,11 @@ func TestJudgeExitCodes(t *testing.T) {
 		wantReason string
 	}{
 		{"both refuse agrees", Run{Exit: 2}, []Run{{Exit: 2}}, Agree, "both refuse"},
-		{"oracle refuses what lint reads: could not run", ok(allowed, 0), []Run{{Exit: 2, Stderr: []byte("error: x\n")}},
-			CouldNotRun, "oracle exit 2 where lint exits 0: error: x"},
+		{"oracle fails where lint reads: could not run", ok(allowed, 0), []Run{{Exit: 2, Stderr: []byte("lint: dry run: x\n")}},
+			CouldNotRun, "oracle exit 2 where lint exits 0: lint: dry run: x"},
+		{"kubectl's reader refuses what lint reads: differ", ok(allowed, 0), []Run{{Exit: 2,
+			Stderr: []byte("error parsing t.yaml: error converting YAML to JSON: yaml: line 6: found character that cannot start any token\n")}},
+			Differ, ""},
 		{"oracle timeout: could not run", ok(allowed, 0), []Run{{Failed: "timed out after 1m0s"}}, CouldNotRun,
 			"oracle timed out after 1m0s"},
 		{"oracle crash on a later run: could not run", ok(allowed, 0), []Run{ok(allowed, 0), {Failed: "killed by signal killed"}},
@@ -307,6 +310,58 @@ func TestJudgeReportsEachDifferingKey(t *testing.T) {
 		if !found || d.Lint != w[0] || d.Karmada != w[1] || d.File != "p.yaml" {
 			t.Errorf("unexpected diff %+v", d)
 		}
+	}
+}
+
+func TestIntentionalRules(t *testing.T) {
+	invalid := `PropagationPolicy.policy.karmada.io "p" is invalid: spec.placement.clusterAffinities[0].affinityName: Too long: may not be more than 32 bytes`
+	schemaErr := report.FieldError{Field: "spec.placement.clusterAffinities[0].affinityName", Reason: "FieldValueTooLong",
+		Message: "Too long: may not be more than 32 bytes"}
+	webhookErr := report.FieldError{Field: "spec.placement.clusterAffinities[0]", Reason: "FieldValueInvalid", Message: `Invalid value: "x": bad`}
+	lint := Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p",
+		Errors: []report.FieldError{schemaErr, webhookErr}}
+	karmada := func(stage string, errs ...report.FieldError) Result {
+		r := Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p", Errors: errs}
+		r.Admission = &report.Admission{Code: 422, Message: invalid, Stage: stage}
+		return r
+	}
+	other := report.FieldError{Field: "spec.x", Reason: "FieldValueRequired", Message: "Required value"}
+	acted := func(b *bool) Result {
+		s := placed(false, tc("m1", 3))
+		s.Acted = b
+		return schedResult(s)
+	}
+	yes, no := true, false
+	tests := []struct {
+		name       string
+		lint, k    Result
+		want       Status
+		wantRule   string
+		explainedN int
+	}{
+		{"all-stages: the schema refused first and lint also lists the webhook's errors", lint, karmada("schema", schemaErr),
+			Agree, "all-stages", 2},
+		{"all-stages does not cover the validating stage", lint, karmada("validating", schemaErr), Differ, "", 0},
+		{"all-stages does not cover an error Karmada has and lint lacks", lint, karmada("schema", schemaErr, other), Differ, "", 0},
+		{"acted-first-schedule: lint has no binding, Karmada scheduled it", acted(nil), acted(&yes), Agree, "acted-first-schedule", 1},
+		{"acted-first-schedule does not cover Karmada not acting", acted(nil), acted(&no), Differ, "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			exit := 1
+			if tt.lint.Allowed {
+				exit = 0
+			}
+			v := Judge(ok(out(t, tt.lint), exit), []Run{ok(out(t, tt.k), exit)}, Intentional)
+			if v.Status != tt.want || len(v.Explained) != tt.explainedN {
+				t.Fatalf("status %v (want %v), explained %v, diffs %v", v.Status, tt.want, v.Explained, v.Diffs)
+			}
+			for _, d := range v.Explained {
+				if d.Rule != tt.wantRule {
+					t.Errorf("explained by %q, want %q", d.Rule, tt.wantRule)
+				}
+			}
+		})
 	}
 }
 

@@ -1,9 +1,15 @@
 package compare
 
+import (
+	"strings"
+
+	"karmada-policy-webhook/tests/conformance/internal/report"
+)
+
 // Rule is one intentional difference (docs/conformance.md): a named, narrow test on one differing key.
 type Rule struct {
 	Name string
-	// Flag is the lint flag (or behaviour) the difference belongs to.
+	// Flag is the lint flag or behaviour the difference belongs to.
 	Flag string
 	// Explains reports whether the rule covers this difference.
 	Explains func(d Diff, ctx ruleContext) bool
@@ -14,17 +20,20 @@ type ruleContext struct {
 	lint, karmada *Output
 }
 
-// result finds the result of a difference in an output.
-func (c ruleContext) result(out *Output, d Diff) *Result {
-	if out == nil {
+// results finds the result of a difference on both sides (nil where absent).
+func (c ruleContext) results(d Diff) (l, k *Result) {
+	find := func(out *Output) *Result {
+		if out == nil {
+			return nil
+		}
+		for i := range out.Results {
+			if out.Results[i].File == d.File && out.Results[i].Document == d.Document {
+				return &out.Results[i]
+			}
+		}
 		return nil
 	}
-	for i := range out.Results {
-		if out.Results[i].File == d.File && out.Results[i].Document == d.Document {
-			return &out.Results[i]
-		}
-	}
-	return nil
+	return find(c.lint), find(c.karmada)
 }
 
 func explain(rules []Rule, d Diff, ctx ruleContext) string {
@@ -36,9 +45,50 @@ func explain(rules []Rule, d Diff, ctx ruleContext) string {
 	return ""
 }
 
-// Intentional is the list of intentional differences the comparison accepts.
-var Intentional = []Rule{}
-
 // ComparedFlags are given to both binaries before every case's own arguments: Karmada's overflow rule
 // (Divided + Aggregated allowed) instead of the seeds' stricter one, so the rule itself is compared.
 var ComparedFlags = []string{"--allow-aggregated-overflow"}
+
+// Intentional is the list of intentional differences the comparison accepts.
+var Intentional = []Rule{
+	{Name: "all-stages", Flag: "lint (every admission stage at once)", Explains: allStages},
+	{Name: "acted-first-schedule", Flag: "lint --bindings", Explains: actedFirstSchedule},
+}
+
+// earlyStages are the API server's steps before Karmada's validating webhook; one that refuses stops
+// the request there.
+var earlyStages = map[string]bool{"decode": true, "schema": true, "mutating": true}
+
+// allStages: lint reports the errors of every admission stage at once (decoding, object metadata and
+// the CRD schema, then Karmada's validating webhook); the API server stops at the first stage that
+// refuses. Explained: an error entry only lint has, or the message, when Karmada refused at an earlier
+// stage than the validating webhook, every error Karmada reported is also lint's, and lint's errors
+// restricted to those are Karmada's message.
+func allStages(d Diff, ctx ruleContext) bool {
+	if d.Path != "message" && !(strings.HasPrefix(d.Path, "errors[") && d.Lint == "present" && d.Karmada == "absent") {
+		return false
+	}
+	l, k := ctx.results(d)
+	if l == nil || k == nil || k.Admission == nil || k.Allowed || l.Allowed || !earlyStages[k.Admission.Stage] || len(k.Errors) == 0 {
+		return false
+	}
+	kset := fieldReasons(k)
+	for fr := range kset {
+		if !fieldReasons(l)[fr] {
+			return false
+		}
+	}
+	var shared []report.FieldError
+	for _, e := range l.Errors {
+		if kset[e.Field+" "+e.Reason] {
+			shared = append(shared, e)
+		}
+	}
+	return LintMessage(shared) == KarmadaMessage(k)
+}
+
+// actedFirstSchedule: with --bindings, lint prints `acted` only for a workload that has a binding; one
+// without is scheduled for the first time, which always acts. The oracle prints acted: true for it.
+func actedFirstSchedule(d Diff, _ ruleContext) bool {
+	return strings.HasSuffix(d.Path, "].acted") && d.Lint == "absent" && d.Karmada == "true"
+}

@@ -74,19 +74,10 @@ func (f *Fuzzer) one(ctx context.Context, i int, dir string, mu *sync.Mutex) (co
 	if err != nil || v.Status == compare.Agree {
 		return v, err
 	}
-	steps := 0
-	if v.Status == compare.Differ || v.Status == compare.CouldNotRun {
-		steps = Minimise(c, f.MinimiseBudget, func(c *Case) bool {
-			w, err := f.compare(ctx, c, dir)
-			return err == nil && sameDivergence(v, w)
-		})
-		if steps > 0 {
-			v, err = f.compare(ctx, c, dir)
-			if err != nil {
-				return v, err
-			}
-		}
-	}
+	steps := Minimise(c, f.MinimiseBudget, func(c *Case) bool {
+		w, err := f.compare(ctx, c, dir)
+		return err == nil && sameDivergence(v, w)
+	})
 	name := fmt.Sprintf("%d-%d", f.Seed, i)
 	keep := filepath.Join(f.Out, name)
 	if err := os.RemoveAll(keep); err != nil {
@@ -95,10 +86,18 @@ func (f *Fuzzer) one(ctx context.Context, i int, dir string, mu *sync.Mutex) (co
 	if err := c.Write(keep); err != nil {
 		return v, err
 	}
+	// Compared again where it is kept, so the report names the kept files and shows that it replays.
+	replay, err := f.compareDir(ctx, keep)
+	if err != nil {
+		return v, err
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	fmt.Fprintf(f.Log, "kept %s (shrunk in %d comparisons)\n", keep, steps)
-	compare.PrintVerdict(f.Log, keep, v, false)
+	if replay.Status == compare.Agree {
+		fmt.Fprintf(f.Log, "  %s agrees when replayed: the divergence is not deterministic\n", keep)
+	}
+	compare.PrintVerdict(f.Log, keep, replay, false)
 	return v, nil
 }
 
@@ -110,6 +109,11 @@ func (f *Fuzzer) compare(ctx context.Context, c *Case, dir string) (compare.Verd
 	if err := c.Write(dir); err != nil {
 		return compare.Verdict{}, err
 	}
+	return f.compareDir(ctx, dir)
+}
+
+// compareDir compares the case directory dir.
+func (f *Fuzzer) compareDir(ctx context.Context, dir string) (compare.Verdict, error) {
 	cs, err := cases.FromDir(dir)
 	if err != nil {
 		return compare.Verdict{}, err
