@@ -331,6 +331,11 @@ func TestIntentionalRules(t *testing.T) {
 		s.Acted = b
 		return schedResult(s)
 	}
+	withComponents := func(comps ...report.Component) Result {
+		c := tc("m1", 0)
+		c.Components = comps
+		return schedResult(placed(false, c))
+	}
 	yes, no := true, false
 	tests := []struct {
 		name       string
@@ -345,6 +350,12 @@ func TestIntentionalRules(t *testing.T) {
 		{"all-stages does not cover an error Karmada has and lint lacks", lint, karmada("schema", schemaErr, other), Differ, "", 0},
 		{"acted-first-schedule: lint has no binding, Karmada scheduled it", acted(nil), acted(&yes), Agree, "acted-first-schedule", 1},
 		{"acted-first-schedule does not cover Karmada not acting", acted(nil), acted(&no), Differ, "", 0},
+		{"target-components: v1.18.2 writes no components", withComponents(report.Component{Name: "master", Replicas: 1}),
+			withComponents(), Agree, "target-components", 1},
+		{"target-components does not cover other replicas", withComponents(report.Component{Name: "master", Replicas: 1}),
+			schedResult(placed(false, tc("m1", 1))), Differ, "", 0},
+		{"target-components does not cover components that differ", withComponents(report.Component{Name: "master", Replicas: 1}),
+			withComponents(report.Component{Name: "master", Replicas: 2}), Differ, "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

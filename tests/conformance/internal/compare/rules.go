@@ -53,6 +53,8 @@ var ComparedFlags = []string{"--allow-aggregated-overflow"}
 var Intentional = []Rule{
 	{Name: "all-stages", Flag: "lint (every admission stage at once)", Explains: allStages},
 	{Name: "acted-first-schedule", Flag: "lint --bindings", Explains: actedFirstSchedule},
+	{Name: "target-components", Flag: "--feature-gates=MultiplePodTemplatesScheduling=true (Karmada > v1.18.2)",
+		Explains: targetComponents},
 }
 
 // earlyStages are the API server's steps before Karmada's validating webhook; one that refuses stops
@@ -91,4 +93,15 @@ func allStages(d Diff, ctx ruleContext) bool {
 // without is scheduled for the first time, which always acts. The oracle prints acted: true for it.
 func actedFirstSchedule(d Diff, _ ruleContext) bool {
 	return strings.HasSuffix(d.Path, "].acted") && d.Lint == "absent" && d.Karmada == "true"
+}
+
+// targetComponents: lint writes each target cluster's per-component replicas (TargetCluster.components,
+// Karmada master at f8fdd02, which ../shared/docs describe); v1.18.2, the newest Karmada the module
+// proxy serves, has no such field (pkg/apis/work/v1alpha2/binding_types.go TargetCluster: name and
+// replicas only). Explained: a cluster entry whose only difference is lint's components.
+func targetComponents(d Diff, _ ruleContext) bool {
+	if !strings.Contains(d.Path, "].clusters[") || !strings.HasPrefix(d.Karmada, "replicas ") || strings.Contains(d.Karmada, " components ") {
+		return false
+	}
+	return strings.HasPrefix(d.Lint, d.Karmada+" components ")
 }

@@ -1,0 +1,82 @@
+package compare
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// script writes an executable shell script standing in for lint or the oracle.
+func script(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCompareRunsTheOracleUntilItProducesLintsTieOutcome(t *testing.T) {
+	a := string(out(t, schedResult(placed(false, tc("m1", 2), tc("m2", 1)))))
+	b := string(out(t, schedResult(placed(false, tc("m1", 1), tc("m2", 2)))))
+	tie := func(clusters string) string {
+		return strings.Replace(clusters, `"tie":false`, `"tie":true`, 1)
+	}
+	tests := []struct {
+		name     string
+		lint     string
+		wantRuns int
+		want     Status
+	}{
+		{"lint's outcome is Karmada's third run: three runs", tie(b), 3, Agree},
+		{"lint's outcome is Karmada's first run: one run", tie(a), 1, Agree},
+		{"lint's outcome never produced: every run", tie(string(out(t, schedResult(placed(false, tc("m3", 3)))))), 5, Differ},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			counter := filepath.Join(dir, "runs")
+			// The oracle answers a, a, b, a, a, ...: its third run takes the other branch of the tie.
+			oracle := script(t, dir, "oracle", `n=$(cat `+counter+` 2>/dev/null || echo 0); n=$((n+1)); echo $n > `+counter+`
+if [ $n -eq 3 ]; then echo '`+b+`'; else echo '`+a+`'; fi
+`)
+			lint := script(t, dir, "lint", "echo '"+tt.lint+"'\n")
+			c := Comparer{Lint: Binary{Path: lint, Timeout: 10 * time.Second}, Oracle: Binary{Path: oracle, Timeout: 10 * time.Second},
+				OracleRuns: 5}
+			v := c.Compare(context.Background(), []string{"p.yaml"})
+			if v.Status != tt.want || v.OracleRuns != tt.wantRuns {
+				t.Errorf("status %v after %d runs, want %v after %d (diffs %v)", v.Status, v.OracleRuns, tt.want, tt.wantRuns, v.Diffs)
+			}
+		})
+	}
+}
+
+func TestBinaryRunClassifiesHowTheProgramEnded(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name       string
+		body       string
+		wantExit   int
+		wantFailed string // prefix
+	}{
+		{"exit 1 with output", "echo '{}'; exit 1\n", 1, ""},
+		{"killed by a signal", "kill -SEGV $$\n", 0, "killed by signal"},
+		{"a Go panic exits 2", "echo 'panic: boom' >&2; echo >&2; echo 'goroutine 1 [running]:' >&2; exit 2\n", 2, "panicked"},
+		{"timeout", "exec sleep 5\n", 0, "timed out"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := Binary{Path: script(t, dir, "bin"+string(rune('a'+i)), tt.body), Timeout: 300 * time.Millisecond}
+			r := b.Run(context.Background(), nil)
+			if !strings.HasPrefix(r.Failed, tt.wantFailed) || (tt.wantFailed == "" && r.Failed != "") {
+				t.Errorf("Failed = %q, want prefix %q", r.Failed, tt.wantFailed)
+			}
+			if tt.wantFailed == "" && r.Exit != tt.wantExit {
+				t.Errorf("Exit = %d, want %d", r.Exit, tt.wantExit)
+			}
+		})
+	}
+}
