@@ -336,6 +336,14 @@ func TestIntentionalRules(t *testing.T) {
 		c.Components = comps
 		return schedResult(placed(false, c))
 	}
+	label := func(v string) report.FieldError {
+		return report.FieldError{Field: "metadata.labels", Reason: "FieldValueInvalid", Message: `Invalid value: "` + v + `": bad`}
+	}
+	denial := func(errs ...report.FieldError) Result {
+		r := Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p", Errors: errs}
+		r.Admission = &report.Admission{Code: 403, Message: Aggregate(errs), Stage: "validating"}
+		return r
+	}
 	yes, no := true, false
 	tests := []struct {
 		name       string
@@ -350,6 +358,11 @@ func TestIntentionalRules(t *testing.T) {
 		{"all-stages does not cover an error Karmada has and lint lacks", lint, karmada("schema", schemaErr, other), Differ, "", 0},
 		{"acted-first-schedule: lint has no binding, Karmada scheduled it", acted(nil), acted(&yes), Agree, "acted-first-schedule", 1},
 		{"acted-first-schedule does not cover Karmada not acting", acted(nil), acted(&no), Differ, "", 0},
+		{"map-order: one field's errors in another order", denial(label("a"), label("b"), other), denial(label("b"), label("a"), other),
+			Agree, "map-order", 1},
+		{"map-order does not cover errors of different fields reordered", denial(label("a"), other), denial(other, label("a")),
+			Differ, "", 0},
+		{"map-order does not cover another entry", denial(label("a"), label("b")), denial(label("b"), label("c")), Differ, "", 0},
 		{"target-components: v1.18.2 writes no components", withComponents(report.Component{Name: "master", Replicas: 1}),
 			withComponents(), Agree, "target-components", 1},
 		{"target-components does not cover other replicas", withComponents(report.Component{Name: "master", Replicas: 1}),

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"sort"
 	"strings"
 
 	"karmada-policy-webhook/tests/conformance/internal/report"
@@ -53,6 +54,7 @@ var ComparedFlags = []string{"--allow-aggregated-overflow"}
 var Intentional = []Rule{
 	{Name: "all-stages", Flag: "lint (every admission stage at once)", Explains: allStages},
 	{Name: "acted-first-schedule", Flag: "lint --bindings", Explains: actedFirstSchedule},
+	{Name: "map-order", Flag: "Karmada (Go map order)", Explains: mapOrder},
 	{Name: "target-components", Flag: "--feature-gates=MultiplePodTemplatesScheduling=true (Karmada > v1.18.2)",
 		Explains: targetComponents},
 }
@@ -104,4 +106,55 @@ func targetComponents(d Diff, _ ruleContext) bool {
 		return false
 	}
 	return strings.HasPrefix(d.Lint, d.Karmada+" components ")
+}
+
+// mapOrder: Kubernetes validates a map (labels, annotations, a selector's matchLabels) by ranging over
+// it, so the errors of one field path come in Go's random map order; lint's one order cannot be
+// Karmada's every time. Explained: the message, when Karmada's errors aggregate to its message and both
+// sides list the same entries in the same order up to reordering within runs of one field path.
+func mapOrder(d Diff, ctx ruleContext) bool {
+	if d.Path != "message" {
+		return false
+	}
+	l, k := ctx.results(d)
+	if l == nil || k == nil || KarmadaMessage(k) != Aggregate(k.Errors) {
+		return false
+	}
+	return LintMessage(l.Errors) == Aggregate(l.Errors) && slicesEqual(byFieldRuns(l.Errors), byFieldRuns(k.Errors))
+}
+
+// byFieldRuns renders entries (duplicates dropped) and sorts each run of consecutive entries with one
+// field path.
+func byFieldRuns(errs []report.FieldError) []string {
+	var out []string
+	seen := map[string]bool{}
+	start := 0
+	field := ""
+	for _, e := range errs {
+		m := Render(e)
+		if seen[m] {
+			continue
+		}
+		seen[m] = true
+		if len(out) > 0 && e.Field != field {
+			sort.Strings(out[start:])
+			start = len(out)
+		}
+		field = e.Field
+		out = append(out, m)
+	}
+	sort.Strings(out[start:])
+	return out
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
