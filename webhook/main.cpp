@@ -13,7 +13,7 @@ int main(int argc, char** argv)
                  "ClusterPropagationPolicy objects",
                  "karmada-policy-webhook"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", KPW_VERSION);
+    app.set_version_flag("--version", KPW_VERSION_LINE);
 
     const std::vector<kpw::cli::command> commands = {
         kpw::cli::add_lint_command(app),
