@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -275,8 +276,9 @@ spec:
 	}
 }
 
-// TestPrintExamples prints Run's JSON for the shipped examples (go test -run TestPrintExamples -v), for a
-// side-by-side look at lint's scheduling[]: the policy index is the position of the policy among the files.
+// TestPrintExamples prints Run's JSON for the shipped examples (go test -run TestPrintExamples -v; with
+// ORACLE_PRINT_DIR=DIR also into DIR/NAME.json), for a side-by-side look at lint's scheduling[]: the key is
+// the policy's position among the files, as lint's results[] index.
 func TestPrintExamples(t *testing.T) {
 	ex := examples(t)
 	cases := []struct {
@@ -326,6 +328,11 @@ func TestPrintExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%s:\n%s", c.name, out)
+			if dir := os.Getenv("ORACLE_PRINT_DIR"); dir != "" {
+				if err := os.WriteFile(filepath.Join(dir, c.name+".json"), out, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 		})
 	}
 }
