@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"karmada-policy-webhook/tests/conformance/internal/compare"
 )
 
 func render(c *Case) string {
@@ -130,5 +132,35 @@ func TestMinimiseKeepsWhatTheDivergenceNeeds(t *testing.T) {
 	}
 	if strings.Contains(after, "placement") {
 		t.Errorf("placement kept although not needed:\n%s", after)
+	}
+}
+
+func TestSameDivergenceKeepsTheCause(t *testing.T) {
+	exit := func(lint string) compare.Verdict {
+		return compare.Verdict{Status: compare.Differ, Diffs: []compare.Diff{{Path: "exit", Lint: lint, Karmada: "exit 1"}}}
+	}
+	key := func(path string) compare.Verdict {
+		return compare.Verdict{Status: compare.Differ, Diffs: []compare.Diff{{Path: path, Lint: "replicas 1", Karmada: "absent"}}}
+	}
+	tests := []struct {
+		name     string
+		was, now compare.Verdict
+		want     bool
+	}{
+		{"same exit cause on another line", exit(`exit 2 (p.yaml:12:3: duplicate key "cpu" in mapping)`),
+			exit(`exit 2 (p.yaml:4:3: duplicate key "cpu" in mapping)`), true},
+		{"another exit cause", exit(`exit 2 (p.yaml:12:3: duplicate key "cpu" in mapping)`),
+			exit(`exit 2 (w.yaml:1:1: Deployment <unnamed>: metadata.name: Required value)`), false},
+		{"same key, other values", key("scheduling[Deployment default/web].clusters[m4]"),
+			key("scheduling[Deployment default/web].clusters[m4]"), true},
+		{"agreement is not the divergence", key("x"), compare.Verdict{Status: compare.Agree}, false},
+		{"could not run stays could not run", compare.Verdict{Status: compare.CouldNotRun}, compare.Verdict{Status: compare.CouldNotRun}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sameDivergence(tt.was, tt.now); got != tt.want {
+				t.Errorf("sameDivergence() = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -5,19 +5,25 @@ package generate
 // calls of still and returns how many it spent.
 func Minimise(c *Case, budget int, still func(*Case) bool) int {
 	spent := 0
-	for progress := true; progress && spent < budget; {
+	// After a success the edits are enumerated again from the one that succeeded: those before it
+	// failed and mostly still would; one more pass from the start confirms nothing is left.
+	for start, progress := 0, true; spent < budget && (progress || start > 0); {
+		if !progress {
+			start = 0
+		}
 		progress = false
-		for _, e := range edits(c) {
-			if spent >= budget {
-				break
-			}
-			e.apply()
+		list := edits(c)
+		for i := start; i < len(list) && spent < budget; i++ {
+			list[i].apply()
 			spent++
 			if still(c) {
-				progress = true
+				progress, start = true, i
 				break // the edit list is stale: enumerate again
 			}
-			e.undo()
+			list[i].undo()
+		}
+		if !progress && start == 0 {
+			break
 		}
 	}
 	return spent
