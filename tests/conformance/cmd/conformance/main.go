@@ -227,7 +227,7 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c.register(fs)
 	out := fs.String("out", "build-oracle/conformance-fuzz", "where divergent cases are kept (one directory each)")
 	work := fs.String("work", "", "where cases are written while compared (default: a temporary directory)")
-	minimise := fs.Int("minimise", 200, "comparisons spent shrinking each divergent case (0: keep it as generated)")
+	minimise := fs.Int("minimise", 50, "comparisons spent shrinking each divergent case (0: keep it as generated)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
