@@ -515,3 +515,45 @@ spec:
 		})
 	}
 }
+
+// The FitError text depends on the Go map order of the filter plugins (a cluster failing two plugins is
+// counted under whichever runs first: framework/runtime RunFilterPlugins): the same input gives either text.
+// Group dc-shanghai matches no cluster; idc-east-2 also has an untolerated taint.
+func TestFitErrorFollowsPluginOrder(t *testing.T) {
+	ex := examples(t)
+	policy := decodeAll(t, []byte(`
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: nginx, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: nginx}]
+  placement:
+    clusterAffinities:
+      - {affinityName: dc-shanghai, clusterNames: [unavailable]}
+      - {affinityName: idc, clusterNames: [idc-east-2]}
+`))
+	texts := map[string]bool{
+		"0/9 clusters are available: 1 cluster(s) had untolerated taint {maintenance=planned:NoSchedule}, 8 cluster(s) did not match the placement cluster affinity constraint.": true,
+		"0/9 clusters are available: 9 cluster(s) did not match the placement cluster affinity constraint.":                                                                      true,
+	}
+	seen := map[string]int{}
+	for i := 0; i < 20; i++ {
+		got := run(t, Input{
+			Policies:  admit(t, policy),
+			Clusters:  readObjects(t, filepath.Join(ex, "clusters.yaml")),
+			Workloads: only(readObjects(t, filepath.Join(ex, "workloads.yaml")), "Deployment"),
+		})
+		check(t, got, []want{{workload: "Deployment default/nginx", replicas: 3, scheduled: false, clusters: "",
+			reason: "NoClusterFit"}})
+		// Every group failed: the condition carries the first group's FitError.
+		seen[got[0][0].Condition.Message]++
+	}
+	for msg := range seen {
+		if !texts[msg] {
+			t.Errorf("FitError text %q is not one of the two plugin orders'", msg)
+		}
+	}
+	if len(seen) != 2 {
+		t.Errorf("20 runs gave %v, want both plugin orders' texts", seen)
+	}
+}
