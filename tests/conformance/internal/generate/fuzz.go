@@ -129,7 +129,7 @@ func sameDivergence(was, now compare.Verdict) bool {
 		return false
 	}
 	if was.Status == compare.CouldNotRun {
-		return true
+		return failure(was.Reason) == failure(now.Reason)
 	}
 	keys := map[string]bool{}
 	for _, d := range was.Diffs {
@@ -144,6 +144,15 @@ func sameDivergence(was, now compare.Verdict) bool {
 }
 
 var digits = regexp.MustCompile(`[0-9]+`)
+
+// failure is why the oracle could not run, as far as it names the cause (a panic's text then dumps
+// objects with random uids).
+func failure(reason string) string {
+	if len(reason) > 70 {
+		reason = reason[:70]
+	}
+	return digits.ReplaceAllString(reason, "#")
+}
 
 // signature is what must stay while a case shrinks: the differing key, and for the exit code (which
 // many causes share) both sides' texts with line and column numbers blurred.

@@ -102,6 +102,21 @@ func (g *gen) generate() *Case {
 		policies.Docs = append(policies.Docs, &Doc{Root: g.policy(i)})
 	}
 	c.Files = []*File{clusters, policies, workloads}
+	if g.chance(0.3) { // day two: today's bindings of the claimed workloads
+		bindings := &File{Name: "bindings.yaml"}
+		for i, d := range policies.Docs {
+			for _, w := range g.workloads {
+				if g.selects(d.Root, w) && g.chance(0.7) {
+					if b := g.binding(w, d.Root, i); b != nil {
+						bindings.Docs = append(bindings.Docs, &Doc{Root: b})
+					}
+				}
+			}
+		}
+		if len(bindings.Docs) > 0 {
+			c.Files = append(c.Files, bindings)
+		}
+	}
 	if g.hasComponents() && g.chance(0.6) {
 		c.Args = []string{cases.GateOn}
 	}
@@ -111,6 +126,16 @@ func (g *gen) generate() *Case {
 		}
 	}
 	return c
+}
+
+// selects: the policy's first resource selector names the workload.
+func (g *gen) selects(policy *Node, w workload) bool {
+	sel := lookup(policy, "spec", "resourceSelectors")
+	if sel == nil || len(sel.Items) == 0 {
+		return false
+	}
+	name, kind := lookup(sel.Items[0], "name"), lookup(sel.Items[0], "kind")
+	return name != nil && kind != nil && plain(name) == w.name && plain(kind) == w.kind
 }
 
 func anys(ns []*Node) []any {

@@ -69,7 +69,8 @@ func TestGenerateReachesTheFeatures(t *testing.T) {
 		"replicaDivisionPreference: Aggregated", "replicaSchedulingType: Duplicated", "taints:", "clusterTolerations:",
 		"apiEnablements:", "resourceSummary:", "resourceModels:", "allocatableModelings:", "kind: PyTorchJob",
 		"MultiplePodTemplatesScheduling=true", "priority:", "preemption:", "kind: ClusterPropagationPolicy",
-		"\t# ", ":\t", "&a", "*a", "<<: *a", "...\n", "0x0A", "kind: List"}
+		"\t# ", ":\t", "&a", "*a", "<<: *a", "...\n", "0x0A", "kind: List", "kind: ResourceBinding",
+		"policy.karmada.io/applied-placement", "schedulerObservingAffinityName", "== bindings.yaml"}
 	var all strings.Builder
 	for i := 0; i < 400; i++ {
 		all.WriteString(render(Generate(1, i)))
@@ -154,7 +155,12 @@ func TestSameDivergenceKeepsTheCause(t *testing.T) {
 		{"same key, other values", key("scheduling[Deployment default/web].clusters[m4]"),
 			key("scheduling[Deployment default/web].clusters[m4]"), true},
 		{"agreement is not the divergence", key("x"), compare.Verdict{Status: compare.Agree}, false},
-		{"could not run stays could not run", compare.Verdict{Status: compare.CouldNotRun}, compare.Verdict{Status: compare.CouldNotRun}, true},
+		{"could not run for the same cause", compare.Verdict{Status: compare.CouldNotRun, Reason: "oracle timed out after 1m0s"},
+			compare.Verdict{Status: compare.CouldNotRun, Reason: "oracle timed out after 1m0s"}, true},
+		{"could not run for another cause", compare.Verdict{Status: compare.CouldNotRun,
+			Reason: "oracle panicked: panic: failed to add object &{map[apiVersion:policy.karmada.io/v1alpha1 kind:PropagationPolicy"},
+			compare.Verdict{Status: compare.CouldNotRun, Reason: "oracle panicked: panic: failed to add object &{map[kind:Deployment metadata:map[]]}"},
+			false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,113 @@
+package generate
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// binding is today's ResourceBinding of a workload the policy claims (lint --bindings): its previous
+// placement and result, Steady or Fresh, with the affinity group it was observed in.
+func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
+	placement := lookup(policy, "spec", "placement")
+	if placement == nil {
+		return nil
+	}
+	applied := cloneNode(placement)
+	if g.chance(0.3) { // the policy changed since: the annotation holds an older placement
+		applied = g.placement(w)
+	}
+	annotation, err := json.Marshal(plain(applied))
+	if err != nil {
+		return nil
+	}
+	replicas := g.between(0, 12)
+	clusters := L()
+	left := replicas
+	for _, c := range g.clusters {
+		if !g.chance(0.4) {
+			continue
+		}
+		n := g.between(0, left)
+		left -= n
+		clusters.Items = append(clusters.Items, M("name", c.name, "replicas", n))
+	}
+	generation := g.between(1, 9)
+	observed := generation
+	if g.chance(0.3) { // Fresh: the scheduler has not seen the latest generation
+		observed = generation - 1
+	}
+	ns, policyNS := any(w.namespace), any(w.namespace)
+	kind, claim := "ResourceBinding", "propagationpolicy.karmada.io/"
+	if k := lookup(policy, "kind"); k != nil && k.Raw == "ClusterPropagationPolicy" {
+		claim, policyNS = "clusterpropagationpolicy.karmada.io/", nil
+		if g.chance(0.3) {
+			kind, ns = "ClusterResourceBinding", nil
+		}
+	}
+	status := M("conditions", L(M("type", "Scheduled", "status", Raw(`"True"`), "reason", "Success",
+		"message", "Binding has been scheduled successfully.")),
+		"lastScheduledTime", Raw(`"2026-11-20T08:00:00Z"`), "schedulerObservedGeneration", observed,
+		"schedulerObservingAffinityName", g.maybe(0.5, pick(g, []string{"group-0", "group-1", "group-1-burst-0", "gone"})))
+	return M("apiVersion", "work.karmada.io/v1alpha2", "kind", kind,
+		"metadata", M("name", w.name+"-"+strings.ToLower(w.kind), "namespace", ns, "generation", generation,
+			"annotations", M("policy.karmada.io/applied-placement", string(annotation),
+				claim+"name", fmt.Sprintf("policy-%d", policyIndex), claim+"namespace", policyNS),
+			"labels", M(claim+"permanent-id", fmt.Sprintf("3f0c1a2b-0000-4000-8000-%012d", policyIndex))),
+		"spec", M("clusters", clusters, "placement", applied, "replicas", replicas,
+			"resource", M("apiVersion", w.apiVersion, "kind", w.kind, "name", w.name, "namespace", w.namespace,
+				"resourceVersion", Raw(`"5120"`)), "schedulerName", "default-scheduler"),
+		"status", status)
+}
+
+// lookup follows mapping keys from n; nil when a key is missing.
+func lookup(n *Node, keys ...string) *Node {
+	for _, k := range keys {
+		if n == nil || n.Kind != Map {
+			return nil
+		}
+		var next *Node
+		for _, p := range n.Pairs {
+			if p.Key == k {
+				next = p.Value
+			}
+		}
+		n = next
+	}
+	return n
+}
+
+// plain is a tree without hostile parts as Go values, for json.Marshal.
+func plain(n *Node) any {
+	switch n.Kind {
+	case Map:
+		m := map[string]any{}
+		for _, p := range n.Pairs {
+			m[p.Key] = plain(p.Value)
+		}
+		return m
+	case List:
+		l := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			l[i] = plain(it)
+		}
+		return l
+	}
+	if strings.HasPrefix(n.Raw, `"`) {
+		var s string
+		if json.Unmarshal([]byte(n.Raw), &s) == nil {
+			return s
+		}
+	}
+	if i, err := strconv.Atoi(n.Raw); err == nil {
+		return i
+	}
+	switch n.Raw {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	return n.Raw
+}
