@@ -140,35 +140,40 @@ func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-// expandDirs maps CASE_DIR arguments to cases; a directory holding case directories (and no policy of
-// its own), such as a fuzz --out directory, stands for all of them.
+// expandDirs maps CASE_DIR arguments to cases; a directory that holds only directories (no file of its
+// own), such as a fuzz --out directory or tests/conformance/cases, stands for each of them.
 func expandDirs(dirs []string) ([]cases.Case, error) {
 	var out []cases.Case
 	for _, d := range dirs {
-		c, err := cases.FromDir(d)
-		if err == nil {
-			out = append(out, c)
-			continue
-		}
-		sub, serr := subCases(d)
-		if serr != nil || len(sub) == 0 {
+		sub, err := subCases(d)
+		if err != nil {
 			return nil, err
+		}
+		if sub == nil {
+			c, err := cases.FromDir(d)
+			if err != nil {
+				return nil, err
+			}
+			sub = []cases.Case{c}
 		}
 		out = append(out, sub...)
 	}
 	return out, nil
 }
 
+// subCases is one case per subdirectory when dir holds only directories; nil otherwise.
 func subCases(dir string) ([]cases.Case, error) {
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
+	if err != nil || len(entries) == 0 {
+		return nil, nil // FromDir reports it
 	}
-	var out []cases.Case
 	for _, e := range entries {
 		if !e.IsDir() {
-			return nil, fmt.Errorf("%s: not a directory of cases", dir)
+			return nil, nil
 		}
+	}
+	out := make([]cases.Case, 0, len(entries))
+	for _, e := range entries {
 		c, err := cases.FromDir(filepath.Join(dir, e.Name()))
 		if err != nil {
 			return nil, err
