@@ -288,12 +288,15 @@ func TestPrintExamples(t *testing.T) {
 		loads    string
 		bindings string
 		gates    string
+		noLoads  bool // no --workloads
 	}{
 		{name: "dc-groups", policies: []string{"dc-groups.yaml"}},
 		{name: "overflow-onprem-cloud", policies: []string{"overflow-onprem-cloud.yaml"}},
 		{name: "checkout-local-idc", policies: []string{"checkout-local-idc.yaml"}},
 		{name: "day2", policies: []string{"overflow-onprem-cloud.yaml", "dc-groups.yaml", "checkout-local-idc.yaml"},
 			bindings: "day2/bindings.yaml"},
+		{name: "day2-no-workloads", policies: []string{"overflow-onprem-cloud.yaml", "dc-groups.yaml", "checkout-local-idc.yaml"},
+			bindings: "day2/bindings.yaml", noLoads: true},
 		{name: "ai-keep-together", policies: []string{"ai/policies/keep-together.yaml"}, clusters: "ai/clusters.yaml",
 			loads: "ai/workloads", gates: "MultiplePodTemplatesScheduling=true"},
 		{name: "ai-no-spread", policies: []string{"ai/policies/no-spread.yaml"}, clusters: "ai/clusters.yaml",
@@ -321,6 +324,9 @@ func TestPrintExamples(t *testing.T) {
 			}
 			if c.bindings != "" {
 				in.Bindings = readObjects(t, filepath.Join(ex, c.bindings))
+			}
+			if c.noLoads {
+				in.Workloads = nil
 			}
 			got := run(t, in)
 			out, err := json.MarshalIndent(got, "", "  ")
@@ -556,4 +562,37 @@ spec:
 	if len(seen) != 2 {
 		t.Errorf("20 runs gave %v, want both plugin orders' texts", seen)
 	}
+}
+
+// TestRunFiles runs Run on any files, as lint's command line would take them, and prints the JSON: a stand-in
+// for cmd/karmada-oracle while it does not exist. Skipped unless ORACLE_POLICIES is set; each variable is a
+// colon-separated list of files or directories:
+//
+//	ORACLE_POLICIES=a.yaml ORACLE_CLUSTERS=c.yaml ORACLE_WORKLOADS=w.yaml ORACLE_BINDINGS=b.yaml \
+//	ORACLE_GATES=MultiplePodTemplatesScheduling=true go test -run TestRunFiles -v ./internal/scheduling/
+//
+// The policies get Karmada's mutating handler only (no CRD defaults: spell them out).
+func TestRunFiles(t *testing.T) {
+	policies := os.Getenv("ORACLE_POLICIES")
+	if policies == "" {
+		t.Skip("ORACLE_POLICIES is not set")
+	}
+	paths := func(env string) []string {
+		if v := os.Getenv(env); v != "" {
+			return strings.Split(v, ":")
+		}
+		return nil
+	}
+	in := Input{
+		Policies:     admit(t, readObjects(t, paths("ORACLE_POLICIES")...)),
+		Clusters:     readObjects(t, paths("ORACLE_CLUSTERS")...),
+		Workloads:    readObjects(t, paths("ORACLE_WORKLOADS")...),
+		Bindings:     readObjects(t, paths("ORACLE_BINDINGS")...),
+		FeatureGates: os.Getenv("ORACLE_GATES"),
+	}
+	out, err := json.MarshalIndent(run(t, in), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println(string(out))
 }
