@@ -226,6 +226,7 @@ func newWorld(in Input) (*world, error) {
 			t.SetNamespace(metav1.NamespaceDefault)
 		}
 		mapper.Add(gvk, scope)
+		apiserverDefaults(t)
 		if b, ok := byResource[resourceKey{t.GetAPIVersion(), t.GetKind(), t.GetNamespace(), t.GetName()}]; ok {
 			liveTemplate(t, b)
 		}
@@ -236,6 +237,32 @@ func newWorld(in Input) (*world, error) {
 	}
 	w.restMapper = mapper
 	return w, nil
+}
+
+// apiserverDefaults applies the kube-apiserver defaults that decide a native template's replicas, which a
+// file from git may leave out but a stored object always has (k8s.io/kubernetes pkg/apis/apps/v1 and
+// pkg/apis/core/v1 SetDefaults_Deployment / _StatefulSet / _ReplicaSet / _ReplicationController: replicas 1;
+// pkg/apis/batch/v1 SetDefaults_Job: parallelism 1, and completions 1 when both are unset). Re-implemented:
+// k8s.io/kubernetes is not importable as a module, and Karmada's interpreter reads the stored object.
+func apiserverDefaults(t *unstructured.Unstructured) {
+	set := func(path ...string) {
+		if v, found, _ := unstructured.NestedFieldNoCopy(t.Object, path...); !found || v == nil {
+			_ = unstructured.SetNestedField(t.Object, int64(1), path...)
+		}
+	}
+	gvk := t.GroupVersionKind()
+	switch {
+	case gvk.Group == "apps" && (gvk.Kind == "Deployment" || gvk.Kind == "StatefulSet" || gvk.Kind == "ReplicaSet"),
+		gvk.Group == "" && gvk.Kind == "ReplicationController":
+		set("spec", "replicas")
+	case gvk.Group == "batch" && gvk.Kind == "Job":
+		_, hasCompletions, _ := unstructured.NestedFieldNoCopy(t.Object, "spec", "completions")
+		_, hasParallelism, _ := unstructured.NestedFieldNoCopy(t.Object, "spec", "parallelism")
+		if !hasCompletions && !hasParallelism {
+			set("spec", "completions")
+		}
+		set("spec", "parallelism")
+	}
 }
 
 // setPermanentID gives the policy the id a given binding names, or a random one when it has none.

@@ -596,3 +596,50 @@ func TestRunFiles(t *testing.T) {
 	}
 	fmt.Println(string(out))
 }
+
+// A template as kube-apiserver stores it: a Deployment without spec.replicas has 1, a Job without
+// parallelism and completions has 1 and 1 (Karmada's interpreter reads the stored object).
+func TestAPIServerDefaults(t *testing.T) {
+	ex := examples(t)
+	loads := decodeAll(t, []byte(`
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx, resources: {requests: {cpu: 100m}}}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: once, namespace: default}
+spec:
+  template:
+    spec: {restartPolicy: Never, containers: [{name: once, image: busybox, resources: {requests: {cpu: 100m}}}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: wide, namespace: default}
+spec:
+  parallelism: 4
+  template:
+    spec: {restartPolicy: Never, containers: [{name: wide, image: busybox, resources: {requests: {cpu: 100m}}}]}
+`))
+	policy := decodeAll(t, []byte(`
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: all, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}, {apiVersion: batch/v1, kind: Job}]
+  placement:
+    clusterAffinity: {clusterNames: [member1]}
+    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Aggregated}
+`))
+	got := run(t, Input{Policies: admit(t, policy), Clusters: readObjects(t, filepath.Join(ex, "clusters.yaml")), Workloads: loads})
+	check(t, got, []want{
+		{workload: "Deployment default/web", replicas: 1, scheduled: true, clusters: "member1:1", reason: "Success"},
+		{workload: "Job default/once", replicas: 1, scheduled: true, clusters: "member1:1", reason: "Success"},
+		{workload: "Job default/wide", replicas: 4, scheduled: true, clusters: "member1:4", reason: "Success"},
+	})
+}
