@@ -245,8 +245,12 @@ func newWorld(in Input) (*world, error) {
 // pkg/apis/batch/v1 SetDefaults_Job: parallelism 1, and completions 1 when both are unset). Re-implemented:
 // k8s.io/kubernetes is not importable as a module, and Karmada's interpreter reads the stored object.
 func apiserverDefaults(t *unstructured.Unstructured) {
+	unset := func(path ...string) bool {
+		v, found, _ := unstructured.NestedFieldNoCopy(t.Object, path...)
+		return !found || v == nil
+	}
 	set := func(path ...string) {
-		if v, found, _ := unstructured.NestedFieldNoCopy(t.Object, path...); !found || v == nil {
+		if unset(path...) {
 			_ = unstructured.SetNestedField(t.Object, int64(1), path...)
 		}
 	}
@@ -256,9 +260,7 @@ func apiserverDefaults(t *unstructured.Unstructured) {
 		gvk.Group == "" && gvk.Kind == "ReplicationController":
 		set("spec", "replicas")
 	case gvk.Group == "batch" && gvk.Kind == "Job":
-		_, hasCompletions, _ := unstructured.NestedFieldNoCopy(t.Object, "spec", "completions")
-		_, hasParallelism, _ := unstructured.NestedFieldNoCopy(t.Object, "spec", "parallelism")
-		if !hasCompletions && !hasParallelism {
+		if unset("spec", "completions") && unset("spec", "parallelism") {
 			set("spec", "completions")
 		}
 		set("spec", "parallelism")
