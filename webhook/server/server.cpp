@@ -10,6 +10,7 @@
 
 #include "server/address.hpp"
 #include "server/http_session.hpp"
+#include "server/open_files.hpp"
 #include "server/plain_transport.hpp"
 #include "server/self_signed.hpp"
 #include "server/tls_transport.hpp"
@@ -27,6 +28,14 @@ int thread_count(const serve_options& o)
     return o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
+// Descriptors a full server holds: every webhook connection, the probe ports' (the cap is per port), the
+// three listeners, the io_contexts' own (epoll, eventfd, timerfd each) and a margin for the certificate,
+// snapshot and log files being read.
+std::uint64_t descriptors_needed(const serve_options& o)
+{
+    return o.max_connections + 2 * o.max_probe_connections + 3 + 3 * static_cast<std::uint64_t>(thread_count(o)) + 32;
+}
+
 } // namespace
 
 server::server(const serve_options& options, std::string version)
@@ -38,6 +47,7 @@ server::server(const serve_options& options, std::string version)
 result<bool> server::prepare()
 {
     const auto& o = state_.options();
+    check_open_file_limit();
     auto version = parse_tls_version(o.tls_min_version);
     if (!version)
         return version.error();
@@ -74,6 +84,23 @@ result<bool> server::prepare()
             return loaded.error();
     }
     return open_listeners();
+}
+
+// Raises the open-file limit (as Go servers do) and says so when even the raised limit is below what
+// --max-connections needs: accepting then fails with EMFILE (the listener backs off and retries) before the
+// connection cap is reached.
+void server::check_open_file_limit()
+{
+    const open_file_limit limit = raise_open_file_limit();
+    const std::uint64_t needed = descriptors_needed(state_.options());
+    const std::string fields = "soft_limit_before=" + std::to_string(limit.before) +
+                               " soft_limit=" + std::to_string(limit.now) + " needed=" + std::to_string(needed);
+    if (limit.now < needed)
+        state_.log().warning("the open-file limit is below what --max-connections needs; raise the hard limit "
+                             "(ulimit -Hn, LimitNOFILE=, the container runtime's nofile) or lower --max-connections",
+                             fields);
+    else if (limit.now != limit.before)
+        state_.log().info("raised the open-file limit to the hard limit", fields);
 }
 
 result<bool> server::open_listeners()

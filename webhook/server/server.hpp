@@ -29,6 +29,7 @@ public:
 private:
     result<bool> prepare();
     result<bool> open_listeners();
+    void check_open_file_limit();
     void announce();
     void on_signal(boost::system::error_code ec, int signal);
     void check_drained();

@@ -7,9 +7,12 @@
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include <doctest/doctest.h>
 
 #include "hardening_support.hpp"
+#include "server/open_files.hpp"
 
 using namespace kpw::test;
 namespace http = boost::beast::http;
@@ -160,8 +163,31 @@ TEST_CASE("every step has a time limit: silent TCP, half a request, a trickled h
     stop_gracefully(s);
 }
 
+TEST_CASE("serve raises the stock soft open-file limit to the hard limit, as Go servers do")
+{
+    rlimit original{};
+    REQUIRE(getrlimit(RLIMIT_NOFILE, &original) == 0);
+    REQUIRE_MESSAGE(original.rlim_max > 1024, "the hard open-file limit is " << original.rlim_max);
+    rlimit stock = original;
+    stock.rlim_cur = 1024; // a fresh machine's or container's soft limit, inherited by the server
+    REQUIRE(setrlimit(RLIMIT_NOFILE, &stock) == 0);
+    serve_process s;
+    REQUIRE(setrlimit(RLIMIT_NOFILE, &original) == 0);
+    const std::string log = s.log();
+    CHECK(log.find("raised the open-file limit to the hard limit") != std::string::npos);
+    CHECK(log.find("soft_limit_before=1024 soft_limit=" + std::to_string(original.rlim_max)) != std::string::npos);
+    check_still_serving(s);
+    stop_gracefully(s);
+}
+
 TEST_CASE("300 slowloris connections do not delay a normal review")
 {
+    // This process holds the 300 clients, each a socket plus its own io_context's epoll, eventfd and timerfd:
+    // 1,200 descriptors, past the stock soft limit of 1024 of a fresh machine or container. Raised to the hard
+    // limit as the server raises its own (and as every Go program does).
+    const auto limit = kpw::server::raise_open_file_limit();
+    REQUIRE_MESSAGE(limit.now >= 1400, "the hard open-file limit (ulimit -Hn) is " << limit.now
+                                                                                     << "; this test needs 1400");
     serve_process s;
     std::vector<std::unique_ptr<tls_client>> slow;
     for (int i = 0; i < 300; ++i) {
