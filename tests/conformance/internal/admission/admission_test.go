@@ -305,3 +305,16 @@ func TestRegistryWarningsAreReturned(t *testing.T) {
 		t.Errorf("want allowed with the apiserver's finalizer-name warning, got %+v", r.Admission)
 	}
 }
+
+func TestUnknownFieldPathWithQuotes(t *testing.T) {
+	a := newAdmitter(t)
+	u := object(t, validPolicy)
+	_ = unstructured.SetNestedField(u.Object, "x", "spec", `a"b`)
+	r, err := a.Admit(context.Background(), u, "default", Strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Errors) != 1 || r.Errors[0].Field != `spec.a"b` {
+		t.Errorf("errors = %+v, want one at spec.a\"b", r.Errors)
+	}
+}

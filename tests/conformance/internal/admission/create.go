@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -77,14 +78,22 @@ func (c *createCall) decodeError(err error) error {
 func (c *createCall) strictErrors(errs []error) []report.FieldError {
 	out := make([]report.FieldError, 0, len(errs))
 	for _, e := range errs {
-		var path string
-		if _, err := fmt.Sscanf(e.Error(), "unknown field %q", &path); err != nil {
-			_, _ = fmt.Sscanf(e.Error(), "duplicate field %q", &path)
-		}
+		path := fieldOf(e.Error())
 		one := c.decodeError(runtime.NewStrictDecodingError([]error{e}))
 		out = append(out, report.FieldError{Field: path, Reason: string(apierrors.ReasonForError(one)), Message: one.Error()})
 	}
 	return out
+}
+
+// fieldOf reads the path out of `unknown field "p"` / `duplicate field "p"`, which the apiserver
+// formats with %s: the path may itself hold quotes.
+func fieldOf(msg string) string {
+	for _, prefix := range []string{`unknown field "`, `duplicate field "`} {
+		if rest, ok := strings.CutPrefix(msg, prefix); ok {
+			return strings.TrimSuffix(rest, `"`)
+		}
+	}
+	return ""
 }
 
 // refused is a verdict the apiserver gave itself (not a webhook): its status code and message. Without
