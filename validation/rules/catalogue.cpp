@@ -18,6 +18,10 @@ constexpr std::array entries{
     catalogue_entry{"FieldValueTypeInvalid", true, "a field has the wrong JSON type",
                     "write the value with the type the message names (e.g. an integer without quotes)"},
     catalogue_entry{"FieldValueForbidden", true, "a field may not be set or changed", "remove the change"},
+    catalogue_entry{"BadRequest", true,
+                    "the API server cannot decode the object: a field the CRD does not define (lint --validate=strict)",
+                    "fix the field's spelling or nesting, or remove it; kubectl apply --validate=strict (its default) "
+                    "is refused, --validate=warn or ignore would drop the field"},
     catalogue_entry{"overflow-cluster-repeated", false, "a cluster is listed in more than one tier of a term",
                     "a cluster belongs to the first tier that lists it; remove the later entry"},
     catalogue_entry{"unreachable-affinity-term", false, "an affinity term repeats an earlier term's selection",
@@ -25,9 +29,9 @@ constexpr std::array entries{
                     "remove the term"},
     catalogue_entry{"cluster-included-and-excluded", false, "a cluster is both in clusterNames and in exclude",
                     "exclude wins, so the cluster is never selected; remove it from one of the lists"},
-    catalogue_entry{"unknown-field", false, "a field the CRD does not define",
-                    "kubectl apply rejects it with strict field validation, otherwise it is dropped; check "
-                    "spelling and nesting"},
+    catalogue_entry{"unknown-field", false, "a field the CRD does not define (lint --validate=warn)",
+                    "the API server drops it; kubectl apply with strict field validation (its default) refuses "
+                    "the object. Check spelling and nesting"},
     catalogue_entry{"required-masked", false, "a CRD-required field is missing but a live Karmada accepts it",
                     "Karmada's mutating webhook re-emits it as an empty value; set it explicitly"},
     catalogue_entry{"static-weight-cluster-unselected", false,

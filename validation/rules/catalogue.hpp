@@ -7,7 +7,8 @@
 
 namespace kpw::rules {
 
-// One documented finding. Warnings never deny; errors are keyed by their apimachinery reason.
+// One documented finding. Warnings never deny; errors are keyed by their apimachinery reason (field
+// error types, and BadRequest for the API server's strict decoding error).
 //
 // Warnings (valid policies that almost certainly do not do what was meant):
 //  overflow-cluster-repeated      a term's overflow tier lists a cluster the primary or an earlier tier
@@ -15,8 +16,8 @@ namespace kpw::rules {
 //  unreachable-affinity-term      a clusterAffinities term selects exactly what an earlier term selects;
 //                                 the scheduler only falls through on failure, so it can never be chosen.
 //  cluster-included-and-excluded  a cluster is in clusterNames and exclude of the same affinity; exclude wins.
-//  unknown-field                  (lint) a field the CRD does not know: strict kubectl apply rejects it,
-//                                 otherwise the API server drops it silently.
+//  unknown-field                  (lint --validate=warn) a field the CRD does not know: the API server
+//                                 drops it (with --validate=strict, lint's default, it is a BadRequest error).
 //  required-masked                (lint) a field the CRD requires but a live Karmada accepts when absent,
 //                                 because its mutating webhook re-emits it as an empty value.
 //  static-weight-cluster-unselected  a staticWeightList entry names a cluster the clusterAffinity's

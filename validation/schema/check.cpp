@@ -3,6 +3,8 @@
 #include "schema/schema.hpp"
 
 #include <algorithm>
+#include <array>
+#include <string>
 
 namespace kpw::schema {
 namespace {
@@ -118,7 +120,140 @@ void checker::scalar(const node& s, const doc::value& v, const field::path& at)
                                             field::go_int(*s.minimum)));
 }
 
+// The API server's pruning with unknown-field tracking (apiextensions-apiserver
+// pkg/apiserver/schema/pruning/algorithm.go prune): every member of a mapping that the schema does
+// not define is unknown, also where the schema wants a scalar or a list; no descent below it.
+struct pruner {
+    std::vector<unknown_field>& found;
+
+    void value(const node* s, const doc::value& v, const field::path& at, const std::string& api);
+};
+
+void pruner::value(const node* s, const doc::value& v, const field::path& at, const std::string& api)
+{
+    if (v.is_sequence()) {
+        const node* item = s && !s->items.empty() ? &s->items.front() : nullptr;
+        for (std::size_t i = 0; i < v.items().size(); ++i)
+            value(item, v.items()[i], at.index(i), api + "[" + std::to_string(i) + "]");
+        return;
+    }
+    for (const auto& [key, child] : v.members()) {
+        if (child.is_null())
+            continue; // kubectl apply prunes nulls before it sends the object
+        const std::string child_api = api.empty() ? key : api + "." + key;
+        if (const node* sub = s ? s->property(key) : nullptr)
+            value(sub, child, at.child(key), child_api);
+        else if (s && !s->additional.empty())
+            value(&s->additional.front(), child, at.key(key), child_api);
+        else
+            found.push_back({at.child(key), child_api});
+    }
+}
+
+// ObjectMeta's JSON fields (apimachinery pkg/apis/meta/v1/types.go; clusterName is a tombstone).
+constexpr std::array<std::string_view, 15> object_meta_fields{
+    "annotations", "creationTimestamp", "deletionGracePeriodSeconds", "deletionTimestamp", "finalizers",
+    "generateName", "generation", "labels", "managedFields", "name", "namespace", "ownerReferences",
+    "resourceVersion", "selfLink", "uid"};
+constexpr std::array<std::string_view, 6> owner_reference_fields{"apiVersion", "blockOwnerDeletion", "controller",
+                                                                 "kind", "name", "uid"};
+constexpr std::array<std::string_view, 7> managed_fields_entry_fields{
+    "apiVersion", "fieldsType", "fieldsV1", "manager", "operation", "subresource", "time"};
+
+template <std::size_t N>
+bool known(const std::array<std::string_view, N>& names, std::string_view key)
+{
+    return std::find(names.begin(), names.end(), key) != names.end();
+}
+
+// Members of a mapping in the order Go's encoding/json writes a map: keys sorted bytewise, nulls gone.
+std::vector<const doc::value::member*> sorted_members(const doc::value& v)
+{
+    std::vector<const doc::value::member*> out;
+    for (const auto& m : v.members())
+        if (!m.second.is_null())
+            out.push_back(&m);
+    std::sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+    return out;
+}
+
+// The unknown fields of a list of structs inside metadata (ownerReferences, managedFields).
+template <std::size_t N>
+void struct_list(const doc::value& list, const std::array<std::string_view, N>& names, const field::path& at,
+                 const std::string& api, std::vector<unknown_field>& found)
+{
+    for (std::size_t i = 0; i < list.items().size(); ++i)
+        for (const auto* m : sorted_members(list.items()[i]))
+            if (!known(names, m->first))
+                found.push_back({at.index(i).child(m->first), api + "[" + std::to_string(i) + "]." + m->first});
+}
+
+// metadata as schemaobjectmeta.GetObjectMetaWithOptions reads it: re-encoded (sorted keys), then
+// decoded strictly into ObjectMeta, which reports at most 100 strict errors.
+std::vector<unknown_field> metadata_unknown_fields(const doc::value& metadata)
+{
+    std::vector<unknown_field> found;
+    const field::path at = field::path::root("metadata");
+    for (const auto* m : sorted_members(metadata)) {
+        const std::string api = "metadata." + m->first;
+        if (!known(object_meta_fields, m->first))
+            found.push_back({at.child(m->first), api});
+        else if (m->first == "ownerReferences")
+            struct_list(m->second, owner_reference_fields, at.child(m->first), api, found);
+        else if (m->first == "managedFields")
+            struct_list(m->second, managed_fields_entry_fields, at.child(m->first), api, found);
+    }
+    if (found.size() > 100)
+        found.resize(100);
+    return found;
+}
+
 } // namespace
+
+std::optional<field_validation> parse_field_validation(std::string_view name)
+{
+    // kubectl's --validate also takes true (strict) and false (ignore), its older boolean form.
+    if (name == "strict" || name == "true")
+        return field_validation::strict;
+    if (name == "warn")
+        return field_validation::warn;
+    if (name == "ignore" || name == "false")
+        return field_validation::ignore;
+    return std::nullopt;
+}
+
+// karmada: none; apiextensions-apiserver pkg/apiserver/customresource_handler.go
+// schemaCoercingDecoder.Decode and unstructuredSchemaCoercer.apply
+std::vector<unknown_field> unknown_fields(const node& schema, const doc::value& object)
+{
+    std::vector<unknown_field> found;
+    if (const doc::value* metadata = object.find("metadata"); metadata && metadata->is_mapping())
+        found = metadata_unknown_fields(*metadata);
+    // The root is an embedded resource: apiVersion, kind and metadata are not pruned.
+    std::vector<unknown_field> pruned;
+    pruner p{pruned};
+    for (const auto& [key, child] : object.members()) {
+        if (key == "apiVersion" || key == "kind" || key == "metadata" || child.is_null())
+            continue;
+        if (const node* sub = schema.property(key))
+            p.value(sub, child, field::path::root(key), key);
+        else
+            pruned.push_back({field::path::root(key), key});
+    }
+    std::sort(pruned.begin(), pruned.end(), [](const auto& a, const auto& b) { return a.api_path < b.api_path; });
+    found.insert(found.end(), pruned.begin(), pruned.end());
+    return found;
+}
+
+std::string strict_decoding_message(std::string_view kind, std::string_view version,
+                                    const std::vector<unknown_field>& fields)
+{
+    std::string m = std::string(kind) + " in version " + field::go_quote(version) + " cannot be handled as a " +
+                    std::string(kind) + ": strict decoding error: ";
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        m.append(i ? ", " : "").append("unknown field \"").append(fields[i].api_path).append("\"");
+    return m;
+}
 
 void check(const node& schema, const doc::value& v, const field::path& at, field::error_list& errors,
            field::warning_list& warnings)

@@ -49,8 +49,35 @@ std::string_view crd_api_version(std::string_view kind);
 void apply_defaults(const node& schema, doc::value& v);
 
 // Validates `v` against `schema` the way the apiserver reports it (rules §4.1): type, required,
-// enum, minLength/maxLength, minItems, minimum. Unknown fields become `unknown-field` warnings.
+// enum, minLength/maxLength, minItems, minimum. Unknown fields become `unknown-field` warnings
+// (fieldValidation=Warn; unknown_fields below gives what Strict refuses).
 void check(const node& schema, const doc::value& v, const field::path& at, field::error_list& errors,
            field::warning_list& warnings);
+
+// kubectl's --validate, sent as the fieldValidation query parameter: what the API server does with a
+// field the CRD does not define. Strict (kubectl's default since 1.27) refuses the object, Warn
+// accepts it and returns a warning, Ignore drops the field silently.
+enum class field_validation { strict, warn, ignore };
+
+// "strict" / "warn" / "ignore" (kubectl's flag values); nullopt for anything else.
+std::optional<field_validation> parse_field_validation(std::string_view name);
+
+// A field the API server's strict decoding reports.
+struct unknown_field {
+    field::path at;       // our rendering, for positions (map keys as [key])
+    std::string api_path; // the API server's: keys joined by '.', indices as [i]
+};
+
+// The unknown fields of a manifest as `kubectl apply` sends it, in the API server's order: first
+// metadata's (ObjectMeta decoded strictly, keys in sorted order), then the schema's pruned fields
+// sorted as strings (apiextensions-apiserver customresource_handler.go schemaCoercingDecoder).
+// Members whose value is null are not sent (kubectl >= 1.31 prunes nulls on create) and do not count.
+std::vector<unknown_field> unknown_fields(const node& schema, const doc::value& object);
+
+// The BadRequest message the API server answers with (apiserver handlers/rest.go transformDecodeError
+// around apimachinery's strictDecodingError): `<kind> in version "<version>" cannot be handled as a
+// <kind>: strict decoding error: unknown field "a", unknown field "b"`. `version` without the group.
+std::string strict_decoding_message(std::string_view kind, std::string_view version,
+                                    const std::vector<unknown_field>& fields);
 
 } // namespace kpw::schema

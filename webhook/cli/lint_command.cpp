@@ -33,6 +33,7 @@ struct lint_flags {
     std::string link_base; // --link-base URL
     std::string html_report; // --report FILE.html
     std::string feature_gates; // --feature-gates
+    std::string validate = "strict"; // --validate, kubectl's names
 };
 
 // --base needs a dry run (a diff of placements), and the flags that only make sense with it.
@@ -104,6 +105,7 @@ int run_lint_command(const lint_flags& flags)
     lint::input_set inputs = lint::collect_inputs(flags.paths.empty() ? std::vector<std::string>{"-"} : flags.paths);
     lint::lint_options options = flags.options;
     options.unschedulable_is_error = flags.unschedulable == "error";
+    options.field_validation = *schema::parse_field_validation(flags.validate); // checked by CLI11
     auto gates = settings::parse_feature_gates(flags.feature_gates);
     if (!gates) {
         std::cerr << "lint: --feature-gates: " << gates.error().message << '\n';
@@ -194,6 +196,13 @@ command add_lint_command(CLI::App& parent)
     sub->add_option("--feature-gates", flags->feature_gates,
                     "Karmada feature gates the dry run assumes, as karmada-scheduler takes them "
                     "(MultiplePodTemplatesScheduling=true,...); others keep Karmada's defaults");
+    sub->add_option("--validate", flags->validate,
+                    "field validation as kubectl apply's flag of that name: strict (kubectl's default) refuses a "
+                    "policy with a field the CRD does not define, as the API server does (error, exit 1); warn "
+                    "only warns (the server drops the field); ignore says nothing. true and false are strict "
+                    "and ignore")
+        ->check(CLI::IsMember({"strict", "warn", "ignore", "true", "false"}))
+        ->capture_default_str();
     sub->add_flag("--allow-aggregated-overflow", flags->options.validation.allow_aggregated_overflow,
                   "also accept overflowAffinities with Divided + Aggregated scheduling (newer Karmada)");
     return {sub, [flags] { return run_lint_command(*flags); }};

@@ -27,6 +27,34 @@ finding to_finding(const doc::value& object, const field::warning& w)
     return {w.id, w.field, w.message, doc::locate(object, w.field)};
 }
 
+// kubectl apply's field validation (--validate). The API server decodes the object strictly before
+// anything else looks at it: Strict refuses an unknown field with one BadRequest naming them all
+// (one finding per field here, each at its key, each message the server's text for that field),
+// Warn returns the server's warning for each, Ignore says nothing. validate_manifest reads unknown
+// fields as Warn does; its unknown-field warnings are replaced by the mode's findings, which come
+// first because decoding comes first. A refused object is still judged further (lint accumulates).
+void apply_field_validation(policy_kind kind, const doc::value& object, schema::field_validation mode,
+                            policy_result& r)
+{
+    std::erase_if(r.warnings, [](const finding& w) { return w.id == "unknown-field"; });
+    const schema::node* crd = schema::crd_schema(kind_name(kind));
+    if (mode == schema::field_validation::ignore || !crd)
+        return;
+    const std::string_view api_version = served_api_version(kind);
+    const std::string_view version = api_version.substr(api_version.find('/') + 1);
+    std::vector<finding> found;
+    for (const auto& f : schema::unknown_fields(*crd, object)) {
+        const position where = doc::locate_key(object, f.at.str());
+        if (mode == schema::field_validation::strict)
+            found.push_back({"BadRequest", f.at.str(), schema::strict_decoding_message(kind_name(kind), version, {f}),
+                             where, true});
+        else
+            found.push_back({"unknown-field", f.at.str(), "unknown field \"" + f.api_path + "\"", where, true});
+    }
+    auto& into = mode == schema::field_validation::strict ? r.errors : r.warnings;
+    into.insert(into.begin(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+}
+
 bool is_list(const doc::value& object)
 {
     const std::string_view kind = object.string_at("kind");
@@ -144,6 +172,7 @@ policy_result lint_policy_typed(policy_kind kind, const doc::value& object, cons
         r.errors.push_back(to_finding(object, e));
     for (const auto& w : verdict.warnings)
         r.warnings.push_back(to_finding(object, w));
+    apply_field_validation(kind, object, options.field_validation, r);
     r.allowed = r.errors.empty();
     // The dry run schedules admitted policies only: a denied one never reaches the scheduler.
     if (options.dry_run && r.allowed) {

@@ -8,6 +8,7 @@
 #include "lint/dry_run.hpp"
 #include "lint/inputs.hpp"
 #include "lint/report.hpp"
+#include "schema/schema.hpp"
 #include "settings/feature_gates.hpp"
 #include "validate.hpp"
 
@@ -16,6 +17,9 @@ namespace kpw::lint {
 struct lint_options {
     std::string default_namespace = "default"; // kubectl's namespace for a PropagationPolicy without one
     validation_options validation;
+    // --validate: what an unknown field does, as kubectl's flag of that name (sent to the API server as
+    // fieldValidation). Strict, kubectl's default since 1.27: the object is refused (BadRequest).
+    schema::field_validation field_validation = schema::field_validation::strict;
     // --clusters / --workloads: the dry-run scheduling check (null: validation only).
     const dry_run_context* dry_run = nullptr;
     bool unschedulable_is_error = true; // --unschedulable=error|warn

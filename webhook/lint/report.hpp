@@ -17,7 +17,10 @@ struct finding {
     std::string field;   // rendered field path; may be empty
     std::string message; // the body after "<field>: " (Karmada's text for errors)
     position where;      // 1-based; line 0 when the finding has no place in the file
-    std::string str() const { return field.empty() ? message : field + ": " + message; }
+    // The message is the API server's whole text (a strict decoding error or warning), which names
+    // the field itself: str() prints it without the "<field>: " prefix.
+    bool verbatim = false;
+    std::string str() const { return field.empty() || verbatim ? message : field + ": " + message; }
 };
 
 struct workload_ref {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Lint fixture cases with expectations written inside the input, clang -verify style:
 //   a comment "# expect-error <Reason> <field>" (or "expect-warning <id> <field>") on the line the
-//   finding must point at; "# expect-no-diagnostics" for a file that must lint clean.
+//   finding must point at; "# expect-no-diagnostics" for a file that must lint clean;
+//   "# lint-validate: warn|ignore" lints the file with that --validate (strict otherwise).
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +70,19 @@ std::vector<expectation> actual_findings(const lint::report& r)
     return out;
 }
 
+// "# lint-validate: MODE" anywhere in the file: the --validate the case is linted with.
+kpw::schema::field_validation validate_mode(const std::string& text)
+{
+    constexpr std::string_view directive = "# lint-validate: ";
+    const auto at = text.find(directive);
+    if (at == std::string::npos)
+        return kpw::schema::field_validation::strict;
+    const auto start = at + directive.size();
+    const auto mode = kpw::schema::parse_field_validation(text.substr(start, text.find('\n', start) - start));
+    REQUIRE_MESSAGE(mode.has_value(), "lint-validate takes strict, warn or ignore");
+    return *mode;
+}
+
 std::string listing(const std::vector<expectation>& v)
 {
     std::string s;
@@ -99,7 +113,9 @@ TEST_CASE("every lint case file reports exactly the findings written into it, on
 
         lint::input_set inputs;
         inputs.files.push_back({file.string(), text.str()});
-        const lint::report r = lint::run_lint(inputs, {});
+        lint::lint_options options;
+        options.field_validation = validate_mode(text.str());
+        const lint::report r = lint::run_lint(inputs, options);
         REQUIRE(r.file_errors.empty());
         const auto actual = actual_findings(r);
         CHECK_MESSAGE(actual == expected, "expected:" << listing(expected) << "\nactual:" << listing(actual));
