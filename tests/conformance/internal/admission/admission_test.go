@@ -318,3 +318,36 @@ func TestUnknownFieldPathWithQuotes(t *testing.T) {
 		t.Errorf("errors = %+v, want one at spec.a\"b", r.Errors)
 	}
 }
+
+// The mutating webhook runs before the schema is checked (karmada-apiserver's order), and Karmada's
+// handler decodes the object into its Go types and patches back what it marshals.
+func TestMutatingHandlerRunsBeforeTheSchema(t *testing.T) {
+	tests := []struct {
+		name   string
+		text   string
+		stage  string
+		code   int32
+		field  string
+		detail string
+	}{
+		{"no spec: the handler's round trip adds it", "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: a\n",
+			StageSchema, 422, "spec.resourceSelectors", "Required value"},
+		{"a string in an int32: the handler cannot decode it", validPolicy + "  priority: high\n",
+			StageMutating, 400, "", "json: cannot unmarshal string into Go struct field PropagationSpec.spec.priority of type int32"},
+	}
+	a := newAdmitter(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := a.Admit(context.Background(), object(t, tt.text), "default", Strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Allowed || r.Admission.Stage != tt.stage || r.Admission.Code != tt.code {
+				t.Fatalf("want %d at %s, got %+v", tt.code, tt.stage, r.Admission)
+			}
+			if len(r.Errors) != 1 || r.Errors[0].Field != tt.field || r.Errors[0].Message != tt.detail {
+				t.Errorf("errors = %+v, want %q at %q", r.Errors, tt.detail, tt.field)
+			}
+		})
+	}
+}
