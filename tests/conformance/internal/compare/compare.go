@@ -112,6 +112,9 @@ func Judge(lint Run, oracle []Run, rules []Rule) Verdict {
 		}
 	}
 	k := oracle[0]
+	if strings.HasPrefix(lint.Failed, "cannot run ") {
+		return couldNotRun(v, "lint "+lint.Failed)
+	}
 	if lint.Failed != "" {
 		v.Status = Differ
 		v.Diffs = []Diff{{Path: "exit", Lint: lint.Failed, Karmada: exitText(k)}}

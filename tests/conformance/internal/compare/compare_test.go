@@ -168,6 +168,8 @@ func TestJudgeExitCodes(t *testing.T) {
 		{"oracle output not JSON: could not run", ok(allowed, 0), []Run{ok([]byte("{"), 0)}, CouldNotRun, ""},
 		{"lint refuses what Karmada reads: differ", Run{Exit: 2, Stderr: []byte("f.yaml:1:1: error: tab\n")},
 			[]Run{ok(allowed, 0)}, Differ, ""},
+		{"lint binary cannot be executed: could not run", Run{Failed: "cannot run l: permission denied"}, []Run{ok(allowed, 0)},
+			CouldNotRun, "lint cannot run l: permission denied"},
 		{"lint crash: differ", Run{Failed: "killed by signal segmentation fault"}, []Run{ok(allowed, 0)}, Differ, ""},
 		{"exit codes differ", ok(allowed, 1), []Run{ok(allowed, 0)}, Differ, ""},
 	}
