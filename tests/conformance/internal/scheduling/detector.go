@@ -58,7 +58,6 @@ type detectorRun struct {
 	w      *world
 	client client.Client
 	det    *detector.ResourceDetector
-	queue  *syncQueue
 }
 
 // runDetector lets Karmada's detector claim every template and build (or update) its binding, and returns
@@ -130,7 +129,7 @@ func runDetector(ctx context.Context, w *world) ([]binding, map[string]int64, er
 	q := &syncQueue{}
 	d.Processor = q
 
-	r := &detectorRun{w: w, client: c, det: d, queue: q}
+	r := &detectorRun{w: w, client: c, det: d}
 	r.applyPolicies()
 	for _, t := range w.templates {
 		if k, ok := templateClaim(t); ok {

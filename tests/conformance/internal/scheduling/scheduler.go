@@ -31,8 +31,8 @@ const schedulerDeadline = 2 * time.Minute
 const (
 	sentinelNamespace = "karmada-oracle-sentinel"
 	sentinelName      = "karmada-oracle-sentinel"
-	// sentinelMessage is the text of the skip event for a binding being deleted (scheduler.go doScheduleBinding):
-	// the scheduler looked at the binding but did not schedule it.
+	// skipDeletingPrefix starts the event for a binding being deleted (scheduler.go doScheduleBinding): the
+	// scheduler looked at the binding but did not schedule it.
 	skipDeletingPrefix = "skip schedule deleting"
 )
 
