@@ -214,6 +214,10 @@ func newWorld(in Input) (*world, error) {
 			byResource[b.resource()] = b
 		}
 	}
+	defaultNamespace := in.Namespace
+	if defaultNamespace == "" {
+		defaultNamespace = metav1.NamespaceDefault
+	}
 	mapper := meta.NewDefaultRESTMapper(nil)
 	for _, o := range in.Workloads {
 		t := o.DeepCopy()
@@ -223,7 +227,7 @@ func newWorld(in Input) (*world, error) {
 			scope = meta.RESTScopeRoot
 			t.SetNamespace("")
 		} else if t.GetNamespace() == "" {
-			t.SetNamespace(metav1.NamespaceDefault)
+			t.SetNamespace(defaultNamespace)
 		}
 		mapper.Add(gvk, scope)
 		apiserverDefaults(t)

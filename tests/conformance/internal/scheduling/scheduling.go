@@ -57,6 +57,9 @@ type Input struct {
 	Workloads    []*unstructured.Unstructured
 	Bindings     []*unstructured.Unstructured
 	FeatureGates string // as --feature-gates: "A=true,B=false"
+	// Namespace is where a template of a namespaced kind without metadata.namespace lands (lint's -n, as
+	// kubectl apply -n); empty means "default".
+	Namespace string
 }
 
 // runMu serialises dry runs: Karmada's feature gates (features.FeatureGate) are process-wide.

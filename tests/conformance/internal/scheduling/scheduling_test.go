@@ -648,3 +648,41 @@ spec:
 		{workload: "Job default/wide", replicas: 4, scheduled: true, clusters: "member1:4", reason: "Success"},
 	})
 }
+
+// A template without metadata.namespace lands in Input.Namespace (lint's -n), "default" when unset.
+func TestTemplateNamespace(t *testing.T) {
+	ex := examples(t)
+	load := decodeAll(t, []byte(`
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx}]}
+`))
+	policy := func(ns string) []*unstructured.Unstructured {
+		return decodeAll(t, []byte(`
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web, namespace: `+ns+`}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`))
+	}
+	for _, ns := range []string{"", "shop"} {
+		t.Run("namespace="+ns, func(t *testing.T) {
+			stored := ns
+			if stored == "" {
+				stored = "default"
+			}
+			got := run(t, Input{Policies: admit(t, policy(stored)), Clusters: readObjects(t, filepath.Join(ex, "clusters.yaml")),
+				Workloads: load, Namespace: ns})
+			check(t, got, []want{{workload: "Deployment " + stored + "/web", replicas: 2, scheduled: true,
+				clusters: "member1:2", reason: "Success"}})
+		})
+	}
+}
