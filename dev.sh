@@ -6,11 +6,19 @@
 #                   copy manifests/examples/pr-edit/ (lint --base), today's bindings (lint --bindings) and
 #                   the drills of manifests/examples/drills/ (simulate) and the multi-component jobs of
 #                   manifests/examples/ai/ (--feature-gates, --explain)
-#   ./dev.sh test   build and run every test suite: the normal build, then the whole suite again under
-#                   clang ASan + UBSan with short fuzz runs; ends with "N passed, N failed" (both builds)
-#   ./dev.sh test-sanitizers   only the sanitizer half of `test`
+#   ./dev.sh test   everything CI runs, ending with one "N passed, N failed" line: the release build and its
+#                   tests, the whole suite again under clang ASan + UBSan with short fuzz runs, the container
+#                   image built and run (`image`), and lint against Karmada's own code (`conformance`)
+#   ./dev.sh test-suites       the two builds and their tests only (the image's build stage runs this)
+#   ./dev.sh test-sanitizers   only the sanitizer half of the suites
+#   ./dev.sh image [tests]     build the Containerfile with podman on a debootstrapped Debian 12 and check it
+#   ./dev.sh build-oracle      build-oracle/karmada-oracle: Karmada's own code behind lint's command line
+#   ./dev.sh conformance [CASE_DIR...]   lint and the oracle side by side (docs/conformance.md)
+#   ./dev.sh conformance-fuzz N [SEED]   N generated cases compared; divergent ones kept
 #   ./dev.sh build-asan   only the clang ASan+UBSan build with the fuzzers (CI's -O0 smoke runs)
 #   ./dev.sh build-fuzz   the optimised clang ASan+UBSan fuzzers for long runs (tests/fuzz/run_long.sh)
+# Every step says what it does and how long it took; a failing step is named with the tail of its output
+# (the whole of it is under .cache/dev-logs/).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -20,49 +28,183 @@ packages=(
   openssl curl
   libclang-rt-14-dev llvm-14 # sanitizer + libFuzzer runtimes and llvm-symbolizer (clang's Recommends)
 )
+# Only the tests need these.
+test_packages=(
+  procps iproute2 # ps and ss: the server tests read a child's state and its sockets
+  chromium # the HTML report test renders the page headless
+)
+# What `./dev.sh image` needs on the host: Debian's podman (runc as its runtime) and a base image made
+# by debootstrap from Debian's archive (no image registry is reachable; see manifests/README.md).
+image_packages=(podman runc debootstrap)
 
-install_deps() {
-  local missing=()
-  for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  echo "dev.sh: installing ${missing[*]}" >&2
+# Commands the builds and tests call, each with the Debian package that brings it: checked after the
+# install so that a package missing from the lists above is named, not met later as a cryptic failure.
+required_commands=(
+  meson:meson ninja:ninja-build pkg-config:pkg-config g++:g++ clang++:clang python3:python3
+  openssl:openssl curl:curl timeout:coreutils
+)
+required_test_commands=(ps:procps ss:iproute2 diff:diffutils chromium:chromium llvm-symbolizer-14:llvm-14)
+required_headers=( # header:package, for the libraries meson finds by their headers or pkg-config files
+  boost/beast.hpp:libboost1.81-dev openssl/ssl.h:libssl-dev rapidjson/document.h:rapidjson-dev
+  yaml-cpp/yaml.h:libyaml-cpp-dev doctest/doctest.h:doctest-dev CLI/CLI.hpp:libcli11-dev mimalloc.h:libmimalloc-dev
+)
+
+started=$SECONDS
+log_dir=.cache/dev-logs
+mkdir -p "$log_dir"
+
+elapsed() { local s=$((SECONDS - started)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+say() { printf 'dev.sh [%s] %s\n' "$(elapsed)" "$*" >&2; }
+
+# step NAME COMMAND...: runs COMMAND with its output in $log_dir/NAME.log and says how long it took. On
+# failure it names the step and the command, prints the log's tail and exits with the command's status:
+# nothing a step prints is ever lost.
+step() {
+  local name=$1; shift
+  local log="$log_dir/$name.log" t0=$SECONDS rc=0
+  say "$name ..."
+  "$@" >"$log" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    say "FAILED: $name (exit $rc): $*"
+    tail -n 40 "$log" | sed 's/^/  | /' >&2
+    say "the whole output is in $log"
+    exit "$rc"
+  fi
+  say "$name done in $((SECONDS - t0)) s"
+}
+
+# ninja_step NAME DIR [TARGETS...]: a build; in a terminal ninja shows its own progress line, elsewhere
+# (CI) its output goes to the step's log.
+ninja_step() {
+  local name=$1 dir=$2; shift 2
+  if [ -t 2 ]; then
+    local t0=$SECONDS rc=0
+    say "$name (ninja -C $dir) ..."
+    ninja -C "$dir" "$@" || rc=$?
+    [ "$rc" -eq 0 ] || { say "FAILED: $name (ninja exit $rc; its errors are above)"; exit "$rc"; }
+    say "$name done in $((SECONDS - t0)) s"
+  else
+    step "$name" ninja -C "$dir" "$@"
+  fi
+}
+
+apt_install() {
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@"
 }
 
-# build DIR [meson options...]: configure once, then compile incrementally.
+# install_packages PACKAGE...: installs those that are missing, idempotently.
+install_packages() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing Debian packages: ${missing[*]}"
+  step apt-install apt_install "${missing[@]}"
+}
+
+# check_tools [test]: every command and header the build (and with `test`, the tests) call is there.
+check_tools() {
+  local missing=() entry commands=("${required_commands[@]}")
+  [ "${1:-}" != test ] || commands+=("${required_test_commands[@]}")
+  for entry in "${commands[@]}"; do
+    command -v "${entry%%:*}" >/dev/null 2>&1 || missing+=("command ${entry%%:*} (Debian package ${entry#*:})")
+  done
+  for entry in "${required_headers[@]}"; do
+    [ -e "/usr/include/${entry%%:*}" ] || missing+=("header ${entry%%:*} (Debian package ${entry#*:})")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "FAILED: missing after the install step; add the package to dev.sh's packages list:"
+  printf '  - %s\n' "${missing[@]}" >&2
+  exit 1
+}
+
+# install_deps [test]: the packages of the build (and of the tests), then the check that they are all there.
+install_deps() {
+  if [ "${1:-}" = test ]; then
+    install_packages "${packages[@]}" "${test_packages[@]}"
+  else
+    install_packages "${packages[@]}"
+  fi
+  check_tools "$@"
+}
+
+# build DIR [TARGETS...]: configure once (release, g++), then compile incrementally.
 build() {
   local dir=$1; shift
-  [ -f "$dir/build.ninja" ] || meson setup "$dir" "$@" >/dev/null
-  ninja -C "$dir" >/dev/null
+  [ -f "$dir/build.ninja" ] || step "configure-$dir" meson setup "$dir"
+  ninja_step "build-$dir" "$dir" "$@"
 }
 
-# Counts meson's per-test results from its JSON log (CI reads neither meson's nor doctest's summary).
+# Counts meson's per-test results from its JSON logs (CI reads neither meson's nor doctest's summary) and
+# sets the exit status: non-zero when a test failed, when meson itself failed (run_suite's status files),
+# or when a log holds fewer tests than its build registers (a run that stopped early).
 count_results() {
   python3 - "$@" <<'PY'
-import json, sys
+import json, os, sys
 passed = failed = skipped = 0
-for log in sys.argv[1:]:
+problems = []
+for d in sys.argv[1:]:
+    log = os.path.join(d, "meson-logs", "testlog.json")
+    if not os.path.exists(log):
+        problems.append(f"{d}: meson wrote no test log")
+        continue
+    seen = dir_failed = 0
     for line in open(log):
+        seen += 1
         r = json.loads(line).get("result")
         if r in ("OK", "EXPECTEDFAIL"): passed += 1
         elif r == "SKIP": skipped += 1
-        else: failed += 1
+        else: dir_failed += 1
+    failed += dir_failed
+    def number(name):
+        try:
+            return int(open(os.path.join(d, name)).read())
+        except (OSError, ValueError):
+            return None
+    registered, status = number("kpw-registered-tests"), number("kpw-meson-status")
+    if not registered or seen < registered:
+        problems.append(f"{d}: {seen} results for {registered} registered tests")
+    if status != 0 and dir_failed == 0:  # meson failed without a failing test: say so, count it
+        problems.append(f"{d}: meson test exited {status}")
+checks = os.path.join(".cache", "dev-logs", "checks")  # one line per check of `test`: "NAME OK|FAIL"
+if os.path.exists(checks):
+    for line in open(checks):
+        name, result = line.split()
+        if result == "OK": passed += 1
+        else: problems.append(f"check {name} failed (its output is above and in .cache/dev-logs/)")
+for p in problems:
+    print(f"dev.sh: {p}", file=sys.stderr)
+failed += len(problems)
 print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
 sys.exit(1 if failed or passed == 0 else 0)
 PY
 }
 
+# forget_results DIR...: no result of an earlier run may be counted as this one's.
+forget_results() {
+  local d
+  for d in "$@"; do rm -f "$d/meson-logs/testlog.json" "$d/kpw-registered-tests" "$d/kpw-meson-status"; done
+}
+
+# run_suite DIR: every test meson registers in DIR. The previous run's log is removed first, so a run that
+# stops early can never be counted from an old log; meson's own status is kept for count_results.
 run_suite() {
-  local dir=$1
-  meson test -C "$dir" --print-errorlogs --num-processes "$(nproc)" >"$dir/test-output.txt" 2>&1 || {
+  local dir=$1 status=0
+  rm -f "$dir/meson-logs/testlog.json"
+  meson test -C "$dir" --list 2>/dev/null | grep -c . >"$dir/kpw-registered-tests" || true
+  say "tests of $dir: $(cat "$dir/kpw-registered-tests") registered, running ..."
+  local t0=$SECONDS
+  meson test -C "$dir" --print-errorlogs --num-processes "$(nproc)" >"$dir/test-output.txt" 2>&1 || status=$?
+  echo "$status" >"$dir/kpw-meson-status"
+  if [ "$status" -ne 0 ]; then
     grep -E '^ *[0-9]+/[0-9]+ .*(FAIL|TIMEOUT|ERROR)' "$dir/test-output.txt" >&2 || true
     tail -n 60 "$dir/test-output.txt" >&2
-  }
+  fi
+  say "tests of $dir done in $((SECONDS - t0)) s (meson exit $status; output in $dir/test-output.txt)"
 }
 
 # ---- sanitizer build and fuzz smoke runs (RELIABILITY.md) ------------------------------------------
@@ -91,16 +233,16 @@ configure_clang() {
   # every object is then rebuilt, so it runs only when they differ.
   local stamp="$dir/kpw-options" wanted="$*"
   if [ ! -f "$dir/build.ninja" ]; then
-    CXX=clang++ meson setup "$dir" "$@" >/dev/null
+    step "configure-$dir" env CXX=clang++ meson setup "$dir" "$@"
   elif [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
-    meson configure "$dir" "$@" >/dev/null
+    step "reconfigure-$dir" meson configure "$dir" "$@"
   fi
   echo "$wanted" >"$stamp"
 }
 
 build_sanitized() {
   configure_clang "$asan_dir" "${asan_options[@]}"
-  ninja -C "$asan_dir" >/dev/null
+  ninja_step "build-$asan_dir" "$asan_dir"
 }
 
 # build-fuzz: the same sanitizers, optimised, and only the fuzzers (every fuzz_<target> meson defines,
@@ -117,7 +259,7 @@ build_fuzz() {
   configure_clang "$fuzz_dir" "${fuzz_options[@]}"
   local targets
   mapfile -t targets < <(ninja -C "$fuzz_dir" -t targets all | grep -oE '^tests/fuzz/fuzz_[a-z0-9_]+' | sort -u)
-  ninja -C "$fuzz_dir" "${targets[@]}" >/dev/null
+  ninja_step "build-$fuzz_dir" "$fuzz_dir" "${targets[@]}"
 }
 
 run_sanitized_suite() {
@@ -128,11 +270,191 @@ run_sanitized_suite() {
     run_suite "$asan_dir"
 }
 
+# ---- the container image (issue 24; manifests/README.md) ----------------------------------------------
+# `image` builds the Containerfile with Debian's podman on a Debian 12 base that debootstrap makes from
+# Debian's archive (no image registry is reachable here), then runs the image: --version, serve answering
+# an AdmissionReview over TLS, lint on the shipped examples. The base is made once per machine and cached
+# (tarball in $image_cache, image in podman's store); the build stage skips the tests (KPW_TESTS=0) because
+# `test` has just run them on the host, so the step costs a fresh package install and a build.
+image_cache=${KPW_IMAGE_CACHE:-/var/cache/karmada-policy-webhook}
+image_tag=localhost/karmada-policy-webhook:dev
+
+# podman as this machine needs it: runc (Debian 12's podman has no crun here), cgroupfs (no systemd
+# in a container or CI sandbox), host networking (loopback only; no bridge or CNI plugins needed).
+podman_() { podman --runtime runc --cgroup-manager cgroupfs "$@"; }
+
+# Limits for `podman run`. Podman's defaults for a root container (nofile and nproc 1048576) need
+# CAP_SYS_RESOURCE, which this machine's sandbox does not grant: runc then fails with "error setting rlimit
+# type 7 (or 6): operation not permitted". The image runs instead with a fresh machine's stock soft open-file
+# limit (1024, which serve raises to the hard one at start) under the host's hard limit, and at most 32768
+# processes (runc could not set 65536 here either).
+run_limits() {
+  local nproc
+  nproc=$(ulimit -Hu)
+  [ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ] && nproc=32768
+  printf '%s\n' --ulimit "nofile=1024:$(ulimit -Hn)" --ulimit "nproc=$nproc:$nproc"
+}
+
+# The tags the Containerfile's FROM lines name, resolved from local storage (podman build --pull=never).
+base_image=docker.io/library/debian:bookworm
+slim_image=docker.io/library/debian:bookworm-slim
+
+make_base_tarball() {
+  local rootfs="$image_cache/rootfs.tmp"
+  rm -rf "$rootfs"
+  debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian
+  # Debian's image leaves the package lists out; so does this one.
+  rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin
+  tar -C "$rootfs" --numeric-owner -cf "$image_cache/debian-bookworm-minbase.tar.tmp" .
+  mv "$image_cache/debian-bookworm-minbase.tar.tmp" "$image_cache/debian-bookworm-minbase.tar"
+  rm -rf "$rootfs"
+}
+
+ensure_base_image() {
+  if podman_ image exists "$base_image" && podman_ image exists "$slim_image"; then
+    return 0
+  fi
+  mkdir -p "$image_cache"
+  [ -f "$image_cache/debian-bookworm-minbase.tar" ] ||
+    step image-debootstrap make_base_tarball
+  step image-import-base podman_ import --change 'CMD ["bash"]' "$image_cache/debian-bookworm-minbase.tar" "$base_image"
+  step image-tag-slim podman_ tag "$base_image" "$slim_image"
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# expect_in TEXT-FILE PATTERN WHAT: fails the check, showing the text, when PATTERN is absent.
+expect_in() {
+  grep -q -- "$2" "$1" && return 0
+  echo "image check failed: $3 (expected /$2/ in:)" >&2
+  sed 's/^/  | /' "$1" >&2
+  return 1
+}
+
+# image_checks: the built image does its three jobs.
+image_checks() (
+  local work status=0 limits
+  mapfile -t limits < <(run_limits)
+  work=$(mktemp -d)
+  trap 'podman_ rm -f -t 0 kpw-image-check >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+  podman_ run --pull=never "${limits[@]}" --rm "$image_tag" --version >"$work/version" 2>&1
+  expect_in "$work/version" '^karmada-policy-webhook ' "--version" || return 1
+
+  # serve: certificates made by the image's own `certs`, owned by the image's user (65532) as a Secret
+  # mounted into the pod would be.
+  mkdir -p "$work/pki" && chmod 0777 "$work/pki"
+  podman_ run --pull=never "${limits[@]}" --rm --user 65532:65532 -v "$work/pki:/pki" "$image_tag" \
+    certs --service karmada-policy-webhook --namespace karmada-system --host 127.0.0.1 --out /pki >/dev/null
+  local port health metrics
+  port=$(free_port) health=$(free_port) metrics=$(free_port)
+  podman_ run --pull=never "${limits[@]}" -d --name kpw-image-check --network host -v "$work/pki:/certs:ro" "$image_tag" \
+    serve --cert-dir /certs --bind-address 127.0.0.1 --secure-port "$port" \
+    --health-probe-bind-address "127.0.0.1:$health" --metrics-bind-address "127.0.0.1:$metrics" >/dev/null
+  local ready=0 i
+  for i in $(seq 1 100); do
+    curl -sf "http://127.0.0.1:$health/readyz" >/dev/null 2>&1 && { ready=1; break; }
+    podman_ container exists kpw-image-check && [ "$(podman_ inspect -f '{{.State.Running}}' kpw-image-check)" = true ] || break
+    sleep 0.1
+  done
+  if [ "$ready" -ne 1 ]; then
+    echo "image check failed: serve did not become ready; its log:" >&2
+    podman_ logs kpw-image-check 2>&1 | tail -n 20 | sed 's/^/  | /' >&2
+    return 1
+  fi
+  curl -sS --cacert "$work/pki/ca.crt" -H 'Content-Type: application/json' \
+    --data @manifests/examples/admission-review.json \
+    "https://127.0.0.1:$port/validate-propagationpolicy?timeout=3s" >"$work/review" 2>&1 || true
+  expect_in "$work/review" '"allowed":true' "serve allows the example review over TLS" || status=1
+  podman_ stop -t 10 kpw-image-check >/dev/null
+
+  # lint: the shipped examples mounted read-only; the seed scenarios pass (exit 0), the broken ones are
+  # denied (exit 1) with Karmada's messages.
+  local rc=0
+  podman_ run --pull=never "${limits[@]}" --rm -v "$PWD/manifests/examples:/examples:ro" "$image_tag" lint \
+    --clusters /examples/clusters.yaml --workloads /examples/workloads.yaml \
+    /examples/dc-groups.yaml /examples/overflow-onprem-cloud.yaml /examples/checkout-local-idc.yaml \
+    >"$work/lint" 2>&1 || rc=$?
+  [ "$rc" -eq 0 ] || { echo "image check failed: lint of the examples exited $rc" >&2; sed 's/^/  | /' "$work/lint" >&2; status=1; }
+  expect_in "$work/lint" 'dc-groups.yaml' "lint names the linted file" || status=1
+  rc=0
+  podman_ run --pull=never "${limits[@]}" --rm -v "$PWD/manifests/examples:/examples:ro" "$image_tag" lint /examples/broken \
+    >"$work/broken" 2>&1 || rc=$?
+  [ "$rc" -eq 1 ] || { echo "image check failed: lint of the broken examples exited $rc, not 1" >&2; sed 's/^/  | /' "$work/broken" >&2; status=1; }
+  exit "$status"
+)
+
+# image [tests]: build the image (the build stage runs the whole suite with `tests`) and check it.
+image() {
+  install_packages "${image_packages[@]}"
+  ensure_base_image
+  local run_tests=0
+  [ "${1:-}" = tests ] && run_tests=1
+  step image-build podman_ build --pull=never --network host --build-arg "KPW_TESTS=$run_tests" \
+    -f Containerfile -t "$image_tag" .
+  step image-exists podman_ image exists "$image_tag"
+  step image-checks image_checks
+}
+
+# ---- the conformance oracle (issue 25; docs/conformance.md) ---------------------------------------------
+# Go is for the test harnesses only (the shipped binary has none): Go 1.26 as the project's machines carry it
+# (/usr/local/go), modules from the Go module proxy, pinned by tests/conformance/go.sum.
+ensure_go() {
+  if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
+    export PATH="/usr/local/go/bin:$PATH"
+  fi
+  if ! command -v go >/dev/null 2>&1; then
+    say "FAILED: the conformance oracle needs Go >= 1.26 on PATH (or in /usr/local/go); Debian 12's golang is too old"
+    exit 1
+  fi
+  local v
+  v=$(go env GOVERSION)
+  case "$v" in
+    go1.2[6-9]* | go1.[3-9][0-9]*) ;;
+    *) say "FAILED: the conformance oracle needs Go >= 1.26, found $v"; exit 1 ;;
+  esac
+}
+
+oracle_dir=build-oracle
+
+build_oracle() {
+  ensure_go
+  say "Go modules of tests/conformance (Karmada, Kubernetes) from the Go module proxy, once per machine"
+  step go-modules env -C tests/conformance go mod download
+  step build-oracle tests/conformance/build.sh "$PWD/$oracle_dir"
+}
+
+# conformance ARGS...: lint and the oracle side by side (docs/conformance.md); the committed cases when no
+# case directory is given.
+conformance() {
+  "$oracle_dir/conformance" run --lint build/webhook/karmada-policy-webhook --oracle "$oracle_dir/karmada-oracle" "$@"
+}
+
+conformance_fuzz() {
+  "$oracle_dir/conformance" fuzz --lint build/webhook/karmada-policy-webhook --oracle "$oracle_dir/karmada-oracle" "$@"
+}
+
+# What `test` runs: the committed cases, then a fixed-seed generated batch.
+conformance_check() {
+  build_oracle
+  step conformance-cases conformance
+  step conformance-generated conformance_fuzz --out "$PWD/$log_dir/conformance-divergent" "${KPW_CONFORMANCE_CASES:-2000}" 1
+  tail -n 1 "$log_dir/conformance-cases.log" >&2
+  tail -n 1 "$log_dir/conformance-generated.log" >&2
+}
+
+# check NAME COMMAND...: one result line for `test`'s count (a check is one test: passed or failed);
+# COMMAND runs in a subshell, so a failed step inside it ends only this check.
+check() {
+  local name=$1; shift
+  if ( "$@" ); then echo "$name OK" >>"$log_dir/checks"; else echo "$name FAIL" >>"$log_dir/checks"; fi
+}
+
 cmd=${1:-}
 case "$cmd" in
   run)
     install_deps
-    build build
+    build build webhook/karmada-policy-webhook
     cat >&2 <<'HINT'
 dev.sh: starting the webhook on https://127.0.0.1:8443 (health :8000, metrics :8080); Ctrl-C stops it.
         Send it a review from another shell:
@@ -146,7 +468,7 @@ HINT
     ;;
   demo)
     install_deps
-    build build
+    build build webhook/karmada-policy-webhook
     policies=(manifests/examples/dc-groups.yaml manifests/examples/overflow-onprem-cloud.yaml
               manifests/examples/checkout-local-idc.yaml)
     echo "== lint + dry run of the seed scenarios against manifests/examples/clusters.yaml =="
@@ -186,18 +508,56 @@ HINT
       echo "(exit 1 expected: no cluster holds a complete FlinkDeployment set)"
     ;;
   test)
-    install_deps
-    build build
-    run_suite build
-    build_sanitized
-    run_sanitized_suite
-    count_results build/meson-logs/testlog.json "$asan_dir/meson-logs/testlog.json"
+    install_deps test
+    rm -f "$log_dir/checks"
+    forget_results build "$asan_dir"
+    ( build build && run_suite build ) || true
+    ( build_sanitized && run_sanitized_suite ) || true
+    check image image
+    check conformance conformance_check
+    count_results build "$asan_dir"
+    ;;
+  test-suites) # the two builds and every C++ test: what the image's build stage runs (Containerfile)
+    install_deps test
+    forget_results build "$asan_dir"
+    ( build build && run_suite build ) || true
+    ( build_sanitized && run_sanitized_suite ) || true
+    count_results build "$asan_dir"
     ;;
   test-sanitizers)
+    install_deps test
+    forget_results "$asan_dir"
+    ( build_sanitized && run_sanitized_suite ) || true
+    count_results "$asan_dir"
+    ;;
+  deps) # the Debian packages only (`deps test`: with the tests' own); the Containerfile's first layer
+    install_deps "${2:-}"
+    ;;
+  build) # the release binary only: build/webhook/karmada-policy-webhook
     install_deps
-    build_sanitized
-    run_sanitized_suite
-    count_results "$asan_dir/meson-logs/testlog.json"
+    build build webhook/karmada-policy-webhook
+    ;;
+  image) # `image tests`: the build stage runs the whole suite too
+    install_deps
+    rm -f "$log_dir/checks"
+    check image image "${2:-}"
+    if grep -q 'image FAIL' "$log_dir/checks"; then exit 1; fi
+    say "image $image_tag built and checked (--version, serve over TLS, lint)"
+    ;;
+  build-oracle) # build-oracle/karmada-oracle and build-oracle/conformance (Go; tests only)
+    build_oracle
+    ;;
+  conformance) # [CASE_DIR...]: lint vs Karmada's own code; "conformance: N cases, N agree, N differ"
+    install_deps
+    build build webhook/karmada-policy-webhook
+    build_oracle
+    conformance "${@:2}"
+    ;;
+  conformance-fuzz) # N [SEED]: N generated cases; divergent ones kept under build-oracle/divergent/
+    install_deps
+    build build webhook/karmada-policy-webhook
+    build_oracle
+    conformance_fuzz --out "$PWD/$oracle_dir/divergent" "${@:2}"
     ;;
   build-asan)
     install_deps
@@ -208,7 +568,7 @@ HINT
     build_fuzz
     ;;
   *)
-    echo "usage: ./dev.sh run|demo|test|test-sanitizers|build-asan|build-fuzz" >&2
+    echo "usage: ./dev.sh run|demo|test|test-suites|test-sanitizers|image [tests]|build-oracle|conformance [CASE_DIR...]|conformance-fuzz N [SEED]|deps [test]|build|build-asan|build-fuzz" >&2
     exit 2
     ;;
 esac
