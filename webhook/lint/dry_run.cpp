@@ -214,7 +214,12 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     scheduling::options opts = ctx.options;
     opts.filters = &shared;
     opts.candidate_rows = false; // rows come from decision::clusters (to_result)
-    // Day two: a workload with a binding keeps the policy its claim names; that policy is applied.
+    const auto views = policy_views(policies, r);
+    const auto claims = explain_claims(ctx, views);
+    report_claims(ctx, policies, views, claims, r);
+    // Day two: a workload with a binding keeps the policy its claim names and that policy is applied,
+    // unless a policy preempts the claim (karmada: pkg/detector/preemption.go): then the preemptor's
+    // placement is applied to the same binding and the scheduler sees the placement change.
     std::vector<bool> bound(ctx.workloads.size(), false);
     const workload_index templates(ctx.workloads);
     for (const auto& b : ctx.bindings.bindings()) {
@@ -222,7 +227,8 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         const model::workload* w = found == workload_index::npos ? nullptr : &ctx.workloads[found];
         if (w != nullptr)
             bound[found] = true;
-        const typed_policy* p = claimed_by(policies, r, b);
+        const bool preempted = w != nullptr && claims[found].preempted && claims[found].policy;
+        const typed_policy* p = preempted ? &policies[*claims[found].policy] : claimed_by(policies, r, b);
         if (p == nullptr) {
             ++r.totals.not_predicted; // claimed by a policy that is not among PATH (or by none)
             continue;
@@ -235,9 +241,6 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         r.results[p->result].scheduling.push_back(to_result(applied, out));
         r.totals.unschedulable += r.results[p->result].scheduling.back().scheduled ? 0 : 1;
     }
-    const auto views = policy_views(policies, r);
-    const auto claims = explain_claims(ctx, views);
-    report_claims(ctx, policies, views, claims, r);
     for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
         if (bound[i])
             continue; // predicted from its binding above
