@@ -34,6 +34,10 @@ constexpr std::array entries{
                     "the object. Check spelling and nesting"},
     catalogue_entry{"required-masked", false, "a CRD-required field is missing but a live Karmada accepts it",
                     "Karmada's mutating webhook re-emits it as an empty value; set it explicitly"},
+    catalogue_entry{"denied-after-schema", false,
+                    "Karmada's webhook would deny this too, once the API server's own errors are fixed",
+                    "kube-apiserver calls validating webhooks only for objects that passed its schema checks; "
+                    "fix the errors first, then this"},
     catalogue_entry{"static-weight-cluster-unselected", false,
                     "a static weight names a cluster the cluster affinity does not select",
                     "the weight never applies; add the cluster to clusterAffinity.clusterNames or drop the entry"},

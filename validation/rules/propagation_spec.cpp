@@ -48,9 +48,9 @@ void validate_resource_selectors(const model::propagation_spec& spec, const fiel
         for (std::size_t i = 0; i < selectors.size(); ++i)
             if (selectors[i].ns != opts.request_namespace)
                 errs.push_back(field::invalid(at.index(i).child("namespace"), field::go_quote(selectors[i].ns),
-                                              // karmada's own webhook test (validating_test.go,
-                                              // ResourceSelectorNamespaceMismatch) pins this wording
-                                              "namespace of resource selector must be equal to the namespace of "
+                                              // karmada: pkg/util/validation/validation.go:65 (v1.18.2 and
+                                              // f8fdd02), the text the conformance oracle returns
+                                              "namespace of resource selector must be the same as the namespace of "
                                               "the policy"));
     if (spec.preemption != model::preemption_always)
         return;
