@@ -109,11 +109,37 @@ TEST_CASE("a kind that is not a policy, or not the path's kind, is answered with
 
 TEST_CASE("without request.kind the object's apiVersion and kind select the policy kind")
 {
-    request r = make("CREATE");
-    r.kind = {};
-    r.object = json(pp);
-    const response res = policy_handler({}).handle(r);
-    CHECK(res.code != 400);
+    // Unlabelled, so each kind is denied with its own label in the message: the answer names the kind
+    // the handler dispatched to.
+    const auto object = [](std::string_view kind) {
+        return json(R"({"apiVersion":"policy.karmada.io/v1alpha1","kind":")" + std::string(kind) +
+                    R"(","metadata":{"name":"nginx"},"spec":{"resourceSelectors":[{"apiVersion":"apps/v1",)"
+                    R"("kind":"Deployment","name":"nginx"}],"placement":{},"schedulerName":"default-scheduler"}})");
+    };
+    using kpw::policy_kind;
+    const std::pair<policy_kind, const char*> kinds[] = {{policy_kind::propagation_policy, "PropagationPolicy"},
+                                                         {policy_kind::cluster_propagation_policy,
+                                                          "ClusterPropagationPolicy"}};
+    for (const auto& entry : kinds) {
+        const policy_kind kind = entry.first;
+        const std::string name = entry.second;
+        CAPTURE(name);
+        request r = make("CREATE");
+        r.kind = {};
+        r.object = object(name);
+        const auto as = [&](policy_kind k) {
+            return kpw::validate_admission(k, kpw::admission_operation::create, r.object, nullptr, true, {});
+        };
+        const auto right = as(kind);
+        const auto wrong = as(kind == policy_kind::propagation_policy ? policy_kind::cluster_propagation_policy
+                                                                      : policy_kind::propagation_policy);
+        REQUIRE(right.result == kpw::admission_verdict::outcome::denied);
+        REQUIRE(right.message != wrong.message); // else this test could not tell the two apart
+        const response res = policy_handler({}).handle(r);
+        CHECK_FALSE(res.allowed);
+        CHECK(res.code == 403);
+        CHECK(res.message == right.message);
+    }
 }
 
 TEST_CASE("a CREATE and an identical UPDATE get the validation module's own verdict")
