@@ -175,6 +175,30 @@ TEST_CASE("with --client-ca-file a client without a certificate is refused")
     CHECK(refused);
 }
 
+TEST_CASE("with --client-ca-file a client with a certificate from that CA is accepted, one from another CA is not")
+{
+    temp_dir dir;
+    const auto ca = make_test_bundle();
+    REQUIRE(kpw::certs::write_bundle(ca, dir.path).ok());
+    serve_process s({"--client-ca-file=" + (dir.path / "ca.crt").string()});
+    const auto client = issue_client_certificate(ca, "system:kube-apiserver");
+    tls_client c(s.webhook_port(), {s.bundle().ca_crt});
+    c.present_certificate(client.crt, client.key);
+    REQUIRE_FALSE(c.connect());
+    const auto res = c.post("/validate", delete_review("mtls"));
+    CHECK(res.result() == http::status::ok);
+    CHECK(res.body().find(R"("allowed":true)") != std::string::npos);
+
+    // Same client shape, but signed by a CA the server was not given.
+    const auto stranger = issue_client_certificate(make_test_bundle(), "stranger");
+    tls_client other(s.webhook_port(), {s.bundle().ca_crt});
+    other.present_certificate(stranger.crt, stranger.key);
+    response refused_res;
+    const bool refused = other.connect() || other.write_raw("GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n") ||
+                         other.receive(refused_res);
+    CHECK(refused);
+}
+
 TEST_CASE("--self-signed generates a development CA into an empty cert dir and serves with it")
 {
     serve_process s({"--self-signed"}, false);

@@ -15,6 +15,8 @@
 
 #include <doctest/doctest.h>
 
+#include "certs/openssl_handles.hpp"
+
 extern char** environ;
 
 namespace kpw::test {
@@ -69,6 +71,36 @@ certs::bundle make_test_bundle()
     if (!b)
         throw std::runtime_error(b.error().message);
     return *b;
+}
+
+certs::key_pair issue_client_certificate(const certs::bundle& authority, const std::string& common_name)
+{
+    using namespace certs::detail;
+    auto ca_cert = read_cert(authority.ca_crt);
+    auto ca_key = read_key(authority.ca_key);
+    auto key = make_key(false, 0);
+    x509_ptr cert(X509_new());
+    if (!ca_cert || !ca_key || !key || !cert)
+        throw std::runtime_error("client certificate: cannot read the CA or make a key");
+    X509* x = cert.get();
+    X509V3_CTX ctx;
+    X509V3_set_ctx_nodb(&ctx);
+    X509V3_set_ctx(&ctx, ca_cert->get(), x, nullptr, nullptr, 0);
+    bool ok = X509_set_version(x, X509_VERSION_3) == 1 && ASN1_INTEGER_set(X509_get_serialNumber(x), 2) == 1 &&
+              X509_gmtime_adj(X509_getm_notBefore(x), -60) && X509_gmtime_adj(X509_getm_notAfter(x), 3600) &&
+              X509_set_pubkey(x, key->get()) == 1 &&
+              X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN", MBSTRING_UTF8,
+                                         reinterpret_cast<const unsigned char*>(common_name.c_str()), -1, -1, 0) == 1 &&
+              X509_set_issuer_name(x, X509_get_subject_name(ca_cert->get())) == 1;
+    for (const auto& [nid, text] : {std::pair{NID_basic_constraints, "critical,CA:FALSE"},
+                                    std::pair{NID_key_usage, "critical,digitalSignature"},
+                                    std::pair{NID_ext_key_usage, "clientAuth"}}) {
+        extension_ptr ext(X509V3_EXT_conf_nid(nullptr, &ctx, nid, text));
+        ok = ok && ext && X509_add_ext(x, ext.get(), -1) == 1;
+    }
+    if (!ok || X509_sign(x, ca_key->get(), EVP_sha256()) <= 0)
+        throw std::runtime_error("client certificate: " + openssl_error("issuing"));
+    return {cert_pem(x), key_pem(key->get())};
 }
 
 serve_process::serve_process(std::vector<std::string> extra, bool write_certs) : bundle_(make_test_bundle())

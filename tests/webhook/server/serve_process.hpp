@@ -16,6 +16,10 @@ namespace kpw::test {
 // A CA + serving certificate for localhost / 127.0.0.1 (and svc.ns.svc).
 certs::bundle make_test_bundle();
 
+// A client certificate (extendedKeyUsage clientAuth, CN `common_name`) signed by `authority`'s CA,
+// as kube-apiserver presents under --client-ca-file; throws on an OpenSSL error.
+certs::key_pair issue_client_certificate(const certs::bundle& authority, const std::string& common_name);
+
 class serve_process {
 public:
     // Writes `bundle` into <dir>/certs (unless `write_certs` is false), starts

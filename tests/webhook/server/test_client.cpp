@@ -6,6 +6,7 @@
 #include <openssl/ssl.h>
 
 #include <stdexcept>
+#include <utility>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
@@ -21,11 +22,36 @@ using tcp = net::ip::tcp;
 
 constexpr auto deadline = std::chrono::seconds(10);
 
+namespace {
+
+// Puts a client certificate and key (PEM) on `ssl`; false when either does not load.
+bool use_client_certificate(SSL* ssl, const std::string& crt_pem, const std::string& key_pem)
+{
+    BIO* crt = BIO_new_mem_buf(crt_pem.data(), static_cast<int>(crt_pem.size()));
+    BIO* key = BIO_new_mem_buf(key_pem.data(), static_cast<int>(key_pem.size()));
+    X509* x = crt ? PEM_read_bio_X509(crt, nullptr, nullptr, nullptr) : nullptr;
+    EVP_PKEY* k = key ? PEM_read_bio_PrivateKey(key, nullptr, nullptr, nullptr) : nullptr;
+    const bool ok = x && k && SSL_use_certificate(ssl, x) == 1 && SSL_use_PrivateKey(ssl, k) == 1;
+    X509_free(x);
+    EVP_PKEY_free(k);
+    BIO_free(crt);
+    BIO_free(key);
+    return ok;
+}
+
+} // namespace
+
 tls_client::tls_client(unsigned short port, options o)
     : port_(port), options_(std::move(o)), ctx_(net::ssl::context::tls_client), stream_(ioc_, ctx_)
 {
     ctx_.add_certificate_authority(net::buffer(options_.ca_pem));
     ctx_.set_verify_mode(net::ssl::verify_peer);
+}
+
+void tls_client::present_certificate(std::string crt_pem, std::string key_pem)
+{
+    client_crt_pem_ = std::move(crt_pem);
+    client_key_pem_ = std::move(key_pem);
 }
 
 template <class Op>
@@ -45,6 +71,9 @@ boost::system::error_code tls_client::connect()
     if (auto ec = run([&](auto h) { beast::get_lowest_layer(stream_).async_connect(ep, h); }))
         return ec;
     stream_.set_verify_mode(net::ssl::verify_peer); // the SSL object was made before ctx_ was configured
+    if (!client_crt_pem_.empty() &&
+        !use_client_certificate(stream_.native_handle(), client_crt_pem_, client_key_pem_))
+        return net::error::invalid_argument;
     stream_.set_verify_callback(net::ssl::host_name_verification(options_.host));
     SSL_set_tlsext_host_name(stream_.native_handle(), options_.host.c_str());
     std::string wire;

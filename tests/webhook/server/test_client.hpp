@@ -29,6 +29,9 @@ public:
 
     tls_client(unsigned short port, options o);
 
+    // A certificate and key (PEM) that connect() presents when the server asks for one (mTLS).
+    void present_certificate(std::string crt_pem, std::string key_pem);
+
     // TCP connect + TLS handshake verifying the CA and host name.
     boost::system::error_code connect();
     // One request on the (kept-alive) connection; throws on a transport error.
@@ -54,6 +57,7 @@ private:
 
     unsigned short port_;
     options options_;
+    std::string client_crt_pem_, client_key_pem_;
     boost::asio::io_context ioc_;
     boost::asio::ssl::context ctx_;
     boost::beast::ssl_stream<boost::beast::tcp_stream> stream_;
