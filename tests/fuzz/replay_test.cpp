@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "doc/load.hpp"
@@ -21,6 +22,39 @@ using namespace kpw::fuzz;
 int run_on(const target& t, const seed& s)
 {
     return t.run(bytes(reinterpret_cast<const std::uint8_t*>(s.bytes.data()), s.bytes.size()));
+}
+
+const fs::path fuzz_root = fs::path(KPW_SOURCE_ROOT) / "tests" / "fuzz";
+
+// tests/fuzz/committed_inputs.txt: "corpus/<target> N" and "regressions/<target> N" lines.
+std::map<std::string, std::size_t> committed_inputs()
+{
+    std::ifstream in(fuzz_root / "committed_inputs.txt");
+    REQUIRE_MESSAGE(in, "tests/fuzz/committed_inputs.txt is missing");
+    std::map<std::string, std::size_t> out;
+    std::string dir;
+    for (std::size_t n = 0; in >> dir;) {
+        if (dir.starts_with("#")) {
+            std::getline(in, dir);
+            continue;
+        }
+        const bool counted = static_cast<bool>(in >> n);
+        REQUIRE_MESSAGE(counted, "no count after " << dir);
+        out[dir] = n;
+    }
+    return out;
+}
+
+// The inputs of tests/fuzz/<dir>: the directory exists and holds at least the committed number.
+std::vector<seed> committed_corpus(const std::string& dir, std::size_t committed)
+{
+    CAPTURE(dir);
+    REQUIRE_MESSAGE(fs::is_directory(fuzz_root / dir), "missing directory tests/fuzz/" << dir);
+    auto inputs = read_corpus(fuzz_root / dir);
+    REQUIRE_MESSAGE(!inputs.empty(), "tests/fuzz/" << dir << " is empty");
+    REQUIRE_MESSAGE(inputs.size() >= committed, "tests/fuzz/" << dir << " holds " << inputs.size()
+                                                               << " inputs, " << committed << " are committed");
+    return inputs;
 }
 
 } // namespace
@@ -88,21 +122,34 @@ TEST_CASE("every past finding of a fuzz target still runs cleanly")
 {
     // tests/fuzz/regressions/<target>/: each file once crashed or hung its target (see RELIABILITY.md);
     // an invariant violation aborts this test, a sanitizer build reports memory errors.
+    const auto committed = committed_inputs();
+    std::size_t targets_with_findings = 0;
     for (const target& t : all_targets()) {
         CAPTURE(t.name);
-        for (const seed& s : read_corpus(fs::path(KPW_SOURCE_ROOT) / "tests" / "fuzz" / "regressions" / t.name)) {
+        const auto it = committed.find("regressions/" + std::string(t.name));
+        if (it == committed.end()) {
+            CHECK_MESSAGE(!fs::exists(fuzz_root / "regressions" / t.name), "count its files in committed_inputs.txt");
+            continue;
+        }
+        ++targets_with_findings;
+        for (const seed& s : committed_corpus(it->first, it->second)) {
             CAPTURE(s.name);
             CHECK(run_on(t, s) == 0);
         }
     }
+    CHECK(targets_with_findings >= 5);
 }
 
 TEST_CASE("every input of the committed corpus runs cleanly through its target")
 {
     // tests/fuzz/corpus/<target>/: the minimised corpus the long campaigns grew (RELIABILITY.md).
+    // Every target has one; a missing, empty or shrunken directory fails rather than replaying nothing.
+    const auto committed = committed_inputs();
     for (const target& t : all_targets()) {
         CAPTURE(t.name);
-        for (const seed& s : read_corpus(fs::path(KPW_SOURCE_ROOT) / "tests" / "fuzz" / "corpus" / t.name)) {
+        const auto it = committed.find("corpus/" + std::string(t.name));
+        REQUIRE_MESSAGE(it != committed.end(), "no corpus/" << t.name << " line in committed_inputs.txt");
+        for (const seed& s : committed_corpus(it->first, it->second)) {
             CAPTURE(s.name);
             CHECK(run_on(t, s) == 0);
         }
