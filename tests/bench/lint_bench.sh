@@ -11,23 +11,35 @@ runs=${2:-5}
 need=()
 for p in time python3-yaml; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p"); done
 [ ${#need[@]} -eq 0 ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; }
-[ -f build/build.ninja ] || meson setup build >/dev/null
-ninja -C build >/dev/null
-bin=build/webhook/karmada-policy-webhook
+build=${BUILD_DIR:-build} # the build directory to benchmark (BUILD_DIR=build-x to use another)
+[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
+ninja -C "$build" >/dev/null
+bin=$build/webhook/karmada-policy-webhook
 
-corpus=$(mktemp -d)
-trap 'rm -rf "$corpus"' EXIT
+corpus=$(mktemp -d) out=$(mktemp -d) # out: timings, stderr and the report, outside what lint reads
+trap 'rm -rf "$corpus" "$out"' EXIT
 /usr/bin/python3 tests/bench/gen_policies.py "$corpus" --policies "$policies"
 bytes=$(cat "$corpus"/*.yaml | wc -c)
 
-# measure NAME CMD...: best wall time of $runs runs and the peak RSS of that run.
+# fail_unless_ok RC MAX NAME: stop the benchmark when NAME exited with more than MAX (lint: 1 = findings,
+# 2 = it could not run; a crash is 128 + signal): no timing is published for a run that failed.
+fail_unless_ok() {
+  [ "$1" -le "$2" ] && return 0
+  echo "$3: exit status $1 (expected 0$([ "$2" -ge 1 ] && echo ' or 1')); stderr:" >&2
+  tail -n 5 "$out/stderr.txt" >&2
+  exit 1
+}
+
+# measure NAME MAX_STATUS CMD...: best wall time of $runs runs and the peak RSS of that run.
 measure() {
-  local name=$1; shift
-  local best="" rss=""
+  local name=$1 max=$2; shift 2
+  local best="" rss="" rc
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f 'kpw-time %e %M' -o "$corpus/time.txt" "$@" >/dev/null 2>&1 || true
+    rc=0
+    /usr/bin/time -f 'kpw-time %e %M' -o "$out/time.txt" "$@" >/dev/null 2>"$out/stderr.txt" || rc=$?
+    fail_unless_ok "$rc" "$max" "$name"
     # GNU time prepends "Command exited with non-zero status N" when lint reports denials (exit 1).
-    read -r _ t m < <(grep '^kpw-time ' "$corpus/time.txt")
+    read -r _ t m < <(grep '^kpw-time ' "$out/time.txt")
     if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; rss=$m; fi
   done
   awk -v n="$name" -v t="$best" -v m="$rss" -v d="$policies" \
@@ -35,12 +47,15 @@ measure() {
 }
 
 echo "corpus: $policies policies, $(ls "$corpus"/*.yaml | wc -l) files, $((bytes / 1024)) KiB; best of $runs runs"
-measure "karmada-policy-webhook lint" "$bin" lint -o json "$corpus"
-measure "baseline: PyYAML CSafeLoader parse" /usr/bin/python3 -c '
+measure "karmada-policy-webhook lint" 1 "$bin" lint -o json "$corpus"
+measure "baseline: PyYAML CSafeLoader parse" 0 /usr/bin/python3 -c '
 import sys, glob, yaml
 n = 0
 for f in sorted(glob.glob(sys.argv[1] + "/*.yaml")):
     with open(f) as fh:
         n += sum(1 for _ in yaml.load_all(fh, Loader=yaml.CSafeLoader))
 ' "$corpus"
-"$bin" lint -o json "$corpus" | /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin)["summary"]; print("lint summary:", s)' || true
+rc=0
+"$bin" lint -o json "$corpus" >"$out/report.json" 2>"$out/stderr.txt" || rc=$?
+fail_unless_ok "$rc" 1 "karmada-policy-webhook lint"
+/usr/bin/python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print("lint summary:", s)' "$out/report.json"
