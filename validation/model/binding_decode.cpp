@@ -66,39 +66,30 @@ void decode_request(const doc::value* requirements, const field::path& at, field
 
 std::vector<component> decode_components(const doc::value* node, const field::path& at, field::error_list& errors)
 {
-    std::vector<component> out;
-    const auto& list = read::items(node, at, errors);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        auto p = at.index(i);
+    return read::list<component>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         component c;
-        c.name = read::string(list[i].find("name"), p.child("name"), errors);
-        c.replicas = replicas(list[i].find("replicas"), p.child("replicas"), errors);
-        const doc::value* req = list[i].find("replicaRequirements");
+        c.name = read::string(item.find("name"), p.child("name"), errors);
+        c.replicas = replicas(item.find("replicas"), p.child("replicas"), errors);
+        const doc::value* req = item.find("replicaRequirements");
         c.has_requirements = present(req);
         decode_request(req, p.child("replicaRequirements"), errors, c.request, &c.request_text);
-        out.push_back(std::move(c));
-    }
-    return out;
+        return c;
+    });
 }
 
 std::vector<target_cluster> decode_targets(const doc::value* node, const field::path& at, field::error_list& errors)
 {
-    std::vector<target_cluster> out;
-    const auto& list = read::items(node, at, errors);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        auto p = at.index(i);
+    return read::list<target_cluster>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         target_cluster t;
-        t.name = read::string(list[i].find("name"), p.child("name"), errors);
-        t.replicas = replicas(list[i].find("replicas"), p.child("replicas"), errors);
-        const auto& comps = read::items(list[i].find("components"), p.child("components"), errors);
-        for (std::size_t j = 0; j < comps.size(); ++j) {
-            auto cp = p.child("components").index(j);
-            t.components.push_back({read::string(comps[j].find("name"), cp.child("name"), errors),
-                                    replicas(comps[j].find("replicas"), cp.child("replicas"), errors)});
-        }
-        out.push_back(std::move(t));
-    }
-    return out;
+        t.name = read::string(item.find("name"), p.child("name"), errors);
+        t.replicas = replicas(item.find("replicas"), p.child("replicas"), errors);
+        read::each(item.find("components"), p.child("components"), errors,
+                   [&](const doc::value& comp, const field::path& cp) {
+                       t.components.push_back({read::string(comp.find("name"), cp.child("name"), errors),
+                                               replicas(comp.find("replicas"), cp.child("replicas"), errors)});
+                   });
+        return t;
+    });
 }
 
 graceful_eviction_task decode_task(const doc::value& node, const field::path& p, field::error_list& errors)
@@ -148,10 +139,9 @@ void decode_spec(const doc::value& spec, field::error_list& errors, binding& b)
         b.suspend_scheduling =
             boolean(s->find("scheduling"), at.child("suspension").child("scheduling"), errors).value_or(false);
     b.clusters = decode_targets(spec.find("clusters"), at.child("clusters"), errors);
-    auto tp = at.child("gracefulEvictionTasks");
-    const auto& tasks = read::items(spec.find("gracefulEvictionTasks"), tp, errors);
-    for (std::size_t i = 0; i < tasks.size(); ++i)
-        b.graceful_eviction_tasks.push_back(decode_task(tasks[i], tp.index(i), errors));
+    b.graceful_eviction_tasks = read::list<graceful_eviction_task>(
+        spec.find("gracefulEvictionTasks"), at.child("gracefulEvictionTasks"), errors,
+        [&](const doc::value& task, const field::path& p) { return decode_task(task, p, errors); });
     b.reschedule_triggered_at =
         read::time(spec.find("rescheduleTriggeredAt"), at.child("rescheduleTriggeredAt"), errors);
 }
@@ -164,22 +154,19 @@ void decode_status(const doc::value& status, field::error_list& errors, binding&
     b.last_scheduled_time = read::time(status.find("lastScheduledTime"), at.child("lastScheduledTime"), errors);
     b.scheduler_observing_affinity_name = read::string(status.find("schedulerObservingAffinityName"),
                                                        at.child("schedulerObservingAffinityName"), errors);
-    auto ap = at.child("aggregatedStatus");
-    const auto& items = read::items(status.find("aggregatedStatus"), ap, errors);
-    for (std::size_t i = 0; i < items.size(); ++i)
-        b.aggregated_status.push_back(
-            {read::string(items[i].find("clusterName"), ap.index(i).child("clusterName"), errors),
-             read::string(items[i].find("health"), ap.index(i).child("health"), errors)});
-    auto cp = at.child("conditions");
-    const auto& conditions = read::items(status.find("conditions"), cp, errors);
-    for (std::size_t i = 0; i < conditions.size(); ++i) {
-        if (conditions[i].string_at("type") != "Scheduled")
-            continue;
-        b.scheduled = scheduled_condition{
-            read::string(conditions[i].find("status"), cp.index(i).child("status"), errors),
-            read::string(conditions[i].find("reason"), cp.index(i).child("reason"), errors),
-            read::string(conditions[i].find("message"), cp.index(i).child("message"), errors)};
-    }
+    read::each(status.find("aggregatedStatus"), at.child("aggregatedStatus"), errors,
+               [&](const doc::value& item, const field::path& p) {
+                   b.aggregated_status.push_back({read::string(item.find("clusterName"), p.child("clusterName"), errors),
+                                                  read::string(item.find("health"), p.child("health"), errors)});
+               });
+    read::each(status.find("conditions"), at.child("conditions"), errors,
+               [&](const doc::value& condition, const field::path& p) {
+                   if (condition.string_at("type") != "Scheduled")
+                       return;
+                   b.scheduled = scheduled_condition{read::string(condition.find("status"), p.child("status"), errors),
+                                                     read::string(condition.find("reason"), p.child("reason"), errors),
+                                                     read::string(condition.find("message"), p.child("message"), errors)};
+               });
 }
 
 // apiVersion and kind: only work.karmada.io/v1alpha2 bindings are read.

@@ -36,16 +36,12 @@ Map members(const doc::value* node, const field::path& at, field::error_list& er
 
 std::vector<taint> decode_taints(const doc::value* node, const field::path& at, field::error_list& errors)
 {
-    std::vector<taint> out;
-    const auto& list = read::items(node, at, errors);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        auto p = at.index(i);
-        out.push_back({read::string(list[i].find("key"), p.child("key"), errors),
-                       read::string(list[i].find("value"), p.child("value"), errors),
-                       read::string(list[i].find("effect"), p.child("effect"), errors),
-                       read::time(list[i].find("timeAdded"), p.child("timeAdded"), errors)});
-    }
-    return out;
+    return read::list<taint>(node, at, errors, [&](const doc::value& item, const field::path& p) {
+        return taint{read::string(item.find("key"), p.child("key"), errors),
+                     read::string(item.find("value"), p.child("value"), errors),
+                     read::string(item.find("effect"), p.child("effect"), errors),
+                     read::time(item.find("timeAdded"), p.child("timeAdded"), errors)};
+    });
 }
 
 quantity decode_quantity(const doc::value* node, const field::path& at, field::error_list& errors)
@@ -64,52 +60,40 @@ quantity decode_quantity(const doc::value* node, const field::path& at, field::e
 std::vector<resource_model> decode_models(const doc::value* node, const field::path& at,
                                           field::error_list& errors)
 {
-    std::vector<resource_model> out;
-    const auto& list = read::items(node, at, errors);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        auto p = at.index(i);
+    return read::list<resource_model>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         resource_model m;
-        m.grade = read::integer(list[i].find("grade"), p.child("grade"), errors, 0);
-        const auto& ranges = read::items(list[i].find("ranges"), p.child("ranges"), errors);
-        for (std::size_t j = 0; j < ranges.size(); ++j) {
-            auto r = p.child("ranges").index(j);
-            m.ranges.push_back({read::string(ranges[j].find("name"), r.child("name"), errors),
-                                decode_quantity(ranges[j].find("min"), r.child("min"), errors),
-                                decode_quantity(ranges[j].find("max"), r.child("max"), errors)});
-        }
-        out.push_back(std::move(m));
-    }
-    return out;
+        m.grade = read::integer(item.find("grade"), p.child("grade"), errors, 0);
+        read::each(item.find("ranges"), p.child("ranges"), errors, [&](const doc::value& range, const field::path& r) {
+            m.ranges.push_back({read::string(range.find("name"), r.child("name"), errors),
+                                decode_quantity(range.find("min"), r.child("min"), errors),
+                                decode_quantity(range.find("max"), r.child("max"), errors)});
+        });
+        return m;
+    });
 }
 
 std::vector<api_enablement> decode_enablements(const doc::value* node, const field::path& at,
                                                field::error_list& errors)
 {
-    std::vector<api_enablement> out;
-    const auto& list = read::items(node, at, errors);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        auto p = at.index(i);
+    return read::list<api_enablement>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         api_enablement e;
-        e.group_version = read::string(list[i].find("groupVersion"), p.child("groupVersion"), errors);
-        const auto& resources = read::items(list[i].find("resources"), p.child("resources"), errors);
-        for (std::size_t j = 0; j < resources.size(); ++j)
-            e.kinds.push_back(read::string(resources[j].find("kind"), p.child("resources").index(j).child("kind"),
-                                           errors));
-        out.push_back(std::move(e));
-    }
-    return out;
+        e.group_version = read::string(item.find("groupVersion"), p.child("groupVersion"), errors);
+        e.kinds = read::list<std::string>(item.find("resources"), p.child("resources"), errors,
+                                          [&](const doc::value& resource, const field::path& r) {
+                                              return read::string(resource.find("kind"), r.child("kind"), errors);
+                                          });
+        return e;
+    });
 }
 
 void decode_conditions(const doc::value* node, const field::path& at, field::error_list& errors, cluster& c)
 {
-    const auto& list = read::items(node, at, errors);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        auto p = at.index(i);
-        set_condition(c, {read::string(list[i].find("type"), p.child("type"), errors),
-                          read::string(list[i].find("status"), p.child("status"), errors),
-                          read::string(list[i].find("reason"), p.child("reason"), errors),
-                          read::string(list[i].find("message"), p.child("message"), errors)});
-    }
+    read::each(node, at, errors, [&](const doc::value& item, const field::path& p) {
+        set_condition(c, {read::string(item.find("type"), p.child("type"), errors),
+                          read::string(item.find("status"), p.child("status"), errors),
+                          read::string(item.find("reason"), p.child("reason"), errors),
+                          read::string(item.find("message"), p.child("message"), errors)});
+    });
 }
 
 resource_summary decode_summary(const doc::value& node, const field::path& at, field::error_list& errors)
@@ -118,12 +102,11 @@ resource_summary decode_summary(const doc::value& node, const field::path& at, f
     s.allocatable = read::resources(node.find("allocatable"), at.child("allocatable"), errors);
     s.allocated = read::resources(node.find("allocated"), at.child("allocated"), errors);
     s.allocating = read::resources(node.find("allocating"), at.child("allocating"), errors);
-    auto mp = at.child("allocatableModelings");
-    const auto& list = read::items(node.find("allocatableModelings"), mp, errors);
-    for (std::size_t i = 0; i < list.size(); ++i)
-        s.allocatable_modelings.push_back(
-            {read::integer(list[i].find("grade"), mp.index(i).child("grade"), errors, 0),
-             read::integer(list[i].find("count"), mp.index(i).child("count"), errors, 0)});
+    read::each(node.find("allocatableModelings"), at.child("allocatableModelings"), errors,
+               [&](const doc::value& item, const field::path& p) {
+                   s.allocatable_modelings.push_back({read::integer(item.find("grade"), p.child("grade"), errors, 0),
+                                                      read::integer(item.find("count"), p.child("count"), errors, 0)});
+               });
     return s;
 }
 
@@ -134,9 +117,8 @@ void decode_spec(const doc::value* spec, field::error_list& errors, cluster& c)
     auto at = field::path::root("spec");
     c.provider = read::string(spec->find("provider"), at.child("provider"), errors);
     c.region = read::string(spec->find("region"), at.child("region"), errors);
-    const auto& zones = read::items(spec->find("zones"), at.child("zones"), errors);
-    for (std::size_t i = 0; i < zones.size(); ++i)
-        c.zones.push_back(read::string(&zones[i], at.child("zones").index(i), errors));
+    c.zones = read::list<std::string>(spec->find("zones"), at.child("zones"), errors,
+                                      [&](const doc::value& z, const field::path& p) { return read::string(&z, p, errors); });
     // The API server migrates the deprecated single zone when zones is empty.
     auto zone = read::string(spec->find("zone"), at.child("zone"), errors);
     if (c.zones.empty() && !zone.empty())

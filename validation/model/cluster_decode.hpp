@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "doc/value.hpp"
 #include "field/error.hpp"
@@ -34,6 +35,24 @@ resource_list resources(const doc::value* node, const field::path& at, field::er
 std::optional<timestamp> time(const doc::value* node, const field::path& at, field::error_list& errors);
 // Items of a sequence (empty when absent; a type error when not a sequence).
 const std::vector<doc::value>& items(const doc::value* node, const field::path& at, field::error_list& errors);
+
+// Calls `each_item(item, at.index(i))` for every item of the sequence at `node`, as items() reads it.
+template <typename EachItem>
+void each(const doc::value* node, const field::path& at, field::error_list& errors, EachItem&& each_item)
+{
+    const auto& list = items(node, at, errors);
+    for (std::size_t i = 0; i < list.size(); ++i)
+        each_item(list[i], at.index(i));
+}
+
+// The items of the sequence at `node`, each read by `read_one(item, at.index(i))`, in order.
+template <typename T, typename ReadOne>
+std::vector<T> list(const doc::value* node, const field::path& at, field::error_list& errors, ReadOne&& read_one)
+{
+    std::vector<T> out;
+    each(node, at, errors, [&](const doc::value& item, const field::path& p) { out.push_back(read_one(item, p)); });
+    return out;
+}
 } // namespace read
 
 } // namespace kpw::model

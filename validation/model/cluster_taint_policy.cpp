@@ -11,39 +11,31 @@ namespace {
 
 std::vector<match_condition> decode_matches(const doc::value* node, const field::path& at, field::error_list& errors)
 {
-    std::vector<match_condition> out;
-    const auto& list = read::items(node, at, errors);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        auto p = at.index(i);
+    return read::list<match_condition>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         match_condition m;
-        m.condition_type = read::string(list[i].find("conditionType"), p.child("conditionType"), errors);
-        m.op = read::string(list[i].find("operator"), p.child("operator"), errors);
+        m.condition_type = read::string(item.find("conditionType"), p.child("conditionType"), errors);
+        m.op = read::string(item.find("operator"), p.child("operator"), errors);
         if (m.op != "In" && m.op != "NotIn")
             errors.push_back(field::not_supported(p.child("operator"), field::go_quote(m.op), {"In", "NotIn"}));
-        const auto& values = read::items(list[i].find("statusValues"), p.child("statusValues"), errors);
-        for (std::size_t j = 0; j < values.size(); ++j)
-            m.status_values.push_back(read::string(&values[j], p.child("statusValues").index(j), errors));
-        out.push_back(std::move(m));
-    }
-    return out;
+        m.status_values = read::list<std::string>(
+            item.find("statusValues"), p.child("statusValues"), errors,
+            [&](const doc::value& v, const field::path& vp) { return read::string(&v, vp, errors); });
+        return m;
+    });
 }
 
 std::vector<taint> decode_policy_taints(const doc::value* node, const field::path& at, field::error_list& errors)
 {
-    std::vector<taint> out;
-    const auto& list = read::items(node, at, errors);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        auto p = at.index(i);
+    return read::list<taint>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         taint t;
-        t.key = read::string(list[i].find("key"), p.child("key"), errors);
-        t.value = read::string(list[i].find("value"), p.child("value"), errors);
-        t.effect = read::string(list[i].find("effect"), p.child("effect"), errors);
+        t.key = read::string(item.find("key"), p.child("key"), errors);
+        t.value = read::string(item.find("value"), p.child("value"), errors);
+        t.effect = read::string(item.find("effect"), p.child("effect"), errors);
         if (t.effect != "NoSchedule" && t.effect != "NoExecute")
             errors.push_back(
                 field::not_supported(p.child("effect"), field::go_quote(t.effect), {"NoSchedule", "NoExecute"}));
-        out.push_back(std::move(t));
-    }
-    return out;
+        return t;
+    });
 }
 
 } // namespace

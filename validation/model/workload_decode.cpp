@@ -39,14 +39,16 @@ request_map container_request(const doc::value& container, const field::path& at
 request_map sum_containers(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
 {
     request_map total;
-    const auto& containers = read::items(pod_spec.find("containers"), at.child("containers"), errors);
-    for (std::size_t i = 0; i < containers.size(); ++i)
-        for (const auto& [name, v] : container_request(containers[i], at.child("containers").index(i), errors))
-            total[name] = go::add(total[name], v); // karmada Resource.Add: Go int64, wrapping
-    const auto& inits = read::items(pod_spec.find("initContainers"), at.child("initContainers"), errors);
-    for (std::size_t i = 0; i < inits.size(); ++i)
-        for (const auto& [name, v] : container_request(inits[i], at.child("initContainers").index(i), errors))
-            total[name] = std::max(total[name], v);
+    read::each(pod_spec.find("containers"), at.child("containers"), errors,
+               [&](const doc::value& container, const field::path& p) {
+                   for (const auto& [name, v] : container_request(container, p, errors))
+                       total[name] = go::add(total[name], v); // karmada Resource.Add: Go int64, wrapping
+               });
+    read::each(pod_spec.find("initContainers"), at.child("initContainers"), errors,
+               [&](const doc::value& container, const field::path& p) {
+                   for (const auto& [name, v] : container_request(container, p, errors))
+                       total[name] = std::max(total[name], v);
+               });
     auto overhead = read::resources(pod_spec.find("overhead"), at.child("overhead"), errors);
     for (const auto& [name, q] : overhead)
         total[name] = go::add(total[name], karmada_units(name, q));
