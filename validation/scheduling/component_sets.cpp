@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Multi-component scheduling: applicability, MaxAvailableComponentSets of the general estimator, the result.
+// Multi-component scheduling: MaxAvailableComponentSets of the general estimator and its per-run cache
+// (which jobs it applies to and what it writes: multi_template.cpp).
 #include "scheduling/component_sets.hpp"
 
 #include <algorithm>
@@ -7,7 +8,6 @@
 
 #include "base/go_int.hpp"
 #include "model/components.hpp"
-#include "scheduling/strategy.hpp"
 
 namespace kpw::scheduling {
 
@@ -120,27 +120,6 @@ std::string_view set_bound_name(set_bound b)
     case set_bound::resource_models: return "resource models";
     }
     return "";
-}
-
-model::workload scheduled_form(model::workload w, const settings::feature_gates& gates)
-{
-    if (!gates.multiple_pod_templates_scheduling()) {
-        w.components.clear();
-    } else if (!w.components.empty()) {
-        w.replicas = 0;
-        w.has_requirements = false;
-        w.request.clear();
-    }
-    return w;
-}
-
-bool multi_template_applicable(const model::propagation_spec& spec, const model::workload& w,
-                               const settings::feature_gates& gates)
-{
-    if (!gates.multiple_pod_templates_scheduling() || w.components.empty())
-        return false;
-    auto by_cluster = spread_of(spec.placement).cluster;
-    return by_cluster && by_cluster->min_groups == 1 && by_cluster->max_groups == 1;
 }
 
 std::int64_t estimator_int64(const quantity& q)
@@ -327,23 +306,6 @@ component_set_estimate max_available_component_sets(const model::cluster& c,
     resource_table table;
     auto prepared = prepare_set_cluster(c, table, gates);
     return max_available_component_sets(prepared, prepare_set_job(components, table));
-}
-
-std::vector<model::target_cluster> component_targets(const std::vector<std::string>& selected,
-                                                     const model::workload& w, const model::propagation_spec& spec,
-                                                     const settings::feature_gates& gates)
-{
-    bool record = w.components.size() > 1 && multi_template_applicable(spec, w, gates);
-    std::vector<model::target_cluster> out;
-    out.reserve(selected.size());
-    for (const auto& name : selected) {
-        model::target_cluster t{name, 0, {}};
-        if (record)
-            for (const auto& c : w.components)
-                t.components.push_back({c.name, c.replicas});
-        out.push_back(std::move(t));
-    }
-    return out;
 }
 
 } // namespace kpw::scheduling

@@ -1,118 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
-// The group loop, filtering with reasons, and turning one term's assignment into a decision.
+// The group loop: each affinity group is filtered, selected and assigned until one schedules.
 #include "scheduling/simulator.hpp"
 
 #include <algorithm>
-#include <limits>
-#include <map>
 #include <optional>
-#include <tuple>
 
 #include "scheduling/assign.hpp"
 #include "scheduling/component_sets.hpp"
 #include "scheduling/diagnosis.hpp"
 #include "scheduling/estimator.hpp"
-#include "scheduling/explain.hpp"
 #include "scheduling/filter.hpp"
 #include "scheduling/filter_cache.hpp"
 #include "scheduling/filter_stage.hpp"
 #include "scheduling/previous_view.hpp"
 #include "scheduling/select.hpp"
+#include "scheduling/simulator_run.hpp"
+#include "scheduling/webster.hpp"
 
 namespace kpw::scheduling {
 
+using namespace detail; // the run context and the steps in simulator_{fit_error,candidates,outcome}.cpp
+
 namespace {
-
-struct attempt {
-    failure_stage stage = failure_stage::fit;
-    std::string error;               // Karmada's error of the stage, unwrapped ("" when scheduled)
-    fit_diagnosis diagnosis;         // stage fit only
-    std::vector<candidate> feasible; // canonical order
-    selection chosen;
-    assignment result;
-    assignment reversed; // with the other name order, when ties are checked
-    bool checked_tie = false;
-};
-
-// The context every group of one schedule() call shares.
-struct run {
-    const model::placement& placement;
-    const model::workload& w;
-    const snapshot& snap;
-    const options& opts;
-    std::vector<model::toleration> tolerations;
-    previous_view previous;
-    prepared_request request;
-    int api = -1;
-    division_mode mode = division_mode::first;
-    bool workload = true;
-    // A multi-component job scheduled as one (day2-semantics §6.2): available replicas are component
-    // sets, selection needs 1, nothing is divided. nullptr otherwise.
-    job_sets* sets = nullptr;
-
-    filter_scope scope(const group_scope& g) const
-    {
-        return {g, tolerations, placement.spread_constraints, w.api_version, w.kind, api, previous.targets,
-                previous.evicting};
-    }
-};
-
-// The project's own FitError line: "no cluster passed the filters (a: not in the snapshot, b: taint
-// x:NoSchedule not tolerated)", over the clusters the group's affinity selects; text for the first few only.
-std::string project_fit_error(const run& r, const filter_scope& scope, const group_filter& f)
-{
-    constexpr std::size_t shown = 5;
-    std::vector<std::string> details;
-    std::size_t more = 0;
-    auto clusters = r.snap.clusters();
-    auto rejected = f.rejected.begin();
-    for (std::size_t i = 0; i < clusters.size(); ++i) {
-        bool failed = rejected != f.rejected.end() && *rejected == i;
-        rejected += failed ? 1 : 0;
-        if (!failed && !(clusters[i].deleting && tier_of(clusters[i], scope.group) >= 0))
-            continue;
-        if (details.size() == shown)
-            ++more;
-        else
-            details.push_back(clusters[i].name + ": " +
-                              (failed ? plugin_failures(r.snap, i, scope).front().detail : "being deleted"));
-    }
-    if (scope.group.primary != nullptr)
-        add_missing_names(*scope.group.primary, r.snap, details);
-    for (const auto& o : scope.group.overflow)
-        add_missing_names(o.cluster_affinity, r.snap, details);
-    std::string s = "no cluster passed the filters";
-    if (details.empty())
-        return s + (clusters.empty() ? " (the snapshot is empty)" : " (no cluster matches the affinity)");
-    more += details.size() > shown ? details.size() - shown : 0;
-    s += " (";
-    for (std::size_t i = 0; i < details.size() && i < shown; ++i)
-        s += (i ? ", " : "") + details[i];
-    if (more > 0)
-        s += ", and " + std::to_string(more) + " more";
-    return s + ")";
-}
-
-// Karmada's FitError over every cluster of the snapshot (N = all Cluster objects). Clusters are counted
-// by their cheap failure profile first, so reason strings are built once per distinct profile.
-fit_diagnosis karmada_fit_error(const run& r, const filter_scope& scope)
-{
-    std::map<std::tuple<std::uint8_t, const model::taint*, const char*>, std::pair<failing_plugins, std::size_t>> seen;
-    for (std::size_t i = 0; i < r.snap.clusters().size(); ++i) {
-        auto f = failing(r.snap, i, scope);
-        if (f.mask != 0)
-            ++seen.try_emplace({f.mask, f.taint, f.spread_field.data()}, f, 0).first->second.second;
-    }
-    std::vector<counted_failures> counted;
-    for (const auto& [key, entry] : seen) {
-        counted_failures c{{}, entry.second};
-        for (auto p : all_filter_plugins)
-            if (entry.first.fails(p))
-                c.failures.push_back({p, plugin_reason(p, entry.first), {}});
-        counted.push_back(std::move(c));
-    }
-    return diagnose_fit(r.snap.clusters().size(), counted);
-}
 
 std::vector<model::toleration> effective_tolerations(const model::placement& placement, const options& opts)
 {
@@ -126,77 +35,6 @@ std::vector<model::toleration> effective_tolerations(const model::placement& pla
                 out.push_back({key, "Exists", "", "NoExecute", 300});
         }
     }
-    return out;
-}
-
-// availableReplicas = estimate + current replicas; ClusterLocality scores a current target 100
-// (plugins/clusterlocality; spreadconstraint/group_clusters.go generateClustersInfo).
-struct candidate_maker {
-    const run& r;
-    // With a filter cache, estimates are shared by every workload of the same per-replica request.
-    std::vector<std::int32_t>* memo;
-    bool locality = !r.previous.targets.empty();
-
-    explicit candidate_maker(const run& run_of, std::vector<std::int32_t>* shared = nullptr) : r(run_of), memo(shared) {}
-
-    bool targeted(std::uint32_t rank) const
-    {
-        return locality && std::binary_search(r.previous.targets.begin(), r.previous.targets.end(), rank);
-    }
-
-    candidate operator()(const group_filter::pass& p) const
-    {
-        std::uint32_t rank = r.snap.name_rank(p.index);
-        std::int32_t estimate = !r.workload ? unlimited_replicas
-                                : r.sets    ? r.sets->sets(p.index)
-                                : memo      ? r.opts.filters->estimate_for(*memo, p.index, r.request)
-                                            : general_estimate(r.snap.prepared(p.index), r.request).replicas;
-        std::int32_t current = locality ? current_of(r.previous, rank) : 0;
-        auto available = static_cast<std::int32_t>(
-            std::min<std::int64_t>(std::int64_t(estimate) + std::max(current, 0), unlimited_replicas));
-        return {&r.snap.clusters()[p.index], p.tier, available, rank, estimate, current, targeted(rank) ? 100 : 0,
-                r.snap.region_rank(p.index)};
-    }
-};
-
-// The feasible clusters as candidates, in canonical order (tier, score, available, name). Without a filter
-// cache, or for non-workloads and component sets (which share no per-request estimates).
-std::vector<candidate> candidates_of(const run& r, const group_filter& f)
-{
-    candidate_maker make(r);
-    std::vector<candidate> out;
-    out.reserve(f.feasible.size());
-    for (const auto& p : f.feasible)
-        out.push_back(make(p));
-    canonical_sort(out);
-    return out;
-}
-
-// The same list from a filter cache's shared first-schedule order: every untargeted cluster keeps its
-// place there (score 0, available = estimate), so only the targets are sorted and merged in.
-std::vector<candidate> candidates_of(const run& r, const group_filter& f, const std::vector<group_filter::pass>& order,
-                                     std::vector<std::int32_t>& memo)
-{
-    candidate_maker make(r, &memo);
-    std::vector<candidate> targets;
-    for (const auto& p : f.feasible)
-        if (make.targeted(r.snap.name_rank(p.index)))
-            targets.push_back(make(p));
-    canonical_sort(targets);
-    const auto& evicting = r.previous.evicting;
-    std::vector<candidate> out;
-    out.reserve(f.feasible.size());
-    auto next_target = targets.begin();
-    for (const auto& p : order) {
-        std::uint32_t rank = r.snap.name_rank(p.index);
-        if (make.targeted(rank) || std::binary_search(evicting.begin(), evicting.end(), rank))
-            continue;
-        candidate c = make(p);
-        for (; next_target != targets.end() && canonical_before(*next_target, c); ++next_target)
-            out.push_back(*next_target);
-        out.push_back(c);
-    }
-    out.insert(out.end(), next_target, targets.end());
     return out;
 }
 
@@ -256,81 +94,6 @@ attempt try_term(const run& r, const filter_scope& scope)
     return a;
 }
 
-// An assignment's replicas by name rank, sorted: looked up once per candidate (thousands per group).
-class replicas_by_rank {
-public:
-    explicit replicas_by_rank(const assignment& a)
-    {
-        for (const auto& c : a.clusters)
-            rows_.emplace_back(c.target->name_rank, c.replicas);
-        std::sort(rows_.begin(), rows_.end());
-    }
-    std::int32_t operator[](std::uint32_t rank) const
-    {
-        auto it = std::lower_bound(rows_.begin(), rows_.end(), std::pair{rank, std::numeric_limits<std::int32_t>::min()});
-        return it != rows_.end() && it->first == rank ? it->second : 0;
-    }
-
-private:
-    std::vector<std::pair<std::uint32_t, std::int32_t>> rows_;
-};
-
-std::vector<std::string> tie_clusters(const attempt& a)
-{
-    std::vector<std::string> out;
-    replicas_by_rank one(a.result), other(a.reversed);
-    for (const auto& c : a.chosen.clusters)
-        if (one[c.name_rank] != other[c.name_rank])
-            out.push_back(c.cluster->name);
-    return out;
-}
-
-std::string join(const std::vector<std::string>& names, std::string_view sep)
-{
-    std::string s;
-    for (const auto& n : names)
-        s.append(s.empty() ? "" : std::string(sep)).append(n);
-    return s;
-}
-
-std::string success_message(const decision& d, std::int32_t replicas)
-{
-    if (d.non_workload)
-        return "not a workload: propagated to " + std::to_string(d.clusters.size()) + " cluster(s) without a replica count";
-    std::string s = std::to_string(replicas) + " replica(s) on " + std::to_string(d.clusters.size()) + " cluster(s) by " +
-                    std::string(strategy_name(d.strategy));
-    if (d.strategy == strategy::dynamic_weight || d.strategy == strategy::aggregated)
-        s += "; available replicas from the general estimator (resourceSummary and resource models), "
-             "not karmada-scheduler-estimator";
-    if (d.tie)
-        s += "; the split depends on karmada's tie-breaker (the workload has no metadata.uid): it may differ between " +
-             join(d.tie_between, " and ");
-    return s;
-}
-
-void fill(decision& d, const group_scope& term, const attempt& a, const model::workload& w, bool candidate_rows)
-{
-    d.scheduled = true;
-    d.affinity_name = term.name;
-    auto tier = [&](int t) { return tier_name(term, t); };
-    if (candidate_rows) {
-        replicas_by_rank given(a.result);
-        d.candidates.reserve(a.feasible.size());
-        for (const auto& c : a.feasible)
-            d.candidates.push_back({c.cluster->name, given[c.name_rank], tier(c.tier), c.available, {}});
-    }
-    std::vector<assigned> rows = a.result.clusters;
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const assigned& x, const assigned& y) { return canonical_before(*x.target, *y.target); });
-    for (const auto& r : rows)
-        d.clusters.push_back({r.target->cluster->name, r.replicas, tier(r.target->tier), r.target->available, {}});
-    if (a.checked_tie) {
-        d.tie_between = tie_clusters(a);
-        d.tie = !d.tie_between.empty();
-    }
-    d.message = success_message(d, w.replicas);
-}
-
 // The scheduling groups in spec order: each clusterAffinities term (with its overflow entries for a
 // workload), or the single clusterAffinity / none.
 std::vector<group_scope> groups_of(const model::placement& placement, bool non_workload)
@@ -362,50 +125,6 @@ division_mode mode_of(const previous_result* previous)
     if (previous == nullptr)
         return division_mode::first;
     return previous->fresh ? division_mode::fresh : division_mode::steady;
-}
-
-group_outcome outcome_of(const run& r, const filter_scope& scope, const attempt& a)
-{
-    group_outcome g;
-    g.affinity_name = scope.group.name;
-    if (a.error.empty())
-        g.outcome = "scheduled";
-    else if (a.stage == failure_stage::fit)
-        g.outcome = "fit-error";
-    else
-        g.outcome = a.stage == failure_stage::selection ? "selection" : "assignment";
-    if (!a.error.empty())
-        g.error = a.stage == failure_stage::fit ? a.diagnosis.text : wrapped_error(a.stage, a.error);
-    g.diagnosis = a.diagnosis.text;
-    g.diagnosis_alternatives = a.diagnosis.alternatives;
-    if (!r.opts.explain)
-        return g;
-    std::vector<std::string> ties = a.checked_tie ? tie_clusters(a) : std::vector<std::string>{};
-    bool assigned = a.error.empty();
-    explain_input in{r.snap, scope, r.placement, r.request, r.workload, strategy_of(r.placement), a.feasible,
-                     a.chosen.clusters, assigned ? &a.result : nullptr, ties, r.sets};
-    g.considered = explain_group(in);
-    return g;
-}
-
-// karmada: common.go AssignReplicas with components: every selected cluster gets {name} plus, when multi-
-// template scheduling applies and the job has >= 2 components, the components copied in full.
-void add_components(decision& d, const model::propagation_spec& spec, const model::workload& w,
-                    const settings::feature_gates& gates, bool applicable)
-{
-    std::vector<std::string> names;
-    for (const auto& c : d.clusters)
-        names.push_back(c.name);
-    auto targets = component_targets(names, w, spec, gates);
-    for (std::size_t i = 0; i < d.clusters.size() && i < targets.size(); ++i)
-        d.clusters[i].components = targets[i].components;
-    d.message = applicable ? "multi-component job (" + std::to_string(w.components.size()) +
-                                 " components) kept together on " + (names.empty() ? "-" : names.front()) +
-                                 "; available replicas are complete component sets"
-                           : "multi-component job sent whole to " + std::to_string(names.size()) +
-                                 " cluster(s): multi-template scheduling does not apply (it needs the "
-                                 "MultiplePodTemplatesScheduling gate and a cluster spread constraint with "
-                                 "minGroups 1 and maxGroups 1)";
 }
 
 } // namespace

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// A group's feasible clusters as scored candidates (availableReplicas, ClusterLocality), in canonical order.
+#include "scheduling/simulator_run.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "scheduling/filter_cache.hpp"
+
+namespace kpw::scheduling::detail {
+
+namespace {
+
+// availableReplicas = estimate + current replicas; ClusterLocality scores a current target 100
+// (plugins/clusterlocality; spreadconstraint/group_clusters.go generateClustersInfo).
+struct candidate_maker {
+    const run& r;
+    // With a filter cache, estimates are shared by every workload of the same per-replica request.
+    std::vector<std::int32_t>* memo;
+    bool locality = !r.previous.targets.empty();
+
+    explicit candidate_maker(const run& run_of, std::vector<std::int32_t>* shared = nullptr) : r(run_of), memo(shared) {}
+
+    bool targeted(std::uint32_t rank) const
+    {
+        return locality && std::binary_search(r.previous.targets.begin(), r.previous.targets.end(), rank);
+    }
+
+    candidate operator()(const group_filter::pass& p) const
+    {
+        std::uint32_t rank = r.snap.name_rank(p.index);
+        std::int32_t estimate = !r.workload ? unlimited_replicas
+                                : r.sets    ? r.sets->sets(p.index)
+                                : memo      ? r.opts.filters->estimate_for(*memo, p.index, r.request)
+                                            : general_estimate(r.snap.prepared(p.index), r.request).replicas;
+        std::int32_t current = locality ? current_of(r.previous, rank) : 0;
+        auto available = static_cast<std::int32_t>(
+            std::min<std::int64_t>(std::int64_t(estimate) + std::max(current, 0), unlimited_replicas));
+        return {&r.snap.clusters()[p.index], p.tier, available, rank, estimate, current, targeted(rank) ? 100 : 0,
+                r.snap.region_rank(p.index)};
+    }
+};
+
+} // namespace
+
+// The feasible clusters as candidates, in canonical order (tier, score, available, name). Without a filter
+// cache, or for non-workloads and component sets (which share no per-request estimates).
+std::vector<candidate> candidates_of(const run& r, const group_filter& f)
+{
+    candidate_maker make(r);
+    std::vector<candidate> out;
+    out.reserve(f.feasible.size());
+    for (const auto& p : f.feasible)
+        out.push_back(make(p));
+    canonical_sort(out);
+    return out;
+}
+
+// The same list from a filter cache's shared first-schedule order: every untargeted cluster keeps its
+// place there (score 0, available = estimate), so only the targets are sorted and merged in.
+std::vector<candidate> candidates_of(const run& r, const group_filter& f, const std::vector<group_filter::pass>& order,
+                                     std::vector<std::int32_t>& memo)
+{
+    candidate_maker make(r, &memo);
+    std::vector<candidate> targets;
+    for (const auto& p : f.feasible)
+        if (make.targeted(r.snap.name_rank(p.index)))
+            targets.push_back(make(p));
+    canonical_sort(targets);
+    const auto& evicting = r.previous.evicting;
+    std::vector<candidate> out;
+    out.reserve(f.feasible.size());
+    auto next_target = targets.begin();
+    for (const auto& p : order) {
+        std::uint32_t rank = r.snap.name_rank(p.index);
+        if (make.targeted(rank) || std::binary_search(evicting.begin(), evicting.end(), rank))
+            continue;
+        candidate c = make(p);
+        for (; next_target != targets.end() && canonical_before(*next_target, c); ++next_target)
+            out.push_back(*next_target);
+        out.push_back(c);
+    }
+    out.insert(out.end(), next_target, targets.end());
+    return out;
+}
+
+} // namespace kpw::scheduling::detail

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+// Inside schedule(): the context one call shares across its affinity groups, one group's attempt, and the
+// steps simulator.cpp calls (fit errors, candidate lists, the decision's rows and texts).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/policy.hpp"
+#include "model/workload.hpp"
+#include "scheduling/assign.hpp"
+#include "scheduling/component_sets.hpp"
+#include "scheduling/diagnosis.hpp"
+#include "scheduling/estimator.hpp"
+#include "scheduling/filter_stage.hpp"
+#include "scheduling/previous_view.hpp"
+#include "scheduling/select.hpp"
+#include "scheduling/simulator.hpp"
+#include "settings/feature_gates.hpp"
+
+namespace kpw::scheduling::detail {
+
+struct attempt {
+    failure_stage stage = failure_stage::fit;
+    std::string error;               // Karmada's error of the stage, unwrapped ("" when scheduled)
+    fit_diagnosis diagnosis;         // stage fit only
+    std::vector<candidate> feasible; // canonical order
+    selection chosen;
+    assignment result;
+    assignment reversed; // with the other name order, when ties are checked
+    bool checked_tie = false;
+};
+
+// The context every group of one schedule() call shares.
+struct run {
+    const model::placement& placement;
+    const model::workload& w;
+    const snapshot& snap;
+    const options& opts;
+    std::vector<model::toleration> tolerations;
+    previous_view previous;
+    prepared_request request;
+    int api = -1;
+    division_mode mode = division_mode::first;
+    bool workload = true;
+    // A multi-component job scheduled as one (day2-semantics §6.2): available replicas are component
+    // sets, selection needs 1, nothing is divided. nullptr otherwise.
+    job_sets* sets = nullptr;
+
+    filter_scope scope(const group_scope& g) const
+    {
+        return {g, tolerations, placement.spread_constraints, w.api_version, w.kind, api, previous.targets,
+                previous.evicting};
+    }
+};
+
+// simulator_fit_error.cpp
+// The project's own FitError line: "no cluster passed the filters (a: not in the snapshot, b: taint
+// x:NoSchedule not tolerated)", over the clusters the group's affinity selects; text for the first few only.
+std::string project_fit_error(const run& r, const filter_scope& scope, const group_filter& f);
+// Karmada's FitError over every cluster of the snapshot (N = all Cluster objects).
+fit_diagnosis karmada_fit_error(const run& r, const filter_scope& scope);
+
+// simulator_candidates.cpp: the feasible clusters as candidates, in canonical order (tier, score,
+// available, name); the second form merges the targets into a filter cache's shared first-schedule order.
+std::vector<candidate> candidates_of(const run& r, const group_filter& f);
+std::vector<candidate> candidates_of(const run& r, const group_filter& f, const std::vector<group_filter::pass>& order,
+                                     std::vector<std::int32_t>& memo);
+
+// simulator_outcome.cpp: a scheduled group's rows and message; a tried group's outcome (with --explain
+// rows); a multi-component job's components on the chosen clusters.
+void fill(decision& d, const group_scope& term, const attempt& a, const model::workload& w, bool candidate_rows);
+group_outcome outcome_of(const run& r, const filter_scope& scope, const attempt& a);
+void add_components(decision& d, const model::propagation_spec& spec, const model::workload& w,
+                    const settings::feature_gates& gates, bool applicable);
+
+} // namespace kpw::scheduling::detail
