@@ -178,3 +178,79 @@ TEST_CASE("yaml: malformed and hostile input fails fast with a position")
         CHECK(elapsed < std::chrono::seconds(1));
     }
 }
+
+TEST_CASE("yaml: a syntax error says what was found and what YAML expects, at yaml-cpp's position")
+{
+    struct example {
+        const char* name;
+        std::string text;
+        position where;
+        std::string starts; // the explanation
+        std::string yaml_cpp; // yaml-cpp's own words, kept at the end
+    };
+    const example cases[] = {
+        {"backquote", "a: 1\nb: `x`\n", {2, 4}, "a backquote (`) cannot start a YAML value", "unknown token"},
+        {"at sign", "a: @x\n", {1, 4}, "'@' is reserved in YAML", "unknown token"},
+        {"indented deeper", "a: 1\n  b: 2\n", {2, 4},
+         "this line is indented deeper than the mapping above it: line 1's key already has a value",
+         "illegal map value"},
+        {"second colon", "a: 1\nb: 2: 3\n", {2, 5}, "a second ': ' on this line", "illegal map value"},
+        {"list item among keys", "a: 1\n- b\n", {2, 1}, "a list item ('- ') where the mapping above expects a key",
+         "end of map not found"},
+        {"indentation matching no mapping", "spec:\n  a: 1\n b: 2\n", {3, 2},
+         "this line's indentation (column 2) lines up with no mapping above it: line 2 starts at column 3",
+         "end of map not found"},
+        {"text after a quoted value", "a: \"x\" y\n", {1, 8}, "found 'y' after a complete value",
+         "end of map not found"},
+        {"unclosed flow list", "a: [1, 2\nb: 3\n", {2, 2}, "the [ ... ] list opened on line 1 is not closed",
+         "end of sequence flow not found"},
+        {"unclosed flow mapping", "a: {x: 1\nb: 3\n", {2, 2}, "the { ... } mapping opened on line 1 is not closed",
+         "end of map flow not found"},
+        {"stray closing bracket", "a: ]\n", {1, 4}, "found ']' with no '[' or '{' open to close", "illegal flow end"},
+        {"tab in indentation", "a:\n\t- b\n", {2, 2}, "a tab in the indentation: YAML indents with spaces only",
+         "illegal block entry"},
+        {"unknown escape", "a: \"x\\qy\"\n", {1, 8}, "unknown escape '\\q' in a double-quoted string",
+         "unknown escape character: q"},
+    };
+    for (const auto& e : cases) {
+        CAPTURE(e.name);
+        auto r = doc::load_yaml(e.text);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().where == e.where);
+        CHECK_MESSAGE(r.error().message.starts_with(e.starts), r.error().message);
+        CHECK(r.error().message.ends_with(" (yaml-cpp: " + e.yaml_cpp + ")"));
+    }
+}
+
+TEST_CASE("yaml: a Helm template is named as one, at its marker, with the command that renders it")
+{
+    const std::string hint = "render it first: helm template RELEASE CHART | karmada-policy-webhook lint -";
+    struct example {
+        const char* name;
+        std::string text;
+        position where;
+    };
+    const example cases[] = {
+        {"a marker as a value", "metadata:\n  name: {{ .Values.name }}\n", {2, 9}},
+        {"a control line", "metadata:\n  name: x\nspec:\n{{- if .Values.x }}\n  a: 1\n{{- end }}\n", {4, 1}},
+        {"a quoted marker, then an include", "metadata:\n  name: \"{{ .Values.name }}\"\n{{ include \"x\" . }}\n",
+         {3, 1}},
+    };
+    for (const auto& e : cases) {
+        CAPTURE(e.name);
+        auto r = doc::load_yaml(e.text);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().where == e.where);
+        CHECK_MESSAGE(r.error().message.starts_with("this is a Go template"), r.error().message);
+        CHECK(r.error().message.find(hint) != std::string::npos);
+    }
+    // Quoted markers are plain YAML strings: such a file loads, and a marker only in a comment or after
+    // the error does not make a syntax error a template.
+    CHECK(doc::load_yaml("metadata:\n  name: \"{{ .Values.name }}\"\n").ok());
+    auto comment = doc::load_yaml("# {{ not a template }}\na: 1\nb: `x`\n");
+    REQUIRE_FALSE(comment.ok());
+    CHECK(comment.error().message.starts_with("a backquote"));
+    auto later = doc::load_yaml("a: 1\nb: `x`\nc: {{ .Values.c }}\n");
+    REQUIRE_FALSE(later.ok());
+    CHECK(later.error().message.starts_with("a backquote"));
+}
