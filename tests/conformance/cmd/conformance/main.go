@@ -264,6 +264,9 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	fmt.Fprintf(stdout, "seed %d, %s\n", seed, time.Since(start).Round(time.Second))
+	if line := t.ExplainedLine(); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	fmt.Fprintln(stdout, t.Summary())
 	if t.Failed() {
 		return 1

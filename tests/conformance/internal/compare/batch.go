@@ -82,16 +82,24 @@ func Print(w io.Writer, jobs []Job, vs []Verdict, verbose bool) Totals {
 		PrintVerdict(w, jobs[i].Name, v, verbose)
 	}
 	t := Count(vs)
-	if len(t.Explained) > 0 {
-		rules := make([]string, 0, len(t.Explained))
-		for r, n := range t.Explained {
-			rules = append(rules, fmt.Sprintf("%s %d", r, n))
-		}
-		sort.Strings(rules)
-		fmt.Fprintf(w, "intentional differences: %s\n", strings.Join(rules, ", "))
+	if line := t.ExplainedLine(); line != "" {
+		fmt.Fprintln(w, line)
 	}
 	fmt.Fprintln(w, t.Summary())
 	return t
+}
+
+// ExplainedLine tallies the intentional differences met, per rule ("" when none).
+func (t Totals) ExplainedLine() string {
+	if len(t.Explained) == 0 {
+		return ""
+	}
+	rules := make([]string, 0, len(t.Explained))
+	for r, n := range t.Explained {
+		rules = append(rules, fmt.Sprintf("%s %d", r, n))
+	}
+	sort.Strings(rules)
+	return "intentional differences: " + strings.Join(rules, ", ")
 }
 
 // PrintVerdict writes one case's unexplained differences (or why the oracle could not run), and with
