@@ -333,7 +333,9 @@ TEST_CASE("the Containerfile runs the README's build and the user the Deployment
     const std::string text = read(fs::path(KPW_SOURCE_ROOT) / "Containerfile");
     CHECK(text.find("FROM debian:bookworm AS build") != std::string::npos);
     CHECK(text.find("FROM debian:bookworm-slim") != std::string::npos);
-    CHECK(text.find("RUN ./dev.sh test") != std::string::npos);
+    // The build stage runs the suites by default (KPW_TESTS=1) with the README's script.
+    CHECK(text.find("ARG KPW_TESTS=1") != std::string::npos);
+    CHECK(text.find("./dev.sh test-suites") != std::string::npos);
     const auto uid = at(deployment_object(), {"spec", "template", "spec", "securityContext", "runAsUser"}).as_int();
     CHECK(text.find("USER " + std::to_string(uid) + ":") != std::string::npos);
     const value& c = container(deployment_object());
