@@ -22,8 +22,10 @@ type Fuzzer struct {
 	Parallel int
 	// MinimiseBudget is how many comparisons shrinking one divergent case may spend.
 	MinimiseBudget int
-	ExtraArgs      []string // given before every case's arguments (compare.ComparedFlags)
-	Log            io.Writer
+	// From is the index of the first case: `fuzz --from 66 1 1` regenerates case 1-66 alone.
+	From      int
+	ExtraArgs []string // given before every case's arguments (compare.ComparedFlags)
+	Log       io.Writer
 }
 
 // Run compares cases 0..n-1 of the seed and returns the tally.
@@ -48,7 +50,7 @@ func (f *Fuzzer) Run(ctx context.Context, n int) (compare.Totals, error) {
 			defer wg.Done()
 			dir := filepath.Join(work, fmt.Sprintf("worker-%d", w))
 			for i := range next {
-				verdicts[i], errs[i] = f.one(ctx, i, dir, &mu)
+				verdicts[i], errs[i] = f.one(ctx, f.From+i, dir, &mu)
 			}
 		}(w)
 	}
