@@ -44,10 +44,13 @@ std::string sentence(std::string_view s)
 
 rule_text describe(std::string_view id)
 {
-    if (const rules::catalogue_entry* e = rules::find_catalogue_entry(id))
-        return {std::string(e->summary),
-                sentence(e->summary) + (e->is_error ? " Karmada denies the policy." : " A warning never denies."),
-                sentence(e->help)};
+    if (const rules::catalogue_entry* e = rules::find_catalogue_entry(id)) {
+        // BadRequest is the API server's strict decoding error: Karmada's webhook never sees the object.
+        const char* effect = !e->is_error          ? " A warning never denies."
+                             : id == "BadRequest" ? " The API server refuses the policy before Karmada sees it."
+                                                  : " Karmada denies the policy.";
+        return {std::string(e->summary), sentence(e->summary) + effect, sentence(e->help)};
+    }
     for (const auto& r : lint_rules)
         if (r[0] == id)
             return {std::string(r[1]), std::string(r[2]), sentence(r[3])};

@@ -221,3 +221,41 @@ TEST_CASE("--feature-gates takes karmada-scheduler's syntax; an unknown gate is 
     auto bad_value = run_lint({"--feature-gates=Failover=yes", "-"}, "");
     CHECK(bad_value.exit_code == 2);
 }
+
+TEST_CASE("--validate: strict (the default) refuses an unknown field with the API server's text at its key")
+{
+    const std::string typo = policy_yaml + "  placement:\n    clusterAfinity:\n      clusterNames: [member1]\n";
+    const std::string refused = "<stdin>:12:5: error: PropagationPolicy in version \"v1alpha1\" cannot be handled as "
+                                "a PropagationPolicy: strict decoding error: unknown field "
+                                "\"spec.placement.clusterAfinity\"\n";
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"-"}, {"--validate=strict", "-"},
+                                                {"--validate", "true", "-"}}) {
+        auto r = run_lint(args, typo);
+        CHECK(r.exit_code == 1);
+        CHECK(r.out.starts_with(refused));
+        CHECK(r.out.find("1 policies, 1 denied, 0 warnings") != std::string::npos);
+    }
+    auto json = run_lint({"-o", "json", "-"}, typo);
+    const auto v = json_of(json.out);
+    const auto& error = v.find("results")->items().at(0).find("errors")->items().at(0);
+    CHECK(error.string_at("reason") == "BadRequest");
+    CHECK(error.string_at("field") == "spec.placement.clusterAfinity");
+    CHECK(error.find("line")->as_int() == 12);
+    CHECK(error.find("column")->as_int() == 5);
+}
+
+TEST_CASE("--validate=warn warns with the API server's warning and admits; ignore says nothing")
+{
+    const std::string typo = policy_yaml + "  propagatDeps: true\n";
+    auto warn = run_lint({"--validate=warn", "-"}, typo);
+    CHECK(warn.exit_code == 0);
+    CHECK(warn.out.starts_with("<stdin>:11:3: warning: unknown field \"spec.propagatDeps\" [unknown-field]\n"));
+    for (const char* ignore : {"--validate=ignore", "--validate=false"}) {
+        auto r = run_lint({ignore, "-"}, typo);
+        CHECK(r.exit_code == 0);
+        CHECK(r.out == "1 documents, 1 policies, 0 denied, 0 warnings, 0 unschedulable, 0 skipped\n");
+    }
+    auto bad = run_lint({"--validate=loose", "-"}, typo);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("--validate") != std::string::npos);
+}

@@ -198,3 +198,32 @@ TEST_CASE("end to end: one result per finding of the JSON report, at the same li
             }
     CHECK(results.size() == i);
 }
+
+TEST_CASE("a strict decoding error is a BadRequest result with the API server's text and its own rule")
+{
+    kpw::lint::report r;
+    kpw::lint::policy_result p;
+    p.file = "p.yaml";
+    p.start = {1, 1};
+    p.kind = "PropagationPolicy";
+    p.namespace_name = "shop";
+    p.name = "web";
+    p.allowed = false;
+    const std::string text = "PropagationPolicy in version \"v1alpha1\" cannot be handled as a PropagationPolicy: "
+                             "strict decoding error: unknown field \"spec.propagatDeps\"";
+    p.errors.push_back({"BadRequest", "spec.propagatDeps", text, {11, 3}, true});
+    r.results.push_back(p);
+    const value root = rendered(r);
+    const value& run = run_of(root);
+    const auto& results = run.find("results")->items();
+    REQUIRE(results.size() == 1);
+    CHECK(results[0].string_at("ruleId") == "BadRequest");
+    CHECK(results[0].string_at("level") == "error");
+    CHECK(region(results[0]) == std::pair<std::int64_t, std::int64_t>{11, 3});
+    // The message names the field itself: no "<field>: " prefix before it.
+    CHECK(results[0].find_path({"message", "text"})->text() == "PropagationPolicy shop/web: " + text);
+    const value& rule = run.find_path({"tool", "driver", "rules"})->items().at(0);
+    CHECK(rule.find_path({"fullDescription", "text"})->text().find("The API server refuses the policy") !=
+          std::string::npos);
+    check_rules(run);
+}
