@@ -137,7 +137,7 @@ TEST_CASE("the --help reader finds the flags (checked on lint, which is always b
     REQUIRE(r.exit_code == 0);
     CHECK(help_flags(r.out) == std::set<std::string>{"--help", "--output", "--namespace", "--allow-aggregated-overflow",
                                                      "--clusters", "--workloads", "--bindings", "--unschedulable", "--explain",
-                                                     "--legacy-default-tolerations", "--base", "--fail-on",
+                                                     "--legacy-default-tolerations", "--base", "--fail-on", "--validate",
                                                      "--link-base", "--report", "--feature-gates"});
 }
 
