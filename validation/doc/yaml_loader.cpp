@@ -15,6 +15,7 @@
 
 #include "doc/yaml_errors.hpp"
 #include "doc/yaml_scalars.hpp"
+#include "doc/yaml_tabs.hpp"
 
 namespace kpw::doc {
 namespace {
@@ -266,6 +267,12 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
         return failure{text[bad] == '\0' ? "NUL byte: this is not a YAML or JSON text file"
                                          : "invalid UTF-8 (YAML and JSON must be UTF-8)",
                        position_of(text, bad)};
+
+    // yaml-cpp 0.7 reads past a tab in the indentation; kubectl's go-yaml refuses the file there.
+    if (auto tab = tab_go_yaml_refuses(text))
+        return failure{"a tab in the indentation: YAML indents with spaces only (kubectl's go-yaml refuses the "
+                       "file here: found character that cannot start any token)",
+                       position_of(text, *tab)};
 
     const std::size_t max_nodes = limits.max_nodes ? limits.max_nodes : 4 * text.size() + 1024;
     std::vector<document> docs;

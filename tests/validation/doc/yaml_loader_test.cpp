@@ -207,8 +207,6 @@ TEST_CASE("yaml: a syntax error says what was found and what YAML expects, at ya
         {"unclosed flow mapping", "a: {x: 1\nb: 3\n", {2, 2}, "the { ... } mapping opened on line 1 is not closed",
          "end of map flow not found"},
         {"stray closing bracket", "a: ]\n", {1, 4}, "found ']' with no '[' or '{' open to close", "illegal flow end"},
-        {"tab in indentation", "a:\n\t- b\n", {2, 2}, "a tab in the indentation: YAML indents with spaces only",
-         "illegal block entry"},
         {"unknown escape", "a: \"x\\qy\"\n", {1, 8}, "unknown escape '\\q' in a double-quoted string",
          "unknown escape character: q"},
     };
