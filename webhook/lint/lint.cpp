@@ -10,6 +10,7 @@
 #include "doc/load.hpp"
 #include "doc/locate.hpp"
 #include "model/decode.hpp"
+#include "schema/object_meta.hpp"
 
 namespace kpw::lint {
 namespace {
@@ -53,6 +54,27 @@ void apply_field_validation(policy_kind kind, const doc::value& object, schema::
     }
     auto& into = mode == schema::field_validation::strict ? r.errors : r.warnings;
     into.insert(into.begin(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+}
+
+// The API server decodes metadata into ObjectMeta before anything else reads the object: a value of the
+// wrong JSON type there (a number as a label value) is a 400 BadRequest in encoding/json's words,
+// whatever --validate says. It comes first, as decoding does; lint still judges the rest.
+void apply_object_meta_decoding(policy_kind kind, const doc::value& object, policy_result& r)
+{
+    const doc::value* metadata = object.find("metadata");
+    if (!metadata)
+        return;
+    const auto bad = schema::object_meta_type_check(*metadata);
+    if (!bad)
+        return;
+    const std::string k(kind_name(kind));
+    const std::string_view api_version = served_api_version(kind);
+    const std::string version(api_version.substr(api_version.find('/') + 1));
+    r.errors.insert(r.errors.begin(),
+                    // No field: the server's decode error names none (the message does); the position does.
+                    finding{"BadRequest", "",
+                            k + " in version \"" + version + "\" cannot be handled as a " + k + ": " + bad->message,
+                            doc::locate(object, bad->at.str()), true});
 }
 
 bool is_list(const doc::value& object)
@@ -173,6 +195,7 @@ policy_result lint_policy_typed(policy_kind kind, const doc::value& object, cons
     for (const auto& w : verdict.warnings)
         r.warnings.push_back(to_finding(object, w));
     apply_field_validation(kind, object, options.field_validation, r);
+    apply_object_meta_decoding(kind, object, r);
     r.allowed = r.errors.empty();
     // The dry run schedules admitted policies only: a denied one never reaches the scheduler.
     if (options.dry_run && r.allowed) {
