@@ -65,6 +65,17 @@ bool is_masked_required(const field::error& e)
     return leaf == "apiVersion" || leaf == "kind";
 }
 
+// metadata as the API server checks it on CREATE: after Karmada's mutating webhook appended its controller
+// finalizer (karmada: pkg/webhook/propagationpolicy/mutating.go controllerutil.AddFinalizer), so a finalizer
+// error lists it too, as karmada-apiserver's does.
+model::object_meta created_meta(policy_kind kind, model::object_meta meta)
+{
+    const std::string_view finalizer = is_pp(kind) ? model::pp_finalizer : model::cpp_finalizer;
+    if (std::find(meta.finalizers.begin(), meta.finalizers.end(), finalizer) == meta.finalizers.end())
+        meta.finalizers.emplace_back(finalizer);
+    return meta;
+}
+
 // A policy without spec: the mutating webhook decodes it into Karmada's Go types and re-encodes spec (a
 // field without omitempty, propagation_types.go) as {}, so the schema, which runs after it, finds
 // spec.resourceSelectors missing rather than spec (seen in the conformance oracle; rules §4.1 said `spec`).
@@ -185,7 +196,7 @@ manifest_verdict validate_manifest(policy_kind kind, const doc::value& object, s
     if (is_pp(kind))
         v.policy_namespace = p.metadata.ns.empty() ? std::string(default_namespace) : p.metadata.ns;
     // Stage 3 on the document as written: object metadata, then the CRD schema (apiserver order).
-    rules::validate_object_meta(p.metadata, v.errors);
+    rules::validate_object_meta(created_meta(kind, p.metadata), v.errors);
     if (crd)
         schema::check(*crd, written, field::path(), v.errors, v.warnings);
     move_masked_to_warnings(v.errors, v.warnings);
