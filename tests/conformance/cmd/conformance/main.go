@@ -100,6 +100,7 @@ func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	c.register(fs)
 	root := fs.String("root", "", "repository root for the default case set (default: found from the working directory)")
 	corpusLimit := fs.Int("corpus-limit", 0, "default set: entries taken from each fuzz corpus (0 all, -1 none)")
+	knownFile := fs.String("known", "", "ledger of open divergences (tests/conformance/known-divergences.txt): listed cases that differ do not fail the run, listed cases that agree do")
 	dirs, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -129,12 +130,20 @@ func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code := checkBinaries(&c, stderr); code != 0 {
 		return code
 	}
+	var known compare.Known
+	if *knownFile != "" {
+		if known, err = compare.ReadKnown(*knownFile); err != nil {
+			fmt.Fprintln(stderr, "conformance:", err)
+			return 2
+		}
+	}
 	jobs := toJobs(list)
 	verdicts := c.comparer().CompareAll(ctx, jobs, c.parallel)
 	if ctx.Err() != nil {
 		return 2
 	}
-	if compare.Print(stdout, jobs, verdicts, c.verbose).Failed() {
+	_, stale := known.Apply(stdout, jobs, verdicts)
+	if compare.Print(stdout, jobs, verdicts, c.verbose).Failed() || stale > 0 {
 		return 1
 	}
 	return 0

@@ -39,8 +39,8 @@ func (c *Comparer) CompareAll(ctx context.Context, jobs []Job, parallel int) []V
 
 // Totals counts verdicts.
 type Totals struct {
-	Cases, Agree, Differ, CouldNotRun int
-	Explained                         map[string]int // rule -> differences it explained
+	Cases, Agree, Differ, CouldNotRun, Known int
+	Explained                                map[string]int // rule -> differences it explained
 }
 
 // Count tallies verdicts.
@@ -54,6 +54,8 @@ func Count(vs []Verdict) Totals {
 			t.Differ++
 		case CouldNotRun:
 			t.CouldNotRun++
+		case KnownDiffer:
+			t.Known++
 		}
 		for _, d := range v.Explained {
 			t.Explained[d.Rule]++
@@ -70,6 +72,9 @@ func (t Totals) Summary() string {
 	s := fmt.Sprintf("conformance: %d cases, %d agree, %d differ", t.Cases, t.Agree, t.Differ)
 	if t.CouldNotRun > 0 {
 		s += fmt.Sprintf(", %d could not run", t.CouldNotRun)
+	}
+	if t.Known > 0 {
+		s += fmt.Sprintf(" (and %d known divergences, open)", t.Known)
 	}
 	return s
 }
@@ -106,7 +111,7 @@ func (t Totals) ExplainedLine() string {
 // verbose its intentional ones; nothing for a case that agrees.
 func PrintVerdict(w io.Writer, name string, v Verdict, verbose bool) {
 	switch v.Status {
-	case Differ:
+	case Differ, KnownDiffer:
 		fmt.Fprintf(w, "DIFFER %s\n", name)
 		printDiffs(w, v.Diffs, "")
 	case CouldNotRun:

@@ -15,6 +15,7 @@ const (
 	Agree       Status = iota // same answer, or differences all intentional
 	Differ                    // at least one difference no rule explains
 	CouldNotRun               // the oracle did not answer: never counted as agreement
+	KnownDiffer               // differs, and is listed in the ledger of open divergences (Known)
 )
 
 func (s Status) String() string {
