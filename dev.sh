@@ -284,11 +284,12 @@ image_tag=localhost/karmada-policy-webhook:dev
 # in a container or CI sandbox), host networking (loopback only; no bridge or CNI plugins needed).
 podman_() { podman --runtime runc --cgroup-manager cgroupfs "$@"; }
 
-# Limits for `podman run`. Podman's defaults for a root container (nofile and nproc 1048576) need
-# CAP_SYS_RESOURCE, which this machine's sandbox does not grant: runc then fails with "error setting rlimit
-# type 7 (or 6): operation not permitted". The image runs instead with a fresh machine's stock soft open-file
-# limit (1024, which serve raises to the hard one at start) under the host's hard limit, and at most 32768
-# processes (runc could not set 65536 here either).
+# Limits for `podman run` and `podman build`. Podman's defaults for a root container (nofile and nproc
+# 1048576) need CAP_SYS_RESOURCE, which this machine's sandbox does not grant: `podman run` then fails
+# with "error setting rlimit type 7 (or 6): operation not permitted", and `podman build` runs its steps
+# with an open-file limit of 1024 soft and hard, under which the hostile-connections test cannot hold its
+# 300 clients. Both get a fresh machine's stock soft open-file limit (1024, which serve and that test
+# raise to the hard one) under the host's hard limit, and at most 32768 processes (65536 failed here too).
 run_limits() {
   local nproc
   nproc=$(ulimit -Hu)
@@ -391,7 +392,9 @@ image() {
   ensure_base_image
   local run_tests=0
   [ "${1:-}" = tests ] && run_tests=1
-  step image-build podman_ build --pull=never --network host --build-arg "KPW_TESTS=$run_tests" \
+  local limits
+  mapfile -t limits < <(run_limits)
+  step image-build podman_ build --pull=never --network host "${limits[@]}" --build-arg "KPW_TESTS=$run_tests" \
     -f Containerfile -t "$image_tag" .
   step image-exists podman_ image exists "$image_tag"
   step image-checks image_checks
