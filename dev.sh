@@ -404,6 +404,10 @@ image() {
     -f Containerfile -t "$image_tag" .
   step image-exists podman_ image exists "$image_tag"
   step image-checks image_checks
+  # Every build leaves the previous image and its build stage (with a whole build directory) untagged:
+  # what is older than a day goes, so CI's runs on one machine do not fill its disk, while today's
+  # layers stay as the cache of the next build.
+  step image-prune podman_ image prune -f --filter until=24h
 }
 
 # ---- the conformance oracle (issue 25; docs/conformance.md) ---------------------------------------------
