@@ -248,11 +248,16 @@ std::vector<unknown_field> unknown_fields(const node& schema, const doc::value& 
 std::string strict_decoding_message(std::string_view kind, std::string_view version,
                                     const std::vector<unknown_field>& fields)
 {
-    std::string m = std::string(kind) + " in version " + field::go_quote(version) + " cannot be handled as a " +
-                    std::string(kind) + ": strict decoding error: ";
+    std::string cause = "strict decoding error: ";
     for (std::size_t i = 0; i < fields.size(); ++i)
-        m.append(i ? ", " : "").append("unknown field \"").append(fields[i].api_path).append("\"");
-    return m;
+        cause.append(i ? ", " : "").append("unknown field \"").append(fields[i].api_path).append("\"");
+    return decode_error_message(kind, version, cause);
+}
+
+std::string decode_error_message(std::string_view kind, std::string_view version, std::string_view cause)
+{
+    return std::string(kind) + " in version " + field::go_quote(version) + " cannot be handled as a " +
+           std::string(kind) + ": " + std::string(cause);
 }
 
 void check(const node& schema, const doc::value& v, const field::path& at, field::error_list& errors,

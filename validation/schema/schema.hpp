@@ -80,4 +80,8 @@ std::vector<unknown_field> unknown_fields(const node& schema, const doc::value& 
 std::string strict_decoding_message(std::string_view kind, std::string_view version,
                                     const std::vector<unknown_field>& fields);
 
+// Any decode error the API server turns into that BadRequest: `<kind> in version "<version>" cannot be
+// handled as a <kind>: <cause>` (a strict decoding error, or encoding/json's type error in metadata).
+std::string decode_error_message(std::string_view kind, std::string_view version, std::string_view cause);
+
 } // namespace kpw::schema

@@ -67,13 +67,11 @@ void apply_object_meta_decoding(policy_kind kind, const doc::value& object, poli
     const auto bad = schema::object_meta_type_check(*metadata);
     if (!bad)
         return;
-    const std::string k(kind_name(kind));
     const std::string_view api_version = served_api_version(kind);
-    const std::string version(api_version.substr(api_version.find('/') + 1));
+    const std::string_view version = api_version.substr(api_version.find('/') + 1);
     r.errors.insert(r.errors.begin(),
                     // No field: the server's decode error names none (the message does); the position does.
-                    finding{"BadRequest", "",
-                            k + " in version \"" + version + "\" cannot be handled as a " + k + ": " + bad->message,
+                    finding{"BadRequest", "", schema::decode_error_message(kind_name(kind), version, bad->message),
                             doc::locate(object, bad->at.str()), true});
 }
 
