@@ -26,6 +26,7 @@ packages=(
   meson ninja-build pkg-config g++ clang python3
   libboost1.81-dev libssl-dev rapidjson-dev libyaml-cpp-dev doctest-dev libcli11-dev libmimalloc-dev
   openssl curl
+  ccache # meson puts it before the compiler: a warm machine's builds (CI's fresh clones too) are cache hits
   libclang-rt-14-dev llvm-14 # sanitizer + libFuzzer runtimes and llvm-symbolizer (clang's Recommends)
 )
 # Only the tests need these.
@@ -51,6 +52,9 @@ required_headers=( # header:package, for the libraries meson finds by their head
 
 started=$SECONDS
 log_dir=.cache/dev-logs
+# ccache keys on paths below this root relative to it, so a fresh clone elsewhere (as CI makes) hits the
+# cache a previous clone filled.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 mkdir -p "$log_dir"
 
 elapsed() { local s=$((SECONDS - started)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
@@ -235,7 +239,10 @@ configure_clang() {
   # every object is then rebuilt, so it runs only when they differ.
   local stamp="$dir/kpw-options" wanted="$*"
   if [ ! -f "$dir/build.ninja" ]; then
-    step "configure-$dir" env CXX=clang++ meson setup "$dir" "$@"
+    # With CXX set meson no longer adds ccache by itself.
+    local cxx=clang++
+    ! command -v ccache >/dev/null 2>&1 || cxx="ccache clang++"
+    step "configure-$dir" env CXX="$cxx" meson setup "$dir" "$@"
   elif [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     step "reconfigure-$dir" meson configure "$dir" "$@"
   fi
