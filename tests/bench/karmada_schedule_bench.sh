@@ -1,23 +1,38 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Karmada as the anchor of the dry run (issue 25 §5): on one corpus of tests/bench/gen_dry_run.py
-# (CLUSTERS clusters, WORKLOADS policies claiming one Deployment each), side by side in one run:
-#  1. first time: karmada-schedule-bench (Karmada's detector rule and native interpreter build the bindings,
-#     then core.NewGenericScheduler + Schedule per binding, tests/conformance/cmd/karmada-schedule-bench)
-#     and `karmada-policy-webhook lint -o json --clusters --workloads` on the same files;
-#  2. steady re-plan: the bindings Karmada's first run placed (written by karmada-schedule-bench, as
-#     `kubectl get rb -o json` prints them), every Deployment scaled up by two replicas, so each binding is
-#     re-scheduled in Steady mode: karmada-schedule-bench --bindings and lint --bindings on the same files.
-# Wall time, CPU time and peak RSS of each process (GNU time), the load average before each run, and
-# Karmada's per-phase figures (read / bind / schedule). Last, whether lint placed every workload where
-# Karmada did (first time and steady), and replan_bench's in-process figures at the same size.
-#   tests/bench/karmada_schedule_bench.sh [CLUSTERS] [WORKLOADS] [RUNS]
+# Karmada as the anchor of the dry run (issue 25 §5), side by side in one run on one corpus of
+# tests/bench/gen_dry_run.py (CLUSTERS clusters, WORKLOADS policies claiming one Deployment each):
+#
+#  Karmada: karmada-schedule-bench (tests/conformance/cmd/karmada-schedule-bench): Karmada's detector rule
+#    and native interpreter build the bindings of all WORKLOADS templates, then core.NewGenericScheduler +
+#    Schedule per binding. Karmada's scheduler needs tens of milliseconds per binding at 5,000 clusters, so
+#    it schedules the first SAMPLE bindings (default 240: two full cycles of the generator's shapes and
+#    sizes, which repeat every 120 workloads) and its full-size time is that times WORKLOADS / SAMPLE
+#    (each binding is scheduled against the same snapshot, so the cost per binding does not depend on the
+#    others). SAMPLE=0 schedules all of them.
+#  lint: `karmada-policy-webhook lint --clusters --workloads [--bindings]` end to end (read, validate every
+#    policy, claim, schedule, report) on the full corpus with -o json (which always carries every group's
+#    explain rows: about 300 KB per workload here, written to a file) and with -o text, and with -o json on
+#    the sample alone (the first SAMPLE policies and Deployments, the same clusters): the same work as
+#    Karmada's sample.
+#
+#  1. first time: no binding has spec.clusters.
+#  2. steady re-plan: every Deployment scaled up by two replicas, so every placed binding is re-scheduled
+#     in Steady mode. Karmada and lint's sample run read the bindings Karmada's first run wrote; lint's
+#     full run reads bindings written from its own first-time placements (bindings_from_lint.py; they are
+#     Karmada's on the sample, checked below).
+#
+# Wall time, CPU time (user + sys) and peak RSS of every process (GNU time), the load average before each
+# run, Karmada's phases (read / bind / schedule), whether lint placed every sampled workload as Karmada's
+# scheduler did, and replan_bench's in-process figures at the same size.
+#   tests/bench/karmada_schedule_bench.sh [CLUSTERS] [WORKLOADS] [SAMPLE]
 # BUILD_DIR (default build) is the C++ build, GO_BIN_DIR (default $BUILD_DIR-go) where the Go command goes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 clusters=${1:-5000}
 workloads=${2:-10000}
-runs=${3:-1}
+sample=${3:-240}
+[ "$sample" -gt 0 ] && [ "$sample" -lt "$workloads" ] || sample=$workloads
 build=${BUILD_DIR:-build}
 gobin=${GO_BIN_DIR:-$build-go}
 [ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
@@ -32,70 +47,91 @@ karmada=$gobin/karmada-schedule-bench
 c=$(mktemp -d)
 trap 'rm -rf "$c"' EXIT
 python3 tests/bench/gen_dry_run.py "$c" --clusters "$clusters" --policies "$workloads"
-# The same Deployments, two replicas more each (the scale-up that makes every binding re-plan).
-python3 - "$c/workloads.json" "$c/workloads-scaled.json" <<'PY'
+# The sample as its own corpus, and every Deployment two replicas up (the scale-up that makes every
+# binding re-plan).
+python3 - "$c" "$sample" <<'PY'
 import json, sys
-doc = json.load(open(sys.argv[1]))
-for w in doc["items"]:
-    w["spec"]["replicas"] += 2
-json.dump(doc, open(sys.argv[2], "w"))
+d, n = sys.argv[1], int(sys.argv[2])
+for name in ("policies", "workloads"):
+    doc = json.load(open(f"{d}/{name}.json"))
+    json.dump(dict(doc, items=doc["items"][:n]), open(f"{d}/sample-{name}.json", "w"))
+    if name == "workloads":
+        for w in doc["items"]:
+            w["spec"]["replicas"] += 2
+        json.dump(doc, open(f"{d}/workloads-scaled.json", "w"))
+        json.dump(dict(doc, items=doc["items"][:n]), open(f"{d}/sample-workloads-scaled.json", "w"))
 PY
 
-# measure NAME CMD...: one run under GNU time; prints "NAME wall_s= user_s= sys_s= peak_rss_kib= load=" and
-# keeps the command's stdout in $c/NAME.out. Exit status 0 or 1 (lint's findings) is a run.
+# measure NAME CMD...: one run under GNU time; prints "NAME wall_s= cpu_s= peak_rss_mib= load=" and keeps
+# the command's stdout in $c/NAME.out. Exit status 0 or 1 (lint's findings) is a run.
 measure() {
   local name=$1; shift
   local load rc=0
-  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  load=$(cut -d' ' -f1 /proc/loadavg)
   /usr/bin/time -f '%e %U %S %M' -o "$c/$name.time" "$@" >"$c/$name.out" 2>"$c/$name.err" || rc=$?
   if [ "$rc" -gt 1 ]; then
     { echo "$name: exit status $rc"; tail -n 5 "$c/$name.err"; } >&2
     exit 1
   fi
-  read -r wall user sys rss <"$c/$name.time"
-  echo "$name wall_s=$wall user_s=$user sys_s=$sys peak_rss_kib=$rss load=${load// //}"
+  read -r wall user sys rss < <(tail -n 1 "$c/$name.time")
+  printf '%-28s wall %8.2f s  cpu %8.2f s  peak RSS %7.1f MiB  load %s\n' "$name" "$wall" \
+    "$(awk -v u="$user" -v s="$sys" 'BEGIN{print u+s}')" "$(awk -v k="$rss" 'BEGIN{print k/1024}')" "$load"
+}
+# karmada_line NAME: Karmada's phases, and its schedule time scaled to every workload.
+karmada_line() {
+  local r
+  r=$(grep '^RESULT' "$c/$1.out")
+  echo "  $r"
+  echo "$r" | awk -v w="$workloads" '{for(i=1;i<=NF;i++){split($i,a,"="); v[a[1]]=a[2]}
+    printf "  Karmada schedule: %.1f ms wall (%.1f ms cpu) per binding; x %d bindings = %.0f s wall (%.0f s cpu), + read %.2f s + bind %.2f s\n",
+      1000*v["schedule_s"]/v["bindings"], 1000*v["schedule_cpu_s"]/v["bindings"], w, v["schedule_s"]*w/v["bindings"],
+      v["schedule_cpu_s"]*w/v["bindings"], v["read_s"], v["bind_s"]}'
 }
 
-echo "== corpus: $clusters clusters ($(( $(stat -c %s "$c/clusters.json") / 1024 )) KiB), $workloads policies + Deployments; $(nproc) cores =="
-for r in $(seq "$runs"); do
-  echo "-- round $r: first time"
-  measure karmada-first "$karmada" --clusters "$c/clusters.json" --policies "$c/policies.json" \
-    --workloads "$c/workloads.json" --write-bindings "$c/bindings.json"
-  grep '^RESULT' "$c/karmada-first.out"
-  measure lint-first "$bin" lint -o json --clusters "$c/clusters.json" --workloads "$c/workloads.json" "$c/policies.json"
-  echo "lint-first output: $(( $(stat -c %s "$c/lint-first.out") / 1048576 )) MiB of JSON"
-  cp "$c/lint-first.out" "$c/lint-first.json"
-  echo "-- round $r: steady re-plan (+2 replicas each)"
-  measure karmada-steady "$karmada" --clusters "$c/clusters.json" --policies "$c/policies.json" \
-    --workloads "$c/workloads-scaled.json" --bindings "$c/bindings.json" --write-bindings "$c/bindings-steady.json"
-  grep '^RESULT' "$c/karmada-steady.out"
-  measure lint-steady "$bin" lint -o json --clusters "$c/clusters.json" --workloads "$c/workloads-scaled.json" \
-    --bindings "$c/bindings.json" "$c/policies.json"
-  echo "lint-steady output: $(( $(stat -c %s "$c/lint-steady.out") / 1048576 )) MiB of JSON"
-done
+files=(--clusters "$c/clusters.json")
+echo "== corpus: $clusters clusters ($(( $(stat -c %s "$c/clusters.json") / 1024 )) KiB JSON), $workloads policies + Deployments, Karmada sample $sample; $(nproc) cores =="
+echo "-- first time"
+measure karmada-first "$karmada" "${files[@]}" --policies "$c/policies.json" --workloads "$c/workloads.json" \
+  --limit "$sample" --write-bindings "$c/bindings.json"
+karmada_line karmada-first
+measure lint-first-sample-json "$bin" lint -o json "${files[@]}" --workloads "$c/sample-workloads.json" "$c/sample-policies.json"
+cp "$c/lint-first-sample-json.out" "$c/lint-first-sample.json"
+measure lint-first-json "$bin" lint -o json "${files[@]}" --workloads "$c/workloads.json" "$c/policies.json"
+echo "  (-o json: $(( $(stat -c %s "$c/lint-first-json.out") / 1048576 )) MiB written)"
+rm -f "$c/lint-first-json.out"
+measure lint-first-text "$bin" lint "${files[@]}" --workloads "$c/workloads.json" "$c/policies.json"
+python3 tests/bench/bindings_from_lint.py "$c/lint-first-text.out" "$c/policies.json" "$c/workloads.json" "$c/lint-bindings.json" >/dev/null
 
-# Same work: the placements lint predicts against the ones Karmada's scheduler made.
-python3 - "$c/bindings.json" "$c/lint-first.json" "$c/bindings-steady.json" "$c/lint-steady.out" <<'PY'
+echo "-- steady re-plan (+2 replicas each)"
+measure karmada-steady "$karmada" "${files[@]}" --policies "$c/policies.json" --workloads "$c/workloads-scaled.json" \
+  --bindings "$c/bindings.json" --write-bindings "$c/bindings-steady.json"
+karmada_line karmada-steady
+measure lint-steady-sample-json "$bin" lint -o json "${files[@]}" --workloads "$c/sample-workloads-scaled.json" \
+  --bindings "$c/bindings.json" "$c/sample-policies.json"
+measure lint-steady-json "$bin" lint -o json "${files[@]}" --workloads "$c/workloads-scaled.json" \
+  --bindings "$c/lint-bindings.json" "$c/policies.json"
+echo "  (-o json: $(( $(stat -c %s "$c/lint-steady-json.out") / 1048576 )) MiB written)"
+rm -f "$c/lint-steady-json.out"
+measure lint-steady-text "$bin" lint "${files[@]}" --workloads "$c/workloads-scaled.json" \
+  --bindings "$c/lint-bindings.json" "$c/policies.json"
+
+# Same work: the placements lint predicts against the ones Karmada's scheduler made, on the sample.
+python3 - "$c/bindings.json" "$c/lint-first-sample.json" "$c/bindings-steady.json" "$c/lint-steady-sample-json.out" <<'PY'
 import json, sys
 def karmada(path):
-    out = {}
-    for b in json.load(open(path))["items"]:
-        r = b["spec"]["resource"]
-        out[r["name"]] = sorted((t["name"], t.get("replicas", 0)) for t in b["spec"].get("clusters") or [])
-    return out
+    return {b["spec"]["resource"]["name"]: sorted((t["name"], t.get("replicas", 0)) for t in b["spec"].get("clusters") or [])
+            for b in json.load(open(path))["items"]}
 def lint(path):
-    out = {}
-    for res in json.load(open(path))["results"]:
-        for s in res.get("scheduling") or []:
-            out[s["workload"]["name"]] = sorted((t["name"], t.get("replicas", 0)) for t in s.get("clusters") or [])
-    return out
+    return {s["workload"]["name"]: sorted((t["name"], t.get("replicas", 0)) for t in s.get("clusters") or [])
+            for res in json.load(open(path))["results"] for s in res.get("scheduling") or []}
 for what, k, l in (("first time", sys.argv[1], sys.argv[2]), ("steady re-plan", sys.argv[3], sys.argv[4])):
     k, l = karmada(k), lint(l)
     same = sum(1 for n in k if l.get(n) == k[n])
     diff = [n for n in k if n in l and l[n] != k[n]]
-    print(f"{what}: lint places {same} of {len(k)} workloads exactly as Karmada's scheduler "
+    print(f"{what}: lint places {same} of {len(k)} sampled workloads exactly as Karmada's scheduler "
           f"({len(diff)} differ, {len(set(k) - set(l))} not in lint's report){'; e.g. ' + diff[0] if diff else ''}")
 PY
 
-echo "== in process (replan_bench $clusters $workloads 1: bench_corpus.hpp, same six shapes, 10 workloads per policy) =="
-"$build/tests/bench/replan_bench" "$clusters" "$workloads" 1
+echo "== in process: replan_bench $clusters $workloads 1 (bench_corpus.hpp: the same six shapes, 10 workloads per policy) =="
+echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
+/usr/bin/time -f 'replan_bench peak RSS %M KiB' "$build/tests/bench/replan_bench" "$clusters" "$workloads" 1
