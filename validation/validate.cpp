@@ -3,6 +3,9 @@
 #include "validate.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "model/decode.hpp"
 #include "model/defaults.hpp"
@@ -128,6 +131,96 @@ doc::value mutate(const schema::node* crd, model::policy& p, const doc::value& o
     return stored;
 }
 
+// encoding/json decodes the JSON the API server sends the webhook: the unstructured object re-encoded,
+// so every mapping's keys in byte order. Go keeps the first type error it meets, so that order decides
+// which one Karmada reports.
+void sort_keys(doc::value& v)
+{
+    if (v.is_sequence())
+        for (auto& item : v.items())
+            sort_keys(item);
+    if (!v.is_mapping())
+        return;
+    for (auto& m : v.members())
+        sort_keys(m.second);
+    std::stable_sort(v.members().begin(), v.members().end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+// Whether `v` is of the JSON type encoding/json names in "cannot unmarshal <word> into": "string",
+// "number" (or "number 1.5"), "bool", "array", "object".
+bool is_json_word(const doc::value& v, std::string_view word)
+{
+    return word.starts_with("number") ? v.is_number()
+           : word == "string"         ? v.is_string()
+           : word == "bool"           ? v.is_bool()
+           : word == "array"          ? v.is_sequence()
+                                      : word == "object" && v.is_mapping();
+}
+
+// The rendered path of the value encoding/json refused: at dotted Go field path `keys` (no indices) of
+// `v`, of JSON type `word`, searching lists in order; the element of a string map or list the path ends
+// at when that is the value Go refused.
+std::optional<std::string> refused_at(const doc::value& v, const std::vector<std::string_view>& keys, std::size_t i,
+                                      const std::string& at, std::string_view word)
+{
+    if (v.is_sequence()) {
+        for (std::size_t n = 0; n < v.items().size(); ++n)
+            if (auto found = refused_at(v.items()[n], keys, i, at + "[" + std::to_string(n) + "]", word))
+                return found;
+        if (i == keys.size() && is_json_word(v, word))
+            return at;
+        return std::nullopt;
+    }
+    if (i == keys.size()) {
+        if (is_json_word(v, word))
+            return at;
+        for (const auto& [key, item] : v.members())
+            if (is_json_word(item, word))
+                return at + "." + key;
+        return std::nullopt;
+    }
+    const doc::value* child = v.find(keys[i]);
+    if (!child)
+        return std::nullopt;
+    return refused_at(*child, keys, i + 1, at.empty() ? std::string(keys[i]) : at + "." + std::string(keys[i]), word);
+}
+
+// Where encoding/json's "json: cannot unmarshal W into Go struct field S.a.b.c of type T" points in the
+// document: the value of type W at a.b.c, with the indices of the elements that hold it; spec when the
+// text names no such value.
+std::string go_error_path(const doc::value& object, std::string_view message)
+{
+    constexpr std::string_view prefix = "json: cannot unmarshal ", struct_field = " into Go struct field ";
+    const auto start = message.find(struct_field);
+    const auto end = message.rfind(" of type ");
+    if (!message.starts_with(prefix) || start == std::string_view::npos || end == std::string_view::npos || end < start)
+        return "spec";
+    const std::string_view word = message.substr(prefix.size(), start - prefix.size());
+    const std::string_view qualified = message.substr(start + struct_field.size(), end - start - struct_field.size());
+    std::vector<std::string_view> keys;
+    for (std::string_view rest = qualified.substr(qualified.find('.') + 1); !rest.empty();) {
+        const auto next = rest.find('.');
+        keys.push_back(rest.substr(0, next));
+        rest = next == std::string_view::npos ? std::string_view() : rest.substr(next + 1);
+    }
+    return refused_at(object, keys, 0, "", word).value_or("spec");
+}
+
+// karmada: pkg/webhook/{propagationpolicy,clusterpropagationpolicy}/mutating.go Handle, whose first step
+// is a.Decoder.Decode(req, policy) -> admission.Errored(http.StatusBadRequest, err). metadata is left
+// out: the API server decoded it into ObjectMeta itself and sends its own encoding (a type error there
+// is the API server's 400, schema/object_meta).
+std::string mutating_decode_error(const doc::value& written)
+{
+    doc::value sent = written;
+    sent.erase("metadata");
+    sort_keys(sent);
+    std::string error;
+    model::decode(sent, &error);
+    return error;
+}
+
 } // namespace
 
 std::optional<policy_kind> policy_kind_of(std::string_view api_version, std::string_view kind)
@@ -201,13 +294,18 @@ manifest_verdict validate_manifest(policy_kind kind, const doc::value& object, s
         schema::check(*crd, written, field::path(), v.errors, v.warnings);
     move_masked_to_warnings(v.errors, v.warnings);
     rewrite_masked_spec(v.errors);
+    // Stage 2's first step, before stage 3 in the API server's order: reported apart (it is no field
+    // error), and like stage 3's errors it stops the request before Karmada's validating webhook.
+    v.mutating_refusal = mutating_decode_error(written);
+    if (!v.mutating_refusal.empty())
+        v.mutating_refusal_at = go_error_path(written, v.mutating_refusal);
     // Stages 2 and 4: Karmada's mutating defaults, then its validating webhook (no permanent-id check),
     // which the API server calls only when stage 3 passed.
     v.defaulted = mutate(crd, p, written, v.policy_namespace);
     p.kind = kind_name(kind);
     const rules::options opts{v.policy_namespace, options.allow_aggregated_overflow};
     auto spec_errors = rules::validate_propagation_spec(p.spec, opts);
-    if (v.errors.empty())
+    if (v.errors.empty() && v.mutating_refusal.empty())
         v.errors.insert(v.errors.end(), spec_errors.begin(), spec_errors.end());
     else
         defer_webhook_errors(spec_errors, v.warnings);

@@ -49,6 +49,12 @@ struct manifest_verdict {
     field::warning_list warnings;
     std::string policy_namespace; // the namespace the policy was judged in ("" for a CPP)
     doc::value defaulted;        // the object as the API server would store it (for the dry run)
+    // Karmada's mutating webhook decodes the object into its Go types before the CRD schema runs: a
+    // value of the wrong JSON type there (a string priority) is refused with encoding/json's first
+    // type error ("json: cannot unmarshal string into Go struct field PropagationSpec.spec.priority of
+    // type int32"), and the API server stops. Empty when the object decodes.
+    std::string mutating_refusal;
+    std::string mutating_refusal_at; // a rendered field path of the offending value, for its position
 };
 
 // `default_namespace` applies to a PropagationPolicy without metadata.namespace (kubectl's "default").

@@ -192,6 +192,11 @@ policy_result lint_policy_typed(policy_kind kind, const doc::value& object, cons
         r.errors.push_back(to_finding(object, e));
     for (const auto& w : verdict.warnings)
         r.warnings.push_back(to_finding(object, w));
+    if (!verdict.mutating_refusal.empty())
+        // Karmada's admission.Errored(400, err): no field, and no reason (metav1.StatusReasonUnknown, "");
+        // the API server prefixes `admission webhook "<name>" denied the request: `.
+        r.errors.insert(r.errors.begin(), finding{"", "", verdict.mutating_refusal,
+                                                  doc::locate(object, verdict.mutating_refusal_at), true});
     apply_field_validation(kind, object, options.field_validation, r);
     apply_object_meta_decoding(kind, object, r);
     r.allowed = r.errors.empty();

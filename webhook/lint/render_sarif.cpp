@@ -30,7 +30,16 @@ constexpr std::string_view lint_rules[][4] = {
     {"invalid-input", "a file is not valid YAML/JSON or not a Kubernetes object",
      "lint could not read a document; the run exits 2 whatever the other files say.",
      "fix the syntax at the position given"},
+    // An error without a reason: Karmada's mutating webhook could not decode the policy into its Go types
+    // (admission.Errored carries no metav1.StatusReason; SARIF needs a ruleId).
+    {"webhook-decode", "Karmada's mutating webhook cannot decode the policy",
+     "A value has another JSON type than Karmada's Go field (a string where an int32 is expected); the "
+     "webhook refuses the policy with encoding/json's error before the CRD schema is checked.",
+     "give the field the type the message names"},
 };
+
+// The SARIF rule of a finding: its reason, or webhook-decode for the one error that has none.
+std::string_view rule_of(const finding& f) { return f.id.empty() ? std::string_view("webhook-decode") : f.id; }
 
 std::string sentence(std::string_view s)
 {
@@ -153,7 +162,7 @@ void add_policy(sarif_builder& b, const policy_result& p)
 {
     const std::string label = policy_label(p) + ": ";
     for (const auto& e : p.errors)
-        b.add(e.id, false, label + e.str(), p.file, e.where.known() ? e.where : p.start);
+        b.add(rule_of(e), false, label + e.str(), p.file, e.where.known() ? e.where : p.start);
     for (const auto& w : p.warnings)
         b.add(w.id, true, label + w.str(), p.file, w.where.known() ? w.where : p.start);
     for (const auto& s : p.scheduling) {

@@ -230,3 +230,26 @@ TEST_CASE("unknown fields are warnings with their path; nulls count as absent")
     CHECK(v.defaulted.find_path({"spec", "priority"})->as_int() == 0);
     CHECK(v.defaulted.find_path({"spec", "placement", "clusterAfinity"}) == nullptr);
 }
+
+TEST_CASE("a value of another JSON type than Karmada's Go field is the mutating webhook's decode error")
+{
+    // Before the schema runs, Karmada's mutating webhook decodes the object (sent with sorted keys)
+    // into its Go types: the first type error in that order, in encoding/json's words, and the
+    // validating webhook's errors wait behind it.
+    const auto v = testing::lint_spec("priority: high\nplacement:\n  clusterAffinity:\n    clusterNames: [1]\n");
+    CHECK(v.mutating_refusal == "json: cannot unmarshal number into Go struct field "
+                                "ClusterAffinity.spec.placement.clusterAffinity.clusterNames of type string");
+    CHECK(v.mutating_refusal_at == "spec.placement.clusterAffinity.clusterNames[0]");
+    CHECK(testing::lint_spec("priority: high\n").mutating_refusal ==
+          "json: cannot unmarshal string into Go struct field PropagationSpec.spec.priority of type int32");
+    const auto second = testing::lint_spec(
+        "resourceSelectors:\n- apiVersion: apps/v1\n  kind: Deployment\n- apiVersion: v1\n  kind: 7\n");
+    CHECK(second.mutating_refusal == "json: cannot unmarshal number into Go struct field "
+                                     "ResourceSelector.spec.resourceSelectors.kind of type string");
+    CHECK(second.mutating_refusal_at == "spec.resourceSelectors[1].kind");
+    CHECK(testing::lint_spec("priority: 3\n").mutating_refusal.empty());
+    // metadata is the API server's to decode (schema/object_meta): not the webhook's error.
+    CHECK(testing::lint("apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: p\n"
+                        "  labels: {a: 1}\nspec:\n  resourceSelectors:\n  - {apiVersion: v1, kind: Pod}\n")
+              .mutating_refusal.empty());
+}
