@@ -36,8 +36,9 @@ struct json_prune {
 // Failures carry the line:column of the offending byte. `prune` applies to the root object's members.
 result<value> parse_json(std::string_view text, const load_limits& limits = {}, std::span<const json_prune> prune = {});
 
-// YAML 1.1 as kubectl reads it (sigs.k8s.io/yaml): multi-document, duplicate keys rejected, anchors
-// and merge keys expanded under the node budget, every node positioned. JSON input works too.
+// YAML 1.1 as kubectl reads it (sigs.k8s.io/yaml over go-yaml v2, non-strict): multi-document, a
+// repeated key keeps its last value (merge keys included, in the order written), anchors and merge keys
+// expanded under the node budget, every node positioned. JSON input works too.
 // Empty documents are dropped; indices still count them.
 result<std::vector<document>> load_yaml(std::string_view text, const load_limits& limits = {});
 

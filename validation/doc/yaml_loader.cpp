@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // YAML text -> doc::value documents through yaml-cpp's event parser (yaml-cpp stays in this file).
-// Events rather than YAML::Node: they give a mark for every key and value, let us reject duplicate
-// keys, and let us bound alias expansion before a copy is made.
+// Events rather than YAML::Node: they give a mark for every key and value, let us resolve repeated
+// keys as go-yaml does, and let us bound alias expansion before a copy is made.
 #include "doc/load.hpp"
 
 #include <algorithm>
@@ -137,7 +137,6 @@ private:
         bool expecting_key = true;
         std::string key;
         position key_pos;
-        std::vector<std::string> merged; // keys that came from a merge key: explicit keys override them
     };
 
     void spend(std::size_t nodes, const YAML::Mark& mark)
@@ -164,7 +163,7 @@ private:
             throw load_error{"document nested deeper than " + std::to_string(limits_.max_depth) + " levels",
                              to_position(mark)};
         spend(1, mark);
-        stack_.push_back({std::move(v), anchor, true, {}, {}, {}});
+        stack_.push_back({std::move(v), anchor, true, {}, {}});
     }
 
     void close()
@@ -195,13 +194,6 @@ private:
             throw load_error{"mapping keys must be scalars", to_position(mark)};
         top.key = k.is_null() ? "null" : k.is_bool() ? (k.as_bool() ? "true" : "false") : k.text();
         top.key_pos = to_position(mark);
-        if (top.key != "<<" && top.node.find(top.key)) {
-            auto m = std::find(top.merged.begin(), top.merged.end(), top.key);
-            if (m == top.merged.end())
-                throw load_error{"duplicate key \"" + top.key + "\" in mapping", top.key_pos};
-            top.merged.erase(m);
-            top.node.erase(top.key);
-        }
         top.expecting_key = false;
     }
 
@@ -223,25 +215,35 @@ private:
             return;
         }
         v.set_key_pos(top.key_pos);
-        top.node.add(std::move(top.key), std::move(v));
+        assign(top.node, std::move(top.key), std::move(v));
     }
 
-    // YAML merge keys: members of the merged mapping(s) that the mapping does not define itself.
+    // go-yaml v2 (sigs.k8s.io/yaml.Unmarshal, which kubectl's reader calls; non-strict) stores each
+    // key of a mapping in turn into one Go map: a repeated key keeps its last value, and so does a key
+    // that a merge key sets again (decode.go mapping, setMapIndex). It goes last, where it was set.
+    static void assign(value& mapping, std::string key, value v)
+    {
+        mapping.erase(key);
+        mapping.add(std::move(key), std::move(v));
+    }
+
+    // YAML merge keys, as go-yaml v2 merges (decode.go merge): the merged mapping's members are stored
+    // like the mapping's own at the merge key's place, so they replace the keys set before it and the
+    // keys after it replace them; of a list of mappings, the earlier ones win (stored last).
     void merge(frame& top, value source)
     {
         if (source.is_sequence()) {
-            for (auto& item : source.items())
-                merge(top, std::move(item));
+            for (auto item = source.items().rbegin(); item != source.items().rend(); ++item)
+                if (!item->is_mapping())
+                    throw load_error{"a merge key (<<) needs a mapping or a list of mappings", top.key_pos};
+            for (auto item = source.items().rbegin(); item != source.items().rend(); ++item)
+                merge(top, std::move(*item));
             return;
         }
         if (!source.is_mapping())
             throw load_error{"a merge key (<<) needs a mapping or a list of mappings", top.key_pos};
-        for (auto& [k, item] : source.members()) {
-            if (!top.node.find(k)) {
-                top.merged.push_back(k);
-                top.node.add(k, std::move(item));
-            }
-        }
+        for (auto& [k, item] : source.members())
+            assign(top.node, k, std::move(item));
     }
 
     std::string_view text_; // what the parser reads: marks are offsets into it

@@ -75,12 +75,25 @@ TEST_CASE("yaml: anchors, aliases and merge keys expand")
     CHECK(v.find("ref")->find("z")->as_int() == 2);
 }
 
-TEST_CASE("yaml: duplicate keys are rejected at the second key")
+TEST_CASE("yaml: a repeated key keeps its last value, as go-yaml v2 (kubectl's reader, non-strict) stores it")
 {
-    auto r = doc::load_yaml("a: 1\nb:\n  c: 1\n  c: 2\n");
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().message == "duplicate key \"c\" in mapping");
-    CHECK(r.error().where == position{4, 3});
+    const doc::value v = load_one("a: 1\nb:\n  c: 1\n  d: x\n  c: 2\n");
+    const doc::value& b = *v.find("b");
+    CHECK(b.find("c")->as_int() == 2);
+    CHECK(b.find("c")->key_pos() == position{5, 3});
+    REQUIRE(b.members().size() == 2);
+    CHECK(b.members().back().first == "c"); // stored where it was set last
+}
+
+TEST_CASE("yaml: a merge key sets its members in the order written: it replaces the keys before it")
+{
+    // go-yaml v2 decode.go merge: the merged mapping is stored into the same map at the merge key.
+    const doc::value v = load_one("base: &b {x: 1, z: 2}\nuse:\n  z: 0\n  <<: *b\n  x: 3\n"
+                                  "list:\n  <<: [{k: first}, {k: second, m: 1}]\n");
+    CHECK(v.find("use")->find("z")->as_int() == 2);
+    CHECK(v.find("use")->find("x")->as_int() == 3);
+    CHECK(v.find("list")->find("k")->text() == "first"); // of a list, the earlier mapping wins
+    CHECK(v.find("list")->find("m")->as_int() == 1);
 }
 
 TEST_CASE("yaml: every double-quoted escape reads as UTF-8, \\N and \\_ too (finding 12)")
