@@ -145,6 +145,16 @@ func fromUnstructured(u *unstructured.Unstructured, into any) error {
 func newWorld(in Input) (*world, error) {
 	w := &world{policyIdx: map[policyKey]int{}}
 	for _, o := range in.Bindings {
+		if o.GroupVersionKind().Group != workv1alpha2.GroupName {
+			continue // lint's --bindings takes work.karmada.io's bindings and ignores the rest
+		}
+		if err := storable(o, o.GetKind() == "ResourceBinding"); err != nil {
+			return nil, err
+		}
+		if v := o.GroupVersionKind().Version; v != workv1alpha2.GroupVersion.Version {
+			return nil, fmt.Errorf("bindings: %s %s: version %q: the dry run reads %s bindings only", o.GetKind(), o.GetName(), v,
+				workv1alpha2.GroupVersion)
+		}
 		switch o.GetKind() {
 		case "ResourceBinding":
 			rb := &workv1alpha2.ResourceBinding{}
@@ -158,9 +168,8 @@ func newWorld(in Input) (*world, error) {
 				return nil, err
 			}
 			w.bindings = append(w.bindings, binding{crb: crb})
-		default:
-			return nil, fmt.Errorf("bindings: %s %s is not a ResourceBinding or ClusterResourceBinding", o.GetKind(), o.GetName())
 		}
+
 	}
 	claimedIDs := map[policyKey]string{}
 	for _, b := range w.bindings {
@@ -201,11 +210,17 @@ func newWorld(in Input) (*world, error) {
 	}
 
 	for _, o := range in.Clusters {
+		if o.GetKind() != "Cluster" || o.GroupVersionKind().Group != clusterv1alpha1.GroupName {
+			continue // lint's --clusters takes cluster.karmada.io's Clusters and ignores the rest
+		}
+		if err := storable(o, false); err != nil {
+			return nil, err
+		}
 		c := &clusterv1alpha1.Cluster{}
 		if err := fromUnstructured(o, c); err != nil {
 			return nil, err
 		}
-		w.clusters = append(w.clusters, c)
+		w.clusters = replaceCluster(w.clusters, c)
 	}
 
 	byResource := map[resourceKey]binding{}
@@ -220,6 +235,12 @@ func newWorld(in Input) (*world, error) {
 	}
 	mapper := meta.NewDefaultRESTMapper(nil)
 	for _, o := range in.Workloads {
+		if strings.HasSuffix(o.GroupVersionKind().Group, "karmada.io") {
+			continue // lint's --workloads skips Karmada's own objects (policies, clusters, bindings)
+		}
+		if err := storable(o, false); err != nil {
+			return nil, err
+		}
 		t := o.DeepCopy()
 		gvk := t.GroupVersionKind()
 		scope := meta.RESTScopeNamespace
@@ -284,6 +305,31 @@ func setPermanentID(obj *unstructured.Unstructured, label, claimed string) {
 		labels[label] = string(uuid.NewUUID())
 	}
 	obj.SetLabels(labels)
+}
+
+// storable refuses a snapshot object kube-apiserver could never have stored, so Karmada's controllers
+// never read one like it: without metadata.name, or, of a namespaced kind whose namespace is not
+// defaulted (a binding), without metadata.namespace. The fake clients would take it; lint refuses it.
+func storable(o *unstructured.Unstructured, namespaced bool) error {
+	if o.GetName() == "" {
+		return fmt.Errorf("%s: metadata.name: Required value: name or generateName is required", o.GetKind())
+	}
+	if namespaced && o.GetNamespace() == "" {
+		return fmt.Errorf("%s %s: metadata.namespace: Required value", o.GetKind(), o.GetName())
+	}
+	return nil
+}
+
+// replaceCluster: a later Cluster of the same name replaces an earlier one, as a second kubectl apply
+// updates it (and as lint uses the later one).
+func replaceCluster(list []*clusterv1alpha1.Cluster, c *clusterv1alpha1.Cluster) []*clusterv1alpha1.Cluster {
+	for i, q := range list {
+		if q.Name == c.Name {
+			list[i] = c
+			return list
+		}
+	}
+	return append(list, c)
 }
 
 func replacePP(list []*policyv1alpha1.PropagationPolicy, p *policyv1alpha1.PropagationPolicy) []*policyv1alpha1.PropagationPolicy {
