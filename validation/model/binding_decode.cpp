@@ -66,7 +66,7 @@ void decode_request(const doc::value* requirements, const field::path& at, field
 
 std::vector<component> decode_components(const doc::value* node, const field::path& at, field::error_list& errors)
 {
-    return read::list<component>(node, at, errors, [&](const doc::value& item, const field::path& p) {
+    return read::struct_list<component>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         component c;
         c.name = read::string(item.find("name"), p.child("name"), errors);
         c.replicas = replicas(item.find("replicas"), p.child("replicas"), errors);
@@ -79,11 +79,11 @@ std::vector<component> decode_components(const doc::value* node, const field::pa
 
 std::vector<target_cluster> decode_targets(const doc::value* node, const field::path& at, field::error_list& errors)
 {
-    return read::list<target_cluster>(node, at, errors, [&](const doc::value& item, const field::path& p) {
+    return read::struct_list<target_cluster>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         target_cluster t;
         t.name = read::string(item.find("name"), p.child("name"), errors);
         t.replicas = replicas(item.find("replicas"), p.child("replicas"), errors);
-        read::each(item.find("components"), p.child("components"), errors,
+        read::structs(item.find("components"), p.child("components"), errors,
                    [&](const doc::value& comp, const field::path& cp) {
                        t.components.push_back({read::string(comp.find("name"), cp.child("name"), errors),
                                                replicas(comp.find("replicas"), cp.child("replicas"), errors)});
@@ -139,7 +139,7 @@ void decode_spec(const doc::value& spec, field::error_list& errors, binding& b)
         b.suspend_scheduling =
             boolean(s->find("scheduling"), at.child("suspension").child("scheduling"), errors).value_or(false);
     b.clusters = decode_targets(spec.find("clusters"), at.child("clusters"), errors);
-    b.graceful_eviction_tasks = read::list<graceful_eviction_task>(
+    b.graceful_eviction_tasks = read::struct_list<graceful_eviction_task>(
         spec.find("gracefulEvictionTasks"), at.child("gracefulEvictionTasks"), errors,
         [&](const doc::value& task, const field::path& p) { return decode_task(task, p, errors); });
     b.reschedule_triggered_at =
@@ -154,12 +154,12 @@ void decode_status(const doc::value& status, field::error_list& errors, binding&
     b.last_scheduled_time = read::time(status.find("lastScheduledTime"), at.child("lastScheduledTime"), errors);
     b.scheduler_observing_affinity_name = read::string(status.find("schedulerObservingAffinityName"),
                                                        at.child("schedulerObservingAffinityName"), errors);
-    read::each(status.find("aggregatedStatus"), at.child("aggregatedStatus"), errors,
+    read::structs(status.find("aggregatedStatus"), at.child("aggregatedStatus"), errors,
                [&](const doc::value& item, const field::path& p) {
                    b.aggregated_status.push_back({read::string(item.find("clusterName"), p.child("clusterName"), errors),
                                                   read::string(item.find("health"), p.child("health"), errors)});
                });
-    read::each(status.find("conditions"), at.child("conditions"), errors,
+    read::structs(status.find("conditions"), at.child("conditions"), errors,
                [&](const doc::value& condition, const field::path& p) {
                    if (condition.string_at("type") != "Scheduled")
                        return;
@@ -194,6 +194,11 @@ void decode_metadata(const doc::value* metadata, field::error_list& errors, bind
         b.annotations = plain_map(metadata->find("annotations"), meta.child("annotations"), errors);
         b.deleting =
             read::time(metadata->find("deletionTimestamp"), meta.child("deletionTimestamp"), errors).has_value();
+        // Read by the Go client with the rest (a binding's controller owner is its template): an item that
+        // is no object, or a time that is no RFC3339 time, fails the decoding of the whole binding.
+        read::time(metadata->find("creationTimestamp"), meta.child("creationTimestamp"), errors);
+        read::structs(metadata->find("ownerReferences"), meta.child("ownerReferences"), errors,
+                      [](const doc::value&, const field::path&) {});
     }
     if (b.name.empty())
         errors.push_back(field::required(meta.child("name"), "name or generateName is required"));

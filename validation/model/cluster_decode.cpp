@@ -36,7 +36,7 @@ Map members(const doc::value* node, const field::path& at, field::error_list& er
 
 std::vector<taint> decode_taints(const doc::value* node, const field::path& at, field::error_list& errors)
 {
-    return read::list<taint>(node, at, errors, [&](const doc::value& item, const field::path& p) {
+    return read::struct_list<taint>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         return taint{read::string(item.find("key"), p.child("key"), errors),
                      read::string(item.find("value"), p.child("value"), errors),
                      read::string(item.find("effect"), p.child("effect"), errors),
@@ -60,10 +60,10 @@ quantity decode_quantity(const doc::value* node, const field::path& at, field::e
 std::vector<resource_model> decode_models(const doc::value* node, const field::path& at,
                                           field::error_list& errors)
 {
-    return read::list<resource_model>(node, at, errors, [&](const doc::value& item, const field::path& p) {
+    return read::struct_list<resource_model>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         resource_model m;
         m.grade = read::integer(item.find("grade"), p.child("grade"), errors, 0);
-        read::each(item.find("ranges"), p.child("ranges"), errors, [&](const doc::value& range, const field::path& r) {
+        read::structs(item.find("ranges"), p.child("ranges"), errors, [&](const doc::value& range, const field::path& r) {
             m.ranges.push_back({read::string(range.find("name"), r.child("name"), errors),
                                 decode_quantity(range.find("min"), r.child("min"), errors),
                                 decode_quantity(range.find("max"), r.child("max"), errors)});
@@ -75,10 +75,10 @@ std::vector<resource_model> decode_models(const doc::value* node, const field::p
 std::vector<api_enablement> decode_enablements(const doc::value* node, const field::path& at,
                                                field::error_list& errors)
 {
-    return read::list<api_enablement>(node, at, errors, [&](const doc::value& item, const field::path& p) {
+    return read::struct_list<api_enablement>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         api_enablement e;
         e.group_version = read::string(item.find("groupVersion"), p.child("groupVersion"), errors);
-        e.kinds = read::list<std::string>(item.find("resources"), p.child("resources"), errors,
+        e.kinds = read::struct_list<std::string>(item.find("resources"), p.child("resources"), errors,
                                           [&](const doc::value& resource, const field::path& r) {
                                               return read::string(resource.find("kind"), r.child("kind"), errors);
                                           });
@@ -88,7 +88,8 @@ std::vector<api_enablement> decode_enablements(const doc::value* node, const fie
 
 void decode_conditions(const doc::value* node, const field::path& at, field::error_list& errors, cluster& c)
 {
-    read::each(node, at, errors, [&](const doc::value& item, const field::path& p) {
+    read::structs(node, at, errors, [&](const doc::value& item, const field::path& p) {
+        read::time(item.find("lastTransitionTime"), p.child("lastTransitionTime"), errors);
         set_condition(c, {read::string(item.find("type"), p.child("type"), errors),
                           read::string(item.find("status"), p.child("status"), errors),
                           read::string(item.find("reason"), p.child("reason"), errors),
@@ -102,7 +103,7 @@ resource_summary decode_summary(const doc::value& node, const field::path& at, f
     s.allocatable = read::resources(node.find("allocatable"), at.child("allocatable"), errors);
     s.allocated = read::resources(node.find("allocated"), at.child("allocated"), errors);
     s.allocating = read::resources(node.find("allocating"), at.child("allocating"), errors);
-    read::each(node.find("allocatableModelings"), at.child("allocatableModelings"), errors,
+    read::structs(node.find("allocatableModelings"), at.child("allocatableModelings"), errors,
                [&](const doc::value& item, const field::path& p) {
                    s.allocatable_modelings.push_back({read::integer(item.find("grade"), p.child("grade"), errors, 0),
                                                       read::integer(item.find("count"), p.child("count"), errors, 0)});
@@ -186,6 +187,14 @@ const std::vector<doc::value>& items(const doc::value* node, const field::path& 
     return node->items();
 }
 
+bool struct_item(const doc::value& item, const field::path& at, field::error_list& errors)
+{
+    if (item.is_mapping() || item.is_null())
+        return true;
+    errors.push_back(field::type_invalid(at, render(item), "expected object"));
+    return false;
+}
+
 } // namespace read
 
 bool is_cluster_object(const doc::value& object)
@@ -205,7 +214,12 @@ cluster_decoding decode_cluster(const doc::value& object)
     if (present(metadata)) {
         c.name = read::string(metadata->find("name"), meta.child("name"), errors);
         c.labels = read::string_map(metadata->find("labels"), meta.child("labels"), errors);
+        // metav1.Time: a text that is no RFC3339 time fails the Go client's decoding of the whole object.
+        read::time(metadata->find("creationTimestamp"), meta.child("creationTimestamp"), errors);
         c.deleting = present(metadata->find("deletionTimestamp"));
+        read::time(metadata->find("deletionTimestamp"), meta.child("deletionTimestamp"), errors);
+        read::structs(metadata->find("ownerReferences"), meta.child("ownerReferences"), errors,
+                      [](const doc::value&, const field::path&) {});
     }
     if (c.name.empty())
         errors.push_back(field::required(meta.child("name"), "name or generateName is required"));

@@ -53,6 +53,29 @@ std::vector<T> list(const doc::value* node, const field::path& at, field::error_
     each(node, at, errors, [&](const doc::value& item, const field::path& p) { out.push_back(read_one(item, p)); });
     return out;
 }
+
+// Whether an item of a list of Go structs can be one: an object, or null (the zero struct). Anything
+// else is a type error (the Go client cannot decode the object, kube-apiserver would never have stored
+// it) and the item is skipped.
+bool struct_item(const doc::value& item, const field::path& at, field::error_list& errors);
+
+// each() and list() over a list of Go structs: items that are no object are reported and skipped.
+template <typename EachItem>
+void structs(const doc::value* node, const field::path& at, field::error_list& errors, EachItem&& each_item)
+{
+    each(node, at, errors, [&](const doc::value& item, const field::path& p) {
+        if (struct_item(item, p, errors))
+            each_item(item, p);
+    });
+}
+
+template <typename T, typename ReadOne>
+std::vector<T> struct_list(const doc::value* node, const field::path& at, field::error_list& errors, ReadOne&& read_one)
+{
+    std::vector<T> out;
+    structs(node, at, errors, [&](const doc::value& item, const field::path& p) { out.push_back(read_one(item, p)); });
+    return out;
+}
 } // namespace read
 
 } // namespace kpw::model

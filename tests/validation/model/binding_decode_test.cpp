@@ -237,3 +237,19 @@ TEST_CASE("components keep their per-replica request in karmada units and as wri
     CHECK_FALSE(d.value.components[1].has_requirements);
     CHECK(d.value.components[1].replicas == 3);
 }
+
+TEST_CASE("target clusters and owner references that are no object are type errors (conformance)")
+{
+    // The Go client's decoding fails on them ("cannot restore struct from: string").
+    auto d = decode_rb("{clusters: [member1, {name: member2, replicas: 1}]}",
+                       "status: {conditions: [Scheduled]}\n");
+    REQUIRE(d.errors.size() == 2);
+    CHECK(d.errors[0].field == "spec.clusters[0]");
+    CHECK(d.errors[1].field == "status.conditions[0]");
+    REQUIRE(d.value.clusters.size() == 1);
+    CHECK(d.value.clusters[0].name == "member2");
+    auto owner = model::decode_binding(load_one("apiVersion: work.karmada.io/v1alpha2\nkind: ResourceBinding\n"
+                                                "metadata: {name: w, namespace: s, ownerReferences: [x]}\n"));
+    REQUIRE(owner.errors.size() == 1);
+    CHECK(owner.errors[0].field == "metadata.ownerReferences[0]");
+}

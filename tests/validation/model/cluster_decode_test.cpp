@@ -181,3 +181,19 @@ TEST_CASE("taints keep timeAdded, conditions keep type, status, reason and messa
     CHECK(d.value.ready == "True");
     CHECK(d.value.conditions.size() == 2);
 }
+
+TEST_CASE("items of a list of Go structs that are no object, and metadata times, are type errors (conformance)")
+{
+    // Karmada's Go client cannot decode such a Cluster (kube-apiserver would never have stored it).
+    auto d = decode("apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m\n"
+                    "  creationTimestamp: 2026-!1-02T03:14:15Z\n  ownerReferences: [x]\n"
+                    "spec:\n  taints: [NoSchedule, {key: a, effect: NoSchedule}]\nstatus:\n  conditions: [Ready]\n");
+    REQUIRE(d.errors.size() == 4);
+    CHECK(d.errors[0].field == "metadata.creationTimestamp");
+    CHECK(d.errors[1].field == "metadata.ownerReferences[0]");
+    CHECK(d.errors[1].detail == "expected object");
+    CHECK(d.errors[2].field == "spec.taints[0]");
+    CHECK(d.errors[3].field == "status.conditions[0]");
+    REQUIRE(d.value.taints.size() == 1); // the object item still reads
+    CHECK(d.value.taints[0].key == "a");
+}
