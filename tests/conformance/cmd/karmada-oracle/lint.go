@@ -17,6 +17,9 @@ import (
 
 const policyGroup = "policy.karmada.io"
 
+// newAdmitter builds the admission chain; batch mode replaces it with a memoising one (batch.go).
+var newAdmitter = admission.New
+
 // run state of one lint: the report, the admitted policies and the inputs that could not be read.
 type linter struct {
 	admitter *admission.Admitter
@@ -33,7 +36,7 @@ func lint(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "lint: %v\n", err)
 		return exitUsage
 	}
-	a, err := admission.New(o.crdDir)
+	a, err := newAdmitter(o.crdDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "lint: %v\n", err)
 		return exitUsage

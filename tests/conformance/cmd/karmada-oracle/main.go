@@ -45,9 +45,14 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == "batch" {
+		newAdmitter = cachedAdmitter
+		return batch(ctx, stdin, stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "lint" {
 		fmt.Fprintln(stderr, "usage: karmada-oracle lint -o json [--clusters F|DIR]... [--workloads F|DIR]... "+
-			"[--bindings F|DIR]... [--feature-gates G] [-n NS] [--validate=strict|warn|ignore] PATH...")
+			"[--bindings F|DIR]... [--feature-gates G] [-n NS] [--validate=strict|warn|ignore] PATH...\n"+
+			"       karmada-oracle batch   (JSON lines {\"args\": [lint's arguments]} on stdin, {\"exit\",\"stdout\",\"stderr\"} lines out)")
 		return exitUsage
 	}
 	opts, err := parseFlags(args[1:], stderr)
