@@ -24,10 +24,15 @@ type Binary struct {
 	Path    string
 	Timeout time.Duration
 	Dir     string // working directory; "" is the current one
+	// Pool, when set, answers through long-lived `batch` processes instead of one process per run.
+	Pool *Pool
 }
 
 // Run executes the binary on args and classifies how it ended.
 func (b Binary) Run(ctx context.Context, args []string) Run {
+	if b.Pool != nil {
+		return b.Pool.Run(ctx, args, b.Timeout)
+	}
 	ctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, b.Path, append([]string{"lint", "-o", "json"}, args...)...)

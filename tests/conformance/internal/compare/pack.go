@@ -1,0 +1,161 @@
+package compare
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Pack is one run of both binaries that answers N independent sub-cases: its lint arguments and, per
+// policy file given, the sub-case the file belongs to. A result belongs to the sub-case of its file.
+type Pack struct {
+	Args  []string
+	SubOf map[string]int
+	N     int
+}
+
+// ComparePack runs lint once and the oracle once on the pack (again, at most OracleRuns times in all,
+// while a sub-case's lint answer has FitError alternatives or a tie the oracle has not produced yet), and
+// judges each sub-case on its own results: exactly what Compare does on that sub-case alone, given that
+// the sub-cases cannot see each other. It returns ok false, with why, when the pack cannot be split:
+// either binary failed or refused an input (exit 2), or the exit codes differ (a sub-case's exit code is
+// derived from its results, so this guards the derivation); compare the sub-cases one by one then.
+func (c *Comparer) ComparePack(ctx context.Context, p Pack) (vs []Verdict, ok bool, why string) {
+	lint := c.Lint.Run(ctx, p.Args)
+	if lint.Failed != "" || lint.Exit == 2 {
+		return nil, false, "lint: " + exitText(lint)
+	}
+	lSubs, err := SplitRun(lint, p.SubOf, p.N)
+	if err != nil {
+		return nil, false, "lint: " + err.Error()
+	}
+	kSubs := make([][]Run, p.N)
+	oracle := func() string {
+		k := c.Oracle.Run(ctx, p.Args)
+		if k.Failed != "" || k.Exit == 2 {
+			return "oracle: " + exitText(k)
+		}
+		if k.Exit != lint.Exit {
+			return fmt.Sprintf("exit codes: lint %d, oracle %d", lint.Exit, k.Exit)
+		}
+		subs, err := SplitRun(k, p.SubOf, p.N)
+		if err != nil {
+			return "oracle: " + err.Error()
+		}
+		for j := range subs {
+			kSubs[j] = append(kSubs[j], subs[j])
+		}
+		return ""
+	}
+	if why := oracle(); why != "" {
+		return nil, false, why
+	}
+	for runs := 1; runs < c.OracleRuns && ctx.Err() == nil; runs++ {
+		again := false
+		for j := 0; j < p.N && !again; j++ {
+			ties, alternatives := randomness(lSubs[j])
+			again = alternatives || (ties && unmatchedTie(Judge(lSubs[j], kSubs[j], c.Rules)))
+		}
+		if !again {
+			break
+		}
+		if why := oracle(); why != "" {
+			return nil, false, why
+		}
+	}
+	vs = make([]Verdict, p.N)
+	for j := range vs {
+		vs[j] = Judge(lSubs[j], kSubs[j], c.Rules)
+	}
+	return vs, true, ""
+}
+
+// SplitRun cuts one run over a pack into the runs its n sub-cases would have had alone: the results of
+// each sub-case's files (in the pack's order), and the exit code lint's contract gives them (1 when a
+// policy is denied or a workload is not scheduled, else 0). A result of a file outside subOf is an error.
+func SplitRun(r Run, subOf map[string]int, n int) ([]Run, error) {
+	var whole struct {
+		Results []json.RawMessage `json:"results"`
+	}
+	if err := json.Unmarshal(r.Stdout, &whole); err != nil {
+		return nil, fmt.Errorf("reading -o json: %w", err)
+	}
+	parts := make([][]json.RawMessage, n)
+	exits := make([]int, n)
+	for _, raw := range whole.Results {
+		var peek struct {
+			File       string `json:"file"`
+			Allowed    bool   `json:"allowed"`
+			Scheduling []struct {
+				Scheduled bool `json:"scheduled"`
+			} `json:"scheduling"`
+		}
+		if err := json.Unmarshal(raw, &peek); err != nil {
+			return nil, fmt.Errorf("reading -o json: %w", err)
+		}
+		j, ok := subOf[peek.File]
+		if !ok || j < 0 || j >= n {
+			return nil, fmt.Errorf("a result of %q, not a sub-case's file", peek.File)
+		}
+		parts[j] = append(parts[j], raw)
+		if !peek.Allowed {
+			exits[j] = 1
+		}
+		for _, s := range peek.Scheduling {
+			if !s.Scheduled {
+				exits[j] = 1
+			}
+		}
+	}
+	out := make([]Run, n)
+	for j := range out {
+		results := parts[j]
+		if results == nil {
+			results = []json.RawMessage{}
+		}
+		b, err := json.Marshal(struct {
+			Results []json.RawMessage `json:"results"`
+		}{results})
+		if err != nil {
+			return nil, err
+		}
+		out[j] = Run{Exit: exits[j], Stdout: b}
+	}
+	return out, nil
+}
+
+// Add counts one more verdict.
+func (t *Totals) Add(v Verdict) {
+	t.Cases++
+	switch v.Status {
+	case Agree:
+		t.Agree++
+	case Differ:
+		t.Differ++
+	case CouldNotRun:
+		t.CouldNotRun++
+	case KnownDiffer:
+		t.Known++
+	}
+	if t.Explained == nil {
+		t.Explained = map[string]int{}
+	}
+	for _, d := range v.Explained {
+		t.Explained[d.Rule]++
+	}
+}
+
+// Merge adds another tally.
+func (t *Totals) Merge(o Totals) {
+	t.Cases += o.Cases
+	t.Agree += o.Agree
+	t.Differ += o.Differ
+	t.CouldNotRun += o.CouldNotRun
+	t.Known += o.Known
+	if t.Explained == nil {
+		t.Explained = map[string]int{}
+	}
+	for r, n := range o.Explained {
+		t.Explained[r] += n
+	}
+}
