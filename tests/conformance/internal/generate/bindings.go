@@ -54,7 +54,7 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 		"metadata", M("name", w.name+"-"+strings.ToLower(w.kind), "namespace", ns, "generation", generation,
 			"annotations", M("policy.karmada.io/applied-placement", string(annotation),
 				claim+"name", fmt.Sprintf("policy-%d", policyIndex), claim+"namespace", policyNS),
-			"labels", M(claim+"permanent-id", fmt.Sprintf("3f0c1a2b-0000-4000-8000-%012d", policyIndex))),
+			"labels", M(claim+"permanent-id", fmt.Sprintf("3f0c1a2b-0000-4000-8000-%012d", g.idBase+policyIndex))),
 		"spec", M("clusters", clusters, "placement", applied, "replicas", replicas,
 			"resource", M("apiVersion", w.apiVersion, "kind", w.kind, "name", w.name, "namespace", w.namespace,
 				"resourceVersion", Raw(`"5120"`)), "schedulerName", "default-scheduler"),

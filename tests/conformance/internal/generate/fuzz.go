@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sync"
+	"time"
 
 	"karmada-policy-webhook/tests/conformance/internal/cases"
 	"karmada-policy-webhook/tests/conformance/internal/compare"
@@ -26,6 +27,10 @@ type Fuzzer struct {
 	From      int
 	ExtraArgs []string // given before every case's arguments (compare.ComparedFlags)
 	Log       io.Writer
+	// Deadline, when set, stops RunPacks from starting packs after it; Progress > 0 logs a line every
+	// Progress packs.
+	Deadline time.Time
+	Progress int
 }
 
 // Run compares cases 0..n-1 of the seed and returns the tally.
@@ -77,22 +82,26 @@ func (f *Fuzzer) one(ctx context.Context, i int, dir string, mu *sync.Mutex) (co
 	if err != nil || v.Status == compare.Agree {
 		return v, err
 	}
+	return v, f.keep(ctx, fmt.Sprintf("%d-%d", f.Seed, i), c, v, dir, mu)
+}
+
+// keep shrinks the divergent case c (verdict v), writes it to Out/name and reports it as replayed there.
+func (f *Fuzzer) keep(ctx context.Context, name string, c *Case, v compare.Verdict, dir string, mu *sync.Mutex) error {
 	steps := Minimise(c, f.MinimiseBudget, func(c *Case) bool {
 		w, err := f.compare(ctx, c, dir)
 		return err == nil && sameDivergence(v, w)
 	})
-	name := fmt.Sprintf("%d-%d", f.Seed, i)
 	keep := filepath.Join(f.Out, name)
 	if err := os.RemoveAll(keep); err != nil {
-		return v, fmt.Errorf("fuzz: %w", err)
+		return fmt.Errorf("fuzz: %w", err)
 	}
 	if err := c.Write(keep); err != nil {
-		return v, err
+		return err
 	}
 	// Compared again where it is kept, so the report names the kept files and shows that it replays.
 	replay, err := f.compareDir(ctx, keep)
 	if err != nil {
-		return v, err
+		return err
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -101,7 +110,7 @@ func (f *Fuzzer) one(ctx context.Context, i int, dir string, mu *sync.Mutex) (co
 		fmt.Fprintf(f.Log, "  %s agrees when replayed: the divergence is not deterministic\n", keep)
 	}
 	compare.PrintVerdict(f.Log, keep, replay, false)
-	return v, nil
+	return nil
 }
 
 // compare writes the case into dir (emptied first) and compares it.

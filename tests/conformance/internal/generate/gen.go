@@ -46,6 +46,12 @@ type gen struct {
 	clusters  []cluster
 	workloads []workload
 	anchors   int
+	// A packed sub-case (pack.go): its own namespaces, PropagationPolicies only (a ClusterPropagationPolicy
+	// could claim another sub-case's workloads), policy ids of its own, its share of day-two cases.
+	namespaces       []string
+	packed           bool
+	idBase           int
+	rescheduleChance float64
 }
 
 type cluster struct{ name, region, zone, provider, tier string }
@@ -66,14 +72,42 @@ func (g *gen) between(lo, hi int) int { return lo + g.r.IntN(hi-lo+1) }
 func pick[T any](g *gen, xs []T) T    { return xs[g.r.IntN(len(xs))] }
 
 func (g *gen) generate() *Case {
-	c := &Case{}
+	g.drawClusters()
+	g.drawWorkloads()
+	c := &Case{Files: append([]*File{g.clustersFile()}, g.claims()...)}
+	if g.hasComponents() && g.chance(0.6) {
+		c.Args = []string{cases.GateOn}
+	}
+	if g.chance(0.25) {
+		for i, n := 0, g.between(1, 2); i < n; i++ {
+			g.hostile(pick(g, c.Files))
+		}
+	}
+	return c
+}
+
+// drawClusters picks the snapshot's 2-7 clusters.
+func (g *gen) drawClusters() {
 	for i, n := 0, g.between(2, 7); i < n; i++ {
 		region := pick(g, regions)
 		g.clusters = append(g.clusters, cluster{name: fmt.Sprintf("member%d", i+1), region: region,
 			zone: region + "-" + pick(g, []string{"a", "b"}), provider: pick(g, providers), tier: pick(g, tiers)})
 	}
+}
+
+// namespaceList is where workloads and PropagationPolicies go: "default" and "shop", or a packed
+// sub-case's own two namespaces.
+func (g *gen) namespaceList() []string {
+	if g.namespaces != nil {
+		return g.namespaces
+	}
+	return []string{"default", "shop"}
+}
+
+// drawWorkloads picks 1-4 workloads.
+func (g *gen) drawWorkloads() {
 	for i, n := 0, g.between(1, 4); i < n; i++ {
-		w := workload{apiVersion: "apps/v1", kind: "Deployment", namespace: pick(g, []string{"default", "shop"}),
+		w := workload{apiVersion: "apps/v1", kind: "Deployment", namespace: pick(g, g.namespaceList()),
 			name: fmt.Sprintf("web-%d", i)}
 		if g.chance(0.2) {
 			w = workload{apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", namespace: w.namespace,
@@ -81,6 +115,10 @@ func (g *gen) generate() *Case {
 		}
 		g.workloads = append(g.workloads, w)
 	}
+}
+
+// clustersFile is clusters.yaml: the clusters as one List or as one document each.
+func (g *gen) clustersFile() *File {
 	clusterDocs := make([]*Node, len(g.clusters))
 	for i, cl := range g.clusters {
 		clusterDocs[i] = g.clusterObject(cl)
@@ -93,6 +131,11 @@ func (g *gen) generate() *Case {
 			clusters.Docs = append(clusters.Docs, &Doc{Root: d})
 		}
 	}
+	return clusters
+}
+
+// claims are policies.yaml, workloads.yaml and, for a day-two case, bindings.yaml.
+func (g *gen) claims() []*File {
 	workloads := &File{Name: "workloads.yaml"}
 	for _, w := range g.workloads {
 		workloads.Docs = append(workloads.Docs, &Doc{Root: g.workloadObject(w)})
@@ -101,12 +144,17 @@ func (g *gen) generate() *Case {
 	for i, n := 0, g.between(1, 3); i < n; i++ {
 		policies.Docs = append(policies.Docs, &Doc{Root: g.policy(i)})
 	}
-	c.Files = []*File{clusters, policies, workloads}
-	if g.chance(0.3) { // day two: today's bindings of the claimed workloads
+	files := []*File{policies, workloads}
+	if g.chance(g.bindingsChance()) { // day two: today's bindings of the claimed workloads
 		bindings := &File{Name: "bindings.yaml"}
+		bound := map[workload]bool{}
 		for i, d := range policies.Docs {
 			for _, w := range g.workloads {
 				if g.selects(d.Root, w) && g.chance(0.7) {
+					if g.packed && bound[w] {
+						continue // one binding per workload: lint refuses two (exit 2), which would stop the pack
+					}
+					bound[w] = true
 					if b := g.binding(w, d.Root, i); b != nil {
 						bindings.Docs = append(bindings.Docs, &Doc{Root: b})
 					}
@@ -114,18 +162,17 @@ func (g *gen) generate() *Case {
 			}
 		}
 		if len(bindings.Docs) > 0 {
-			c.Files = append(c.Files, bindings)
+			files = append(files, bindings)
 		}
 	}
-	if g.hasComponents() && g.chance(0.6) {
-		c.Args = []string{cases.GateOn}
+	return files
+}
+
+func (g *gen) bindingsChance() float64 {
+	if g.rescheduleChance > 0 {
+		return g.rescheduleChance
 	}
-	if g.chance(0.25) {
-		for i, n := 0, g.between(1, 2); i < n; i++ {
-			g.hostile(pick(g, c.Files))
-		}
-	}
-	return c
+	return 0.3
 }
 
 // selects: the policy's first resource selector names the workload.
@@ -267,7 +314,7 @@ func (g *gen) workloadObject(w workload) *Node {
 func (g *gen) policy(i int) *Node {
 	target := pick(g, g.workloads)
 	kind, ns := "PropagationPolicy", any(target.namespace)
-	if g.chance(0.2) {
+	if g.chance(0.2) && !g.packed {
 		kind, ns = "ClusterPropagationPolicy", nil
 	}
 	selectors := L()

@@ -1,0 +1,181 @@
+package generate
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+
+	"karmada-policy-webhook/tests/conformance/internal/cases"
+)
+
+// Pack is K independent sub-cases that share one run of each binary: one cluster snapshot (clusters.yaml)
+// and, per sub-case, its own policies, workloads and bindings in two namespaces of its own, claimed by
+// PropagationPolicies only. A PropagationPolicy claims only templates of its namespace (and the detector
+// lists a policy's bindings in that namespace), and karmada-scheduler decides each binding from the
+// clusters and that binding alone (its AssigningResourceBindings cache is read only with the
+// SchedulingOvercommitProtection or WorkloadAffinity gates, which packs never set), as lint does; so each
+// sub-case gets the answer it would get alone. Sub-case j is also a plain case (Sub), replayable alone.
+//
+// An admission pack (Snapshot false) is K policy files without a snapshot: admission judges each object
+// alone.
+type Pack struct {
+	Seed     uint64
+	Index    int
+	Snapshot bool
+	Clusters *File // the shared snapshot (nil for an admission pack)
+	Args     []string
+	Subs     []*Case // each sub-case as a plain case: clusters.yaml (shared), policies.yaml, workloads.yaml, bindings.yaml
+}
+
+// Sub-case streams: PCG(seed, packStream|index<<16|j) and the pack's own PCG(seed, packStream|index<<16|0xffff);
+// plain cases use PCG(seed, i) with i < 2^62, so the streams never meet.
+const (
+	packStream      = uint64(1) << 62
+	admissionStream = uint64(1) << 61
+	packSlot        = 0xffff
+)
+
+// MaxPack is the largest K a pack takes (sub-case j is j < 2^16 - 1 in its stream).
+const MaxPack = packSlot
+
+// Name of sub-case j, as its kept directory is called: SEED-pINDEX-J (snapshot) or SEED-aINDEX-J (admission).
+func (p *Pack) Name(j int) string {
+	kind := "a"
+	if p.Snapshot {
+		kind = "p"
+	}
+	return fmt.Sprintf("%d-%s%d-%d", p.Seed, kind, p.Index, j)
+}
+
+// Rescheduled: sub-case j holds today's bindings (a day-two case).
+func (p *Pack) Rescheduled(j int) bool {
+	for _, f := range p.Subs[j].Files {
+		if f.Name == "bindings.yaml" {
+			return true
+		}
+	}
+	return false
+}
+
+// GeneratePack is snapshot pack number index of seed, with k sub-cases (1..MaxPack).
+func GeneratePack(seed uint64, index, k int) *Pack {
+	base := packStream | uint64(index)<<16
+	pg := &gen{r: rand.New(rand.NewPCG(seed, base|packSlot))}
+	pg.drawClusters()
+	clusters := pg.clustersFile()
+	p := &Pack{Seed: seed, Index: index, Snapshot: true, Clusters: clusters}
+	components := pg.chance(0.3) // the gate is one flag for the whole pack
+	if components {
+		p.Args = []string{cases.GateOn}
+	}
+	for j := 0; j < k; j++ {
+		g := &gen{r: rand.New(rand.NewPCG(seed, base|uint64(j))), clusters: pg.clusters, packed: true,
+			namespaces: []string{fmt.Sprintf("s%d-a", j), fmt.Sprintf("s%d-b", j)}, idBase: 10 * j, rescheduleChance: 0.5}
+		g.drawWorkloads()
+		c := &Case{Files: append([]*File{clusters}, g.claims()...), Args: p.Args}
+		p.Subs = append(p.Subs, c)
+	}
+	return p
+}
+
+// GenerateAdmissionPack is admission pack number index of seed: k policy files, no snapshot.
+func GenerateAdmissionPack(seed uint64, index, k int) *Pack {
+	base := admissionStream | uint64(index)<<16
+	p := &Pack{Seed: seed, Index: index}
+	for j := 0; j < k; j++ {
+		g := &gen{r: rand.New(rand.NewPCG(seed, base|uint64(j)))}
+		p.Subs = append(p.Subs, g.admissionCase())
+	}
+	return p
+}
+
+// Layout is where a written pack's parts are: the lint arguments (after ComparedFlags) and, per policy
+// file, the sub-case it belongs to.
+type Layout struct {
+	Args  []string
+	SubOf map[string]int // policy file path as given to both binaries -> sub-case index
+}
+
+// Write writes the pack into dir (created): clusters.yaml, and per sub-case policies/sJ.yaml,
+// workloads/sJ.yaml and bindings/sJ.yaml; an admission pack is policies/sJ.yaml only.
+func (p *Pack) Write(dir string) (Layout, error) {
+	l := Layout{SubOf: map[string]int{}}
+	sub := func(d string) string { return filepath.Join(dir, d) }
+	for _, d := range []string{"policies", "workloads", "bindings"} {
+		if err := os.MkdirAll(sub(d), 0o755); err != nil {
+			return l, fmt.Errorf("generate: %w", err)
+		}
+	}
+	var bindings bool
+	for j, c := range p.Subs {
+		for _, f := range c.Files {
+			var target string
+			switch f.Name {
+			case "clusters.yaml":
+				continue
+			case "policies.yaml":
+				target = filepath.Join(sub("policies"), fmt.Sprintf("s%04d.yaml", j))
+				l.SubOf[target] = j
+			case "workloads.yaml":
+				target = filepath.Join(sub("workloads"), fmt.Sprintf("s%04d.yaml", j))
+			case "bindings.yaml":
+				target = filepath.Join(sub("bindings"), fmt.Sprintf("s%04d.yaml", j))
+				bindings = true
+			default:
+				return l, fmt.Errorf("generate: pack file %s", f.Name)
+			}
+			if err := os.WriteFile(target, f.Bytes(), 0o644); err != nil {
+				return l, fmt.Errorf("generate: %w", err)
+			}
+		}
+	}
+	if p.Snapshot {
+		cl := sub("clusters.yaml")
+		if err := os.WriteFile(cl, p.Clusters.Bytes(), 0o644); err != nil {
+			return l, fmt.Errorf("generate: %w", err)
+		}
+		l.Args = append(l.Args, "--clusters", cl, "--workloads", sub("workloads"))
+		if bindings {
+			l.Args = append(l.Args, "--bindings", sub("bindings"))
+		}
+	}
+	l.Args = append(l.Args, p.Args...)
+	for j := range p.Subs {
+		l.Args = append(l.Args, filepath.Join(sub("policies"), fmt.Sprintf("s%04d.yaml", j)))
+	}
+	return l, nil
+}
+
+// clone is a deep copy of the case (a packed sub-case shares clusters.yaml with the others; shrinking
+// must not touch it).
+func (c *Case) clone() *Case {
+	out := &Case{Args: append([]string(nil), c.Args...)}
+	for _, f := range c.Files {
+		nf := *f
+		nf.Docs = make([]*Doc, len(f.Docs))
+		for i, d := range f.Docs {
+			nd := *d
+			nd.Root = copyTree(d.Root)
+			nf.Docs[i] = &nd
+		}
+		out.Files = append(out.Files, &nf)
+	}
+	return out
+}
+
+// copyTree is a deep copy that keeps anchors (cloneNode drops them: it makes a second, unanchored value).
+func copyTree(n *Node) *Node {
+	c := *n
+	c.Items = make([]*Node, len(n.Items))
+	for i, it := range n.Items {
+		c.Items[i] = copyTree(it)
+	}
+	c.Pairs = make([]*Pair, len(n.Pairs))
+	for i, p := range n.Pairs {
+		cp := *p
+		cp.Value = copyTree(p.Value)
+		c.Pairs[i] = &cp
+	}
+	return &c
+}
