@@ -346,6 +346,11 @@ func TestIntentionalRules(t *testing.T) {
 		r.Admission = &report.Admission{Code: 403, Message: Aggregate(errs), Stage: "validating"}
 		return r
 	}
+	schemaDenial := func(errs ...report.FieldError) Result {
+		r := denial(errs...)
+		r.Admission.Stage = "schema"
+		return r
+	}
 	yes, no := true, false
 	tests := []struct {
 		name       string
@@ -365,6 +370,10 @@ func TestIntentionalRules(t *testing.T) {
 		{"map-order does not cover errors of different fields reordered", denial(label("a"), other), denial(other, label("a")),
 			Differ, "", 0},
 		{"map-order does not cover another entry", denial(label("a"), label("b")), denial(label("b"), label("c")), Differ, "", 0},
+		{"schema-order: the schema's errors of two fields in another order", schemaDenial(label("a"), other), schemaDenial(other, label("a")),
+			Agree, "schema-order", 1},
+		{"schema-order does not cover another entry", schemaDenial(label("a"), other), schemaDenial(other, label("b")), Differ, "", 0},
+		{"schema-order does not cover the validating stage", denial(label("a"), other), denial(other, label("a")), Differ, "", 0},
 		{"target-components: v1.18.2 writes no components", withComponents(report.Component{Name: "master", Replicas: 1}),
 			withComponents(), Agree, "target-components", 1},
 		{"target-components does not cover other replicas", withComponents(report.Component{Name: "master", Replicas: 1}),
