@@ -5,9 +5,13 @@
 #include "doc/load.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -65,6 +69,36 @@ bool quote_left_open(std::string_view text, std::size_t at)
     return true;
 }
 
+// The first character go-yaml v2's reader refuses ("control characters are not allowed": anything but
+// tab, LF, CR, printable ASCII, NEL and the printable Unicode ranges; reader.go yaml_parser_update_buffer),
+// as its byte offset and code point. A JSON stream (kubectl decodes it as JSON when it starts with '{') is refused by Go's
+// JSON decoder only for a C0 control. `text` is valid UTF-8.
+std::optional<std::pair<std::size_t, std::uint32_t>> control_character_go_refuses(std::string_view text)
+{
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const auto first = text.find_first_not_of(" \t\r\n");
+    const bool json = first != std::string_view::npos && text[first] == '{';
+    for (std::size_t i = 0; i < text.size();) {
+        const unsigned char c = s[i];
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || (c == 0x7F && !json))
+                return std::pair{i, std::uint32_t{c}};
+            ++i;
+            continue;
+        }
+        const std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        std::uint32_t cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
+        for (std::size_t k = 1; k < len && i + k < text.size(); ++k)
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        const bool printable = cp == 0x85 || (cp >= 0xA0 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD) ||
+                               (cp >= 0x10000 && cp <= 0x10FFFF);
+        if (!printable && !json)
+            return std::pair{i, cp};
+        i += len;
+    }
+    return std::nullopt;
+}
+
 class tree_builder final : public YAML::EventHandler {
 public:
     tree_builder(std::string_view text, const load_limits& limits, std::size_t max_nodes)
@@ -82,6 +116,13 @@ public:
 
     void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override
     {
+        // yaml-cpp reports an empty scalar with a tag (`!`, `!!str`, `!!sr`) as null and drops the tag;
+        // go-yaml v2 resolves only untagged and !!null empty scalars to null, the others to the string ""
+        // (resolve.go resolvableTag), so kubectl reads such a document as a string, no object.
+        if (tagged_not_null(mark)) {
+            emit(value::string("", to_position(mark)), anchor, mark);
+            return;
+        }
         emit(value::null_value(to_position(mark)), anchor, mark);
     }
 
@@ -101,8 +142,13 @@ public:
                   const std::string& text) override
     {
         const position at = to_position(mark);
-        // "?" = plain (resolve like YAML 1.1), "!" = quoted, or an explicit tag such as !!str.
-        const bool as_string = tag == "!" || tag == "tag:yaml.org,2002:str";
+        // "?" = plain (resolve like YAML 1.1), "!" = quoted, or an explicit tag such as !!str. go-yaml v2
+        // resolves untagged scalars and those tagged !!bool, !!int, !!float, !!timestamp (and !!null here);
+        // any other tag (!custom, !!sr, !!binary) keeps the text a string (resolve.go resolvableTag).
+        const bool resolvable = tag == "?" || tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:int" ||
+                                tag == "tag:yaml.org,2002:float" || tag == "tag:yaml.org,2002:timestamp" ||
+                                tag == "tag:yaml.org,2002:null";
+        const bool as_string = !resolvable;
         if (tag == "!" && mark.pos >= 0 && quote_left_open(text_, static_cast<std::size_t>(mark.pos)))
             throw load_error{std::string("unterminated quoted string: the closing ") + text_[mark.pos] +
                                  " is missing (go-yaml: found unexpected end of stream while scanning a quoted scalar)",
@@ -131,6 +177,27 @@ public:
     position start() const { return start_; }
 
 private:
+    // Whether the node at `mark` carries a tag other than !!null (after an anchor, if any).
+    bool tagged_not_null(const YAML::Mark& mark) const
+    {
+        if (mark.pos < 0 || static_cast<std::size_t>(mark.pos) >= text_.size())
+            return false;
+        std::string_view rest = text_.substr(static_cast<std::size_t>(mark.pos));
+        auto token = [&rest] {
+            const auto end = rest.find_first_of(" \t\r\n");
+            std::string_view t = rest.substr(0, end);
+            rest = end == std::string_view::npos ? std::string_view() : rest.substr(end);
+            rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
+            return t;
+        };
+        if (rest.starts_with('&'))
+            token();
+        if (!rest.starts_with('!'))
+            return false;
+        const std::string_view tag = token();
+        return tag != "!!null" && tag != "!<tag:yaml.org,2002:null>";
+    }
+
     struct frame {
         value node;
         YAML::anchor_t anchor = 0;
@@ -269,6 +336,15 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
         return failure{text[bad] == '\0' ? "NUL byte: this is not a YAML or JSON text file"
                                          : "invalid UTF-8 (YAML and JSON must be UTF-8)",
                        position_of(text, bad)};
+
+    if (auto control = control_character_go_refuses(text)) {
+        char code[16];
+        std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(control->second));
+        return failure{std::string("a control character (") + code +
+                           ") is not allowed in YAML (kubectl's go-yaml refuses the file: control characters are "
+                           "not allowed)",
+                       position_of(text, control->first)};
+    }
 
     // yaml-cpp 0.7 reads past a tab in the indentation; kubectl's go-yaml refuses the file there.
     if (auto tab = tab_go_yaml_refuses(text))

@@ -265,3 +265,32 @@ TEST_CASE("yaml: a Helm template is named as one, at its marker, with the comman
     REQUIRE_FALSE(later.ok());
     CHECK(later.error().message.starts_with("a backquote"));
 }
+
+TEST_CASE("yaml: a control character anywhere is refused as go-yaml's reader refuses it; JSON only a C0 one")
+{
+    auto r = doc::load_yaml("a: 1\n# note \x07\nb: 2\n");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.find("a control character (U+0007) is not allowed in YAML") == 0);
+    CHECK(r.error().where == position{2, 8});
+    CHECK_FALSE(doc::load_yaml("a: \"x\xc2\x80y\"\n").ok()); // U+0080, a C1 control
+    CHECK_FALSE(doc::load_yaml("a: x\x7fy\n").ok());
+    CHECK(doc::load_yaml("a: \"tab\there\xc2\x85\xc2\xa0\"\r\n").ok()); // tab, NEL, NBSP and CR are allowed
+    CHECK(doc::load_yaml("{\"a\": \"x\x7fy\xc2\x80\"}").ok());           // Go's JSON decoder takes them
+    CHECK_FALSE(doc::load_yaml("{\"a\": \"x\x01y\"}").ok());
+}
+
+TEST_CASE("yaml: an empty scalar with a tag other than !!null is the string \"\", as go-yaml v2 resolves it")
+{
+    const doc::value v = load_one("a: !!str\nb: !!null\nc:\nd: !\ne: &x !custom\n");
+    CHECK(v.find("a")->is_string());
+    CHECK(v.find("a")->text().empty());
+    CHECK(v.find("b")->is_null());
+    CHECK(v.find("c")->is_null());
+    CHECK(v.find("d")->is_string());
+    CHECK(v.find("e")->is_string());
+    // A document that is only a tag is a string, no object (kubectl: cannot unmarshal string).
+    auto docs = doc::load_yaml(" !!sr\n");
+    REQUIRE(docs.ok());
+    REQUIRE(docs->size() == 1);
+    CHECK(docs->front().root.is_string());
+}

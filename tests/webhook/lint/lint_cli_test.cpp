@@ -182,7 +182,8 @@ TEST_CASE("hostile files get exit 2 with a message within a second")
         {"tabs.yaml", "apiVersion: v1\nkind: List\nitems:\n\t- a: 1\n"},
         {"deep.yaml", std::string(100000, '[') + std::string(100000, ']')},
         {"bomb.yaml", bomb},
-        {"dupes.yaml", "apiVersion: v1\nkind: ConfigMap\nkind: Secret\n"},
+        // (a repeated key is no longer one: kubectl's reader keeps the last value)
+        {"control.yaml", "apiVersion: v1\nkind: ConfigMap\x01\n"},
         {"latin1.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: caf\xe9}\n"},
         {"scalar-root.yaml", "42\n"},
     };
