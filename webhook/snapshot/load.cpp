@@ -23,8 +23,19 @@ void for_each_document(const std::vector<std::string>& paths, std::vector<lint::
             continue;
         }
         std::vector<scheduling::inventory_issue> issues;
-        for (const auto& d : *docs)
+        for (const auto& d : *docs) {
+            // kubectl's reader decodes every document into an unstructured object first: one that is no
+            // mapping, or has no kind, fails the whole file (apimachinery unstructuredJSONScheme: "Object
+            // 'Kind' is missing"), whichever flag reads it.
+            if (!d.root.is_mapping() || d.root.string_at("kind").empty()) {
+                issues.push_back({d.root.pos(), d.root.is_mapping() ? "document has no kind: not a Kubernetes object "
+                                                                      "(kubectl: Object 'Kind' is missing)"
+                                                                    : "document is not a Kubernetes object (a mapping "
+                                                                      "with apiVersion and kind)"});
+                continue;
+            }
             take(d.root, issues);
+        }
         for (auto& i : issues)
             errors.push_back({in.name, i.where, std::move(i.message)});
     }
