@@ -204,19 +204,14 @@ void decode_metadata(const doc::value* metadata, field::error_list& errors, bind
         errors.push_back(field::required(meta.child("name"), "name or generateName is required"));
     if (b.kind == kind_resource_binding && b.namespace_.empty())
         errors.push_back(field::required(meta.child("namespace"), "a ResourceBinding is namespaced"));
-    b.claim = decode_claim(b.labels, b.annotations, errors);
+    b.claim = decode_claim(b.labels, b.annotations);
 }
 
-// The annotation a claim label needs, or a Required error at it.
-std::string claim_annotation(const string_map& annotations, std::string_view key, std::string_view label,
-                             field::error_list& errors)
+// The annotation naming the claiming policy; "" when absent (the claim then names no policy of PATH).
+std::string claim_annotation(const string_map& annotations, std::string_view key)
 {
     auto it = annotations.find(std::string(key));
-    if (it != annotations.end() && !it->second.empty())
-        return it->second;
-    errors.push_back(field::required(field::path::root("metadata").child("annotations").key(key),
-                                     "the claim label " + std::string(label) + " needs it to name the policy"));
-    return {};
+    return it != annotations.end() ? it->second : std::string();
 }
 
 } // namespace
@@ -228,18 +223,21 @@ bool is_binding_object(const doc::value& object)
            (kind == kind_resource_binding || kind == kind_cluster_resource_binding);
 }
 
-std::optional<policy_claim> decode_claim(const string_map& labels, const string_map& annotations,
-                                         field::error_list& errors)
+std::optional<policy_claim> decode_claim(const string_map& labels, const string_map& annotations)
 {
-    // karmada: pkg/detector/claim.go (claim metadata of a PP, else of a CPP).
+    // karmada: pkg/detector/claim.go (claim metadata of a PP, else of a CPP). A label without its annotations
+    // is no error: Karmada's controllers read such a binding. Its claim names no policy that can exist, and
+    // the detector releases a claim whose policy it cannot get (detector.go getAndApplyPolicy:
+    // HandlePropagationPolicyDeletion on NotFound): no claim.
     if (auto id = labels.find(std::string(pp_permanent_id_label)); id != labels.end()) {
-        policy_claim c{false, claim_annotation(annotations, pp_namespace_annotation, pp_permanent_id_label, errors),
-                       claim_annotation(annotations, pp_name_annotation, pp_permanent_id_label, errors), id->second};
-        return c;
+        policy_claim c{false, claim_annotation(annotations, pp_namespace_annotation),
+                       claim_annotation(annotations, pp_name_annotation), id->second};
+        return c.namespace_.empty() || c.name.empty() ? std::nullopt : std::optional(c);
     }
-    if (auto id = labels.find(std::string(cpp_permanent_id_label)); id != labels.end())
-        return policy_claim{
-            true, "", claim_annotation(annotations, cpp_name_annotation, cpp_permanent_id_label, errors), id->second};
+    if (auto id = labels.find(std::string(cpp_permanent_id_label)); id != labels.end()) {
+        policy_claim c{true, "", claim_annotation(annotations, cpp_name_annotation), id->second};
+        return c.name.empty() ? std::nullopt : std::optional(c);
+    }
     return std::nullopt;
 }
 

@@ -229,6 +229,11 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             bound[found] = true;
         const bool preempted = w != nullptr && claims[found].preempted && claims[found].policy;
         const typed_policy* p = preempted ? &policies[*claims[found].policy] : claimed_by(policies, r, b);
+        // An unclaimed binding (no claim labels, or labels naming no policy, a claim the detector releases)
+        // goes to the policy that claims its workload now: the detector claims the template and updates
+        // the binding it builds (karmada: pkg/detector ApplyPolicy, CreateOrUpdate).
+        if (p == nullptr && !b.claim && w != nullptr && claims[found].policy)
+            p = &policies[*claims[found].policy];
         if (p == nullptr) {
             ++r.totals.not_predicted; // claimed by a policy that is not among PATH (or by none)
             continue;
