@@ -267,6 +267,8 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pack := fs.Int("pack", 0, "sub-cases per pack for --kind snapshot or admission (0: 40 for snapshot, 200 for admission)")
 	duration := fs.Duration("duration", 0, "stop starting packs after this long and report what was compared (0: run all N)")
 	progress := fs.Int("progress", 0, "log a progress line every this many packs (0: none)")
+	keepPer := fs.Int("keep-per-signature", 0, "keep (shrink and write) only the first N divergent cases of each divergence signature (0: every one)")
+	signatures := fs.Int("signatures", 40, "print the N most frequent divergence signatures at the end (0: all)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -294,7 +296,16 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	f := generate.Fuzzer{
 		Comparer: c.comparer(), Seed: seed, Out: *out, Work: *work, Parallel: c.parallel,
 		MinimiseBudget: *minimise, From: *from, ExtraArgs: compare.ComparedFlags, Log: stdout, Progress: *progress,
+		KeepPerSignature: *keepPer,
 	}
+	defer func() {
+		if f.Signatures.Len() > 0 {
+			fmt.Fprintf(stdout, "divergence signatures: %d (count, first case, signature)\n", f.Signatures.Len())
+			for _, line := range f.Signatures.Lines(*signatures) {
+				fmt.Fprintln(stdout, line)
+			}
+		}
+	}()
 	defer c.close()
 	start := time.Now()
 	if *duration > 0 {

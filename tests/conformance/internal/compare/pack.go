@@ -12,6 +12,10 @@ type Pack struct {
 	Args  []string
 	SubOf map[string]int
 	N     int
+	// Subset, when set, is the arguments of a run over only the given sub-cases (their policy files; the
+	// snapshot stays whole): the oracle's later runs, for the sub-cases with a tie or FitError
+	// alternatives, cover those only.
+	Subset func(subs []int) []string
 }
 
 // ComparePack runs lint once and the oracle once on the pack (again, at most OracleRuns times in all,
@@ -30,36 +34,52 @@ func (c *Comparer) ComparePack(ctx context.Context, p Pack) (vs []Verdict, ok bo
 		return nil, false, "lint: " + err.Error()
 	}
 	kSubs := make([][]Run, p.N)
-	oracle := func() string {
-		k := c.Oracle.Run(ctx, p.Args)
+	// oracle runs the oracle over the sub-cases subs (nil: the whole pack) and adds each one's run.
+	oracle := func(subs []int) string {
+		args := p.Args
+		if subs != nil {
+			args = p.Subset(subs)
+		}
+		k := c.Oracle.Run(ctx, args)
 		if k.Failed != "" || k.Exit == 2 {
 			return "oracle: " + exitText(k)
 		}
-		if k.Exit != lint.Exit {
+		if subs == nil && k.Exit != lint.Exit {
 			return fmt.Sprintf("exit codes: lint %d, oracle %d", lint.Exit, k.Exit)
 		}
-		subs, err := SplitRun(k, p.SubOf, p.N)
+		split, err := SplitRun(k, p.SubOf, p.N)
 		if err != nil {
 			return "oracle: " + err.Error()
 		}
-		for j := range subs {
-			kSubs[j] = append(kSubs[j], subs[j])
+		if subs == nil {
+			for j := range split {
+				kSubs[j] = append(kSubs[j], split[j])
+			}
+			return ""
+		}
+		for _, j := range subs {
+			kSubs[j] = append(kSubs[j], split[j])
 		}
 		return ""
 	}
-	if why := oracle(); why != "" {
+	if why := oracle(nil); why != "" {
 		return nil, false, why
 	}
 	for runs := 1; runs < c.OracleRuns && ctx.Err() == nil; runs++ {
-		again := false
-		for j := 0; j < p.N && !again; j++ {
+		var again []int
+		for j := 0; j < p.N; j++ {
 			ties, alternatives := randomness(lSubs[j])
-			again = alternatives || (ties && unmatchedTie(Judge(lSubs[j], kSubs[j], c.Rules)))
+			if alternatives || (ties && unmatchedTie(Judge(lSubs[j], kSubs[j], c.Rules))) {
+				again = append(again, j)
+			}
 		}
-		if !again {
+		if len(again) == 0 {
 			break
 		}
-		if why := oracle(); why != "" {
+		if p.Subset == nil {
+			again = nil
+		}
+		if why := oracle(again); why != "" {
 			return nil, false, why
 		}
 	}

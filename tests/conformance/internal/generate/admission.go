@@ -105,9 +105,9 @@ func (g *gen) fieldHostile(p *Node) {
 	case 1: // an unknown field somewhere
 		m := pick(g, collectMaps(p))
 		m.Pairs = append(m.Pairs, &Pair{Key: pick(g, []string{"clusterAfinity", "replica", "extra", "Spec", "names"}), Value: Raw("1")})
-	case 2: // a field dropped
+	case 2: // a field dropped (not the document's apiVersion or kind: both binaries refuse such a file)
 		m := pick(g, collectMaps(p))
-		if len(m.Pairs) > 0 {
+		if len(m.Pairs) > 0 && m != p {
 			m.Pairs = append(m.Pairs[:0:0], m.Pairs...)
 			i := g.r.IntN(len(m.Pairs))
 			m.Pairs = append(m.Pairs[:i], m.Pairs[i+1:]...)

@@ -31,6 +31,10 @@ type Fuzzer struct {
 	// Progress packs.
 	Deadline time.Time
 	Progress int
+	// KeepPerSignature > 0 keeps (shrinks and writes) only the first that many divergent cases of each
+	// Signature; the others are counted in Signatures only.
+	KeepPerSignature int
+	Signatures       Signatures
 }
 
 // Run compares cases 0..n-1 of the seed and returns the tally.
@@ -87,6 +91,9 @@ func (f *Fuzzer) one(ctx context.Context, i int, dir string, mu *sync.Mutex) (co
 
 // keep shrinks the divergent case c (verdict v), writes it to Out/name and reports it as replayed there.
 func (f *Fuzzer) keep(ctx context.Context, name string, c *Case, v compare.Verdict, dir string, mu *sync.Mutex) error {
+	if seen := f.Signatures.Add(Signature(v), name); f.KeepPerSignature > 0 && seen >= f.KeepPerSignature {
+		return nil
+	}
 	steps := Minimise(c, f.MinimiseBudget, func(c *Case) bool {
 		w, err := f.compare(ctx, c, dir)
 		return err == nil && sameDivergence(v, w)

@@ -95,6 +95,18 @@ func GenerateAdmissionPack(seed uint64, index, k int) *Pack {
 type Layout struct {
 	Args  []string
 	SubOf map[string]int // policy file path as given to both binaries -> sub-case index
+	// Common is Args without the policy files; Policy[j] is sub-case j's policy file.
+	Common []string
+	Policy []string
+}
+
+// Subset is the arguments of a run over the given sub-cases only (the snapshot stays whole).
+func (l Layout) Subset(subs []int) []string {
+	args := append([]string{}, l.Common...)
+	for _, j := range subs {
+		args = append(args, l.Policy[j])
+	}
+	return args
 }
 
 // Write writes the pack into dir (created): clusters.yaml, and per sub-case policies/sJ.yaml,
@@ -141,9 +153,11 @@ func (p *Pack) Write(dir string) (Layout, error) {
 		}
 	}
 	l.Args = append(l.Args, p.Args...)
+	l.Common = append([]string{}, l.Args...)
 	for j := range p.Subs {
-		l.Args = append(l.Args, filepath.Join(sub("policies"), fmt.Sprintf("s%04d.yaml", j)))
+		l.Policy = append(l.Policy, filepath.Join(sub("policies"), fmt.Sprintf("s%04d.yaml", j)))
 	}
+	l.Args = append(l.Args, l.Policy...)
 	return l, nil
 }
 

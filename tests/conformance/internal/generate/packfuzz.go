@@ -156,16 +156,19 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 		return err
 	}
 	vs, ok, why := f.Comparer.ComparePack(ctx, compare.Pack{
-		Args: append(append([]string{}, f.ExtraArgs...), layout.Args...), SubOf: layout.SubOf, N: len(p.Subs)})
+		Args: append(append([]string{}, f.ExtraArgs...), layout.Args...), SubOf: layout.SubOf, N: len(p.Subs),
+		Subset: func(subs []int) []string { return append(append([]string{}, f.ExtraArgs...), layout.Subset(subs)...) }})
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	mu.Lock()
 	if ok {
 		tally.Packs++
-		if len(vs) > 0 {
-			tally.OracleRuns += vs[0].OracleRuns
+		runs := 0 // oracle runs over the pack: the first over all sub-cases, later ones over those that needed them
+		for _, v := range vs {
+			runs = max(runs, v.OracleRuns)
 		}
+		tally.OracleRuns += runs
 	} else {
 		tally.Unpacked++
 		tally.UnpackedWhy[unpackReason(why)]++
