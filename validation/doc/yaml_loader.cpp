@@ -166,9 +166,10 @@ public:
     void OnSequenceEnd() override { close(); }
 
     void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                    YAML::EmitterStyle::value) override
+                    YAML::EmitterStyle::value style) override
     {
         open(value::mapping(to_position(mark)), anchor, mark);
+        stack_.back().block = style != YAML::EmitterStyle::Flow;
     }
     void OnMapEnd() override { close(); }
 
@@ -204,7 +205,48 @@ private:
         bool expecting_key = true;
         std::string key;
         position key_pos;
+        bool block = false; // a block mapping (keys on their own lines), not a flow one ({a: 1})
     };
+
+    // Whether the implicit key starting at `mark` of a block mapping has no ':' after it on its line.
+    // yaml-cpp 0.7 takes such a line (`  clu` as the last line of a mapping) as a key with a null value;
+    // go-yaml refuses the file ("could not find expected ':'"): a simple key is one line and needs its ':'.
+    bool key_without_colon(const YAML::Mark& mark) const
+    {
+        if (mark.pos < 0 || static_cast<std::size_t>(mark.pos) >= text_.size())
+            return false;
+        const auto start = static_cast<std::size_t>(mark.pos);
+        const auto line_start = text_.rfind('\n', start == 0 ? 0 : start - 1);
+        const std::string_view before =
+            text_.substr(line_start == std::string_view::npos ? 0 : line_start + 1,
+                         start - (line_start == std::string_view::npos ? 0 : line_start + 1));
+        if (before.find('?') != std::string_view::npos)
+            return false; // an explicit key ("? key"): its ':' may come on a later line
+        std::size_t i = start;
+        if (text_[i] == '"' || text_[i] == '\'') {
+            const char quote = text_[i];
+            for (++i; i < text_.size() && text_[i] != '\n'; ++i) {
+                if (quote == '"' && text_[i] == '\\') {
+                    ++i;
+                } else if (text_[i] == quote) {
+                    if (quote == '\'' && i + 1 < text_.size() && text_[i + 1] == '\'') {
+                        ++i;
+                        continue;
+                    }
+                    break;
+                }
+            }
+            if (i >= text_.size() || text_[i] == '\n')
+                return false; // a quoted key over several lines: not judged here
+        }
+        for (; i < text_.size() && text_[i] != '\n' && text_[i] != '\r'; ++i)
+            if (text_[i] == ':' && (i + 1 == text_.size() || std::string_view(" \t\r\n").find(text_[i + 1]) !=
+                                                                 std::string_view::npos))
+                return false;
+            else if (text_[i] == '#' && i > 0 && (text_[i - 1] == ' ' || text_[i - 1] == '\t'))
+                break; // a comment ends the line's content
+        return true;
+    }
 
     void spend(std::size_t nodes, const YAML::Mark& mark)
     {
@@ -259,6 +301,10 @@ private:
         frame& top = stack_.back();
         if (k.is_sequence() || k.is_mapping())
             throw load_error{"mapping keys must be scalars", to_position(mark)};
+        if (top.block && key_without_colon(mark))
+            throw load_error{"could not find expected ':' after this key: a line in a mapping needs \"key: value\" "
+                             "(kubectl's go-yaml refuses the file here)",
+                             to_position(mark)};
         top.key = k.is_null() ? "null" : k.is_bool() ? (k.as_bool() ? "true" : "false") : k.text();
         top.key_pos = to_position(mark);
         top.expecting_key = false;

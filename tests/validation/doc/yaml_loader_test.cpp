@@ -294,3 +294,14 @@ TEST_CASE("yaml: an empty scalar with a tag other than !!null is the string \"\"
     REQUIRE(docs->size() == 1);
     CHECK(docs->front().root.is_string());
 }
+
+TEST_CASE("yaml: a line of a block mapping without its ':' is refused, as go-yaml refuses it")
+{
+    // yaml-cpp 0.7 reads the last line `clu` as a key with a null value.
+    auto r = doc::load_yaml("metadata:\n  name: a\n  clu");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.find("could not find expected ':'") == 0);
+    CHECK(r.error().where == position{3, 3});
+    // Explicit keys, quoted keys holding ':', comments, flow mappings and block scalars still load.
+    CHECK(doc::load_yaml("a: 1 # b: c\n\"d:e\": f\n? g\n: h\ni: {j, k}\nl: |\n  m\n  n: o\n").ok());
+}
