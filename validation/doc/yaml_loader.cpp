@@ -71,13 +71,14 @@ bool quote_left_open(std::string_view text, std::size_t at)
 
 // The first character go-yaml v2's reader refuses ("control characters are not allowed": anything but
 // tab, LF, CR, printable ASCII, NEL and the printable Unicode ranges; reader.go yaml_parser_update_buffer),
-// as its byte offset and code point. A JSON stream (kubectl decodes it as JSON when it starts with '{') is refused by Go's
-// JSON decoder only for a C0 control. `text` is valid UTF-8.
+// as its byte offset and code point. A JSON object (kubectl decodes a stream as JSON when it starts with
+// '{') is refused by Go's JSON decoder only for a C0 control; JSON that Go's decoder refuses goes to
+// go-yaml next (apimachinery YAMLOrJSONDecoder), which refuses them all. `text` is valid UTF-8.
 std::optional<std::pair<std::size_t, std::uint32_t>> control_character_go_refuses(std::string_view text)
 {
     const auto* s = reinterpret_cast<const unsigned char*>(text.data());
     const auto first = text.find_first_not_of(" \t\r\n");
-    const bool json = first != std::string_view::npos && text[first] == '{';
+    const bool json = first != std::string_view::npos && text[first] == '{' && parse_json(text).ok();
     for (std::size_t i = 0; i < text.size();) {
         const unsigned char c = s[i];
         if (c < 0x80) {

@@ -277,6 +277,7 @@ TEST_CASE("yaml: a control character anywhere is refused as go-yaml's reader ref
     CHECK(doc::load_yaml("a: \"tab\there\xc2\x85\xc2\xa0\"\r\n").ok()); // tab, NEL, NBSP and CR are allowed
     CHECK(doc::load_yaml("{\"a\": \"x\x7fy\xc2\x80\"}").ok());           // Go's JSON decoder takes them
     CHECK_FALSE(doc::load_yaml("{\"a\": \"x\x01y\"}").ok());
+    CHECK_FALSE(doc::load_yaml("{\"a\": \"x\x7fy\", 4\": 1}").ok()); // JSON Go refuses goes to go-yaml next
 }
 
 TEST_CASE("yaml: an empty scalar with a tag other than !!null is the string \"\", as go-yaml v2 resolves it")
