@@ -86,14 +86,22 @@ func (f *Fuzzer) one(ctx context.Context, i int, dir string, mu *sync.Mutex) (co
 	if err != nil || v.Status == compare.Agree {
 		return v, err
 	}
-	return v, f.keep(ctx, fmt.Sprintf("%d-%d", f.Seed, i), c, v, dir, mu)
+	name := fmt.Sprintf("%d-%d", f.Seed, i)
+	if !f.worthKeeping(v, name) {
+		return v, nil
+	}
+	return v, f.keep(ctx, name, c, v, dir, mu)
+}
+
+// worthKeeping counts a divergent case under its signature and says whether it is among the first
+// KeepPerSignature of it (always, when that is 0).
+func (f *Fuzzer) worthKeeping(v compare.Verdict, name string) bool {
+	seen := f.Signatures.Add(Signature(v), name)
+	return f.KeepPerSignature <= 0 || seen < f.KeepPerSignature
 }
 
 // keep shrinks the divergent case c (verdict v), writes it to Out/name and reports it as replayed there.
 func (f *Fuzzer) keep(ctx context.Context, name string, c *Case, v compare.Verdict, dir string, mu *sync.Mutex) error {
-	if seen := f.Signatures.Add(Signature(v), name); f.KeepPerSignature > 0 && seen >= f.KeepPerSignature {
-		return nil
-	}
 	steps := Minimise(c, f.MinimiseBudget, func(c *Case) bool {
 		w, err := f.compare(ctx, c, dir)
 		return err == nil && sameDivergence(v, w)

@@ -184,10 +184,13 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 			}
 		}
 		var v compare.Verdict
-		packOnly := false
+		packOnly, worth := false, false
 		if ok {
 			v = vs[j]
-			if v.Status != compare.Agree && v.Status != compare.KnownDiffer {
+			// Only the first KeepPerSignature of a signature are compared again alone and kept; the rest
+			// are counted (Signatures).
+			if v.Status != compare.Agree && v.Status != compare.KnownDiffer && f.worthKeeping(v, p.Name(j)) {
+				worth = true
 				// Confirmed alone: the kept case is the sub-case alone.
 				w, err := f.compare(ctx, c, alone)
 				if err != nil {
@@ -201,6 +204,7 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 			if v, err = f.compare(ctx, c, alone); err != nil {
 				return err
 			}
+			worth = v.Status != compare.Agree && v.Status != compare.KnownDiffer && f.worthKeeping(v, p.Name(j))
 		}
 		mu.Lock()
 		tally.add(kind, v)
@@ -210,7 +214,7 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 			compare.PrintVerdict(f.Log, p.Name(j), v, false)
 		}
 		mu.Unlock()
-		if v.Status == compare.Agree || packOnly {
+		if !worth || packOnly {
 			continue
 		}
 		if err := f.keep(ctx, p.Name(j), c.clone(), v, alone, mu); err != nil {
