@@ -11,10 +11,11 @@
 #    (each binding is scheduled against the same snapshot, so the cost per binding does not depend on the
 #    others). SAMPLE=0 schedules all of them.
 #  lint: `karmada-policy-webhook lint --clusters --workloads [--bindings]` end to end (read, validate every
-#    policy, claim, schedule, report) on the full corpus with -o json (which always carries every group's
-#    explain rows: about 300 KB per workload here, written to a file) and with -o text, and with -o json on
-#    the sample alone (the first SAMPLE policies and Deployments, the same clusters): the same work as
-#    Karmada's sample.
+#    policy, claim, schedule, report) on the full corpus with -o text, and with -o json on the sample alone
+#    (the first SAMPLE policies and Deployments, the same clusters): the same work as Karmada's sample.
+#    -o json always carries every group's explain rows (one per cluster considered), which lint holds in
+#    memory until it prints them: 2-3 MiB of RSS per workload at 5,000 clusters, so the full corpus
+#    with -o json does not fit this machine's 24 GiB (stopped at 17 GiB and growing) and is not run.
 #
 #  1. first time: no binding has spec.clusters.
 #  2. steady re-plan: every Deployment scaled up by two replicas, so every placed binding is re-scheduled
@@ -96,9 +97,6 @@ measure karmada-first "$karmada" "${files[@]}" --policies "$c/policies.json" --w
 karmada_line karmada-first
 measure lint-first-sample-json "$bin" lint -o json "${files[@]}" --workloads "$c/sample-workloads.json" "$c/sample-policies.json"
 cp "$c/lint-first-sample-json.out" "$c/lint-first-sample.json"
-measure lint-first-json "$bin" lint -o json "${files[@]}" --workloads "$c/workloads.json" "$c/policies.json"
-echo "  (-o json: $(( $(stat -c %s "$c/lint-first-json.out") / 1048576 )) MiB written)"
-rm -f "$c/lint-first-json.out"
 measure lint-first-text "$bin" lint "${files[@]}" --workloads "$c/workloads.json" "$c/policies.json"
 python3 tests/bench/bindings_from_lint.py "$c/lint-first-text.out" "$c/policies.json" "$c/workloads.json" "$c/lint-bindings.json" >/dev/null
 
@@ -108,10 +106,6 @@ measure karmada-steady "$karmada" "${files[@]}" --policies "$c/policies.json" --
 karmada_line karmada-steady
 measure lint-steady-sample-json "$bin" lint -o json "${files[@]}" --workloads "$c/sample-workloads-scaled.json" \
   --bindings "$c/bindings.json" "$c/sample-policies.json"
-measure lint-steady-json "$bin" lint -o json "${files[@]}" --workloads "$c/workloads-scaled.json" \
-  --bindings "$c/lint-bindings.json" "$c/policies.json"
-echo "  (-o json: $(( $(stat -c %s "$c/lint-steady-json.out") / 1048576 )) MiB written)"
-rm -f "$c/lint-steady-json.out"
 measure lint-steady-text "$bin" lint "${files[@]}" --workloads "$c/workloads-scaled.json" \
   --bindings "$c/lint-bindings.json" "$c/policies.json"
 
