@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/uuid"
 
+	clusterapis "github.com/karmada-io/karmada/pkg/apis/cluster"
+	clustermutation "github.com/karmada-io/karmada/pkg/apis/cluster/mutation"
 	clusterv1alpha1 "github.com/karmada-io/karmada/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/karmada-io/karmada/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/karmada-io/karmada/pkg/apis/work/v1alpha2"
@@ -220,6 +222,9 @@ func newWorld(in Input) (*world, error) {
 		if err := fromUnstructured(o, c); err != nil {
 			return nil, err
 		}
+		if err := canonicalize(c); err != nil {
+			return nil, err
+		}
 		w.clusters = replaceCluster(w.clusters, c)
 	}
 
@@ -316,6 +321,21 @@ func storable(o *unstructured.Unstructured, namespaced bool) error {
 	}
 	if namespaced && o.GetNamespace() == "" {
 		return fmt.Errorf("%s %s: metadata.namespace: Required value", o.GetKind(), o.GetName())
+	}
+	return nil
+}
+
+// canonicalize gives a Cluster from a file the stored form karmada-aggregated-apiserver writes on every
+// create and update (pkg/registry/cluster strategy.go Canonicalize -> mutation.MutateCluster: the deprecated
+// spec.zone moved into spec.zones, timeAdded on NoExecute taints), which is what the scheduler reads.
+func canonicalize(c *clusterv1alpha1.Cluster) error {
+	internal := &clusterapis.Cluster{}
+	if err := clusterv1alpha1.Convert_v1alpha1_Cluster_To_cluster_Cluster(c, internal, nil); err != nil {
+		return fmt.Errorf("Cluster %s: %w", c.Name, err)
+	}
+	clustermutation.MutateCluster(internal)
+	if err := clusterv1alpha1.Convert_cluster_Cluster_To_v1alpha1_Cluster(internal, c, nil); err != nil {
+		return fmt.Errorf("Cluster %s: %w", c.Name, err)
 	}
 	return nil
 }
