@@ -120,6 +120,14 @@ public:
         // yaml-cpp reports an empty scalar with a tag (`!`, `!!str`, `!!sr`) as null and drops the tag;
         // go-yaml v2 resolves only untagged and !!null empty scalars to null, the others to the string ""
         // (resolve.go resolvableTag), so kubectl reads such a document as a string, no object.
+        // yaml-cpp 0.7 reads an empty entry of a flow collection (`[1,,2]`, `{,a: 1}`) as a null; go-yaml
+        // refuses the file ("did not find expected node content"). A null value after a flow key is fine.
+        if (!stack_.empty() && !stack_.back().block && mark.pos >= 0 &&
+            static_cast<std::size_t>(mark.pos) < text_.size() && text_[static_cast<std::size_t>(mark.pos)] == ',' &&
+            (!stack_.back().node.is_mapping() || stack_.back().expecting_key))
+            throw load_error{"an empty entry in a flow collection (a ',' where a value belongs): kubectl's go-yaml "
+                             "refuses the file here (did not find expected node content)",
+                             to_position(mark)};
         if (tagged_not_null(mark)) {
             emit(value::string("", to_position(mark)), anchor, mark);
             return;
@@ -160,9 +168,10 @@ public:
     }
 
     void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                         YAML::EmitterStyle::value) override
+                         YAML::EmitterStyle::value style) override
     {
         open(value::sequence(to_position(mark)), anchor, mark);
+        stack_.back().block = style != YAML::EmitterStyle::Flow;
     }
     void OnSequenceEnd() override { close(); }
 
@@ -206,7 +215,7 @@ private:
         bool expecting_key = true;
         std::string key;
         position key_pos;
-        bool block = false; // a block mapping (keys on their own lines), not a flow one ({a: 1})
+        bool block = false; // a block collection (entries on their own lines), not a flow one ({a: 1}, [1])
     };
 
     // Whether the implicit key starting at `mark` of a block mapping has no ':' after it on its line.

@@ -306,3 +306,16 @@ TEST_CASE("yaml: a line of a block mapping without its ':' is refused, as go-yam
     // Explicit keys, quoted keys holding ':', comments, flow mappings and block scalars still load.
     CHECK(doc::load_yaml("a: 1 # b: c\n\"d:e\": f\n? g\n: h\ni: {j, k}\nl: |\n  m\n  n: o\n").ok());
 }
+
+TEST_CASE("yaml: an empty entry of a flow collection is refused, as go-yaml refuses it")
+{
+    // yaml-cpp 0.7 reads it as a null.
+    for (const char* text : {"a: [1,,2]\n", "a: {,b: 1}\n", "a: [ , ]\n", "a: {b: 1,,c: 2}\n"}) {
+        CAPTURE(text);
+        auto r = doc::load_yaml(text);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find("an empty entry in a flow collection") == 0);
+    }
+    // A null value after a flow key, nulls written out and a trailing comma still load.
+    CHECK(doc::load_yaml("a: {b: , c: 1}\nd: [1, null, ~]\ne: [f, ]\ng: {h: 1,}\n").ok());
+}
