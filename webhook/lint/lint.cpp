@@ -95,7 +95,9 @@ void lint_object(const doc::value& object, const std::string& file, int document
 {
     report& out = part.out;
     ++out.totals.documents;
-    if (!object.is_mapping() || !object.find("kind") || !object.find("apiVersion")) {
+    // kubectl's reader needs kind as a non-empty string (unstructured: "Object 'Kind' is missing"); a kind
+    // or apiVersion of another type reads as missing (a repeated "kind" key keeps its last value).
+    if (!object.is_mapping() || object.string_at("kind").empty() || object.string_at("apiVersion").empty()) {
         const char* what = object.is_mapping() ? "document has no apiVersion or kind: not a Kubernetes object"
                                                : "document is not a Kubernetes object (a mapping with apiVersion and kind)";
         out.file_errors.push_back({file, object.pos(), what});
