@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"karmada-policy-webhook/tests/conformance/internal/compare"
 )
 
 func TestPacksAreReproducibleAndSeparate(t *testing.T) {
@@ -70,5 +72,30 @@ func TestPackWriteLayout(t *testing.T) {
 	c.Files[0].Docs = nil
 	if len(p.Subs[1].Files[0].Docs) == 0 {
 		t.Error("shrinking a clone emptied the shared clusters.yaml")
+	}
+}
+
+func TestSignatureBlursFieldsAndNumbers(t *testing.T) {
+	v := func(path, l, k string) compare.Verdict {
+		return compare.Verdict{Status: compare.Differ, Diffs: []compare.Diff{{Path: path, Lint: l, Karmada: k}}}
+	}
+	tests := []struct {
+		name string
+		a, b compare.Verdict
+		same bool
+	}{
+		{"errors of two fields, one reason", v("errors[spec.a FieldValueRequired]", "present", "absent"),
+			v("errors[spec.b[3].c FieldValueRequired]", "present", "absent"), true},
+		{"errors of two reasons", v("errors[spec.a FieldValueRequired]", "present", "absent"),
+			v("errors[spec.a FieldValueInvalid]", "present", "absent"), false},
+		{"replicas of other clusters", v("scheduling[Deployment s1-a/web-0].clusters[member1]", "replicas 3", "absent"),
+			v("scheduling[Deployment s7-b/web-2].clusters[member4]", "replicas 1", "absent"), true},
+		{"a placed cluster against an absent one", v("scheduling[Deployment s1-a/web-0].clusters[member1]", "replicas 3", "absent"),
+			v("scheduling[Deployment s1-a/web-0].clusters[member1]", "absent", "replicas 3"), false},
+	}
+	for _, tt := range tests {
+		if got := Signature(tt.a) == Signature(tt.b); got != tt.same {
+			t.Errorf("%s: same signature %v, want %v (%q, %q)", tt.name, got, tt.same, Signature(tt.a), Signature(tt.b))
+		}
 	}
 }

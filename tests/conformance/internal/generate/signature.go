@@ -12,9 +12,10 @@ import (
 )
 
 var (
-	indices = regexp.MustCompile(`\[\d+\]`)
-	named   = regexp.MustCompile(`(scheduling|clusters)\[[^\[\]]*\]`)
-	quoted  = regexp.MustCompile(`\\?"(?:[^"\\]|\\.)*\\?"`)
+	errorsKey = regexp.MustCompile(`^errors\[.* (\w+)\]$`)
+	indices   = regexp.MustCompile(`\[\d+\]`)
+	named     = regexp.MustCompile(`(scheduling|clusters)\[[^\[\]]*\]`)
+	quoted    = regexp.MustCompile(`\\?"(?:[^"\\]|\\.)*\\?"`)
 )
 
 // Signature names a divergence by its shape: per unexplained difference, the key with its indices and
@@ -27,7 +28,14 @@ func Signature(v compare.Verdict) string {
 	seen := map[string]bool{}
 	for _, d := range v.Diffs {
 		path := named.ReplaceAllString(indices.ReplaceAllString(d.Path, "[]"), "$1[]")
-		seen[fmt.Sprintf("%s (lint %s; Karmada %s)", path, shape(d.Lint), shape(d.Karmada))] = true
+		if m := errorsKey.FindStringSubmatch(path); m != nil {
+			path = "errors[" + m[1] + "]" // the reason, not the field: one cause meets many fields
+		}
+		l, k := shape(d.Lint), shape(d.Karmada)
+		if d.Path == "message" {
+			l, k = cut(l, 40), cut(k, 40)
+		}
+		seen[fmt.Sprintf("%s (lint %s; Karmada %s)", path, l, k)] = true
 	}
 	parts := make([]string, 0, len(seen))
 	for s := range seen {
@@ -101,4 +109,11 @@ func (s *Signatures) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.count)
+}
+
+func cut(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
