@@ -265,7 +265,7 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	minimise := fs.Int("minimise", 50, "comparisons spent shrinking each divergent case (0: keep it as generated)")
 	kind := fs.String("kind", "plain", "what to generate: plain (one case per run), snapshot (packed first-time and re-schedule cases), admission (packed policy files, no snapshot)")
 	pack := fs.Int("pack", 0, "sub-cases per pack for --kind snapshot or admission (0: 40 for snapshot, 200 for admission)")
-	duration := fs.Duration("duration", 0, "stop starting packs after this long and report what was compared (0: run all N)")
+	duration := fs.Duration("duration", 0, "stop starting cases (packs) after this long and report what was compared (0: run all N)")
 	progress := fs.Int("progress", 0, "log a progress line every this many packs (0: none)")
 	keepPer := fs.Int("keep-per-signature", 0, "keep (shrink and write) only the first N divergent cases of each divergence signature (0: every one)")
 	signatures := fs.Int("signatures", 40, "print the N most frequent divergence signatures at the end (0: all)")

@@ -63,8 +63,9 @@ func (f *Fuzzer) Run(ctx context.Context, n int) (compare.Totals, error) {
 			}
 		}(w)
 	}
-	for i := 0; i < n && ctx.Err() == nil; i++ {
-		next <- i
+	sent := 0
+	for ; sent < n && ctx.Err() == nil && (f.Deadline.IsZero() || time.Now().Before(f.Deadline)); sent++ {
+		next <- sent
 	}
 	close(next)
 	wg.Wait()
@@ -76,7 +77,7 @@ func (f *Fuzzer) Run(ctx context.Context, n int) (compare.Totals, error) {
 			return compare.Totals{}, err
 		}
 	}
-	return compare.Count(verdicts), nil
+	return compare.Count(verdicts[:sent]), nil
 }
 
 // one generates, compares and (when divergent) shrinks and keeps case i.
