@@ -54,7 +54,7 @@ void cluster_inventory::add(const doc::value& document, std::vector<inventory_is
     });
 }
 
-void cluster_inventory::seal(std::vector<inventory_issue>& issues)
+void cluster_inventory::seal([[maybe_unused]] std::vector<inventory_issue>& issues)
 {
     std::stable_sort(clusters_.begin(), clusters_.end(),
                      [](const model::cluster& a, const model::cluster& b) { return a.name < b.name; });
@@ -62,7 +62,8 @@ void cluster_inventory::seal(std::vector<inventory_issue>& issues)
     unique.reserve(clusters_.size());
     for (auto& c : clusters_) {
         if (!unique.empty() && unique.back().name == c.name) {
-            issues.push_back({unique.back().where, "cluster " + c.name + " is defined again later; the later one is used"});
+            // No issue: applying both, the later one updates the earlier (kubectl apply), and that is the
+            // Cluster Karmada's scheduler reads (conformance).
             unique.back() = std::move(c);
             continue;
         }

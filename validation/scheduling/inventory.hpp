@@ -27,7 +27,8 @@ public:
     // with decode errors is kept with the fields that did decode, and each error becomes an issue.
     void add(const doc::value& document, std::vector<inventory_issue>& issues);
 
-    // Sorts by name. A name seen twice keeps the later object and reports the earlier one.
+    // Sorts by name. A name seen twice keeps the later object, as a second kubectl apply updates the
+    // first; no issue (`issues` stays for the callers).
     void seal(std::vector<inventory_issue>& issues);
 
     std::span<const model::cluster> clusters() const { return clusters_; }

@@ -42,7 +42,7 @@ TEST_CASE("a List and multi-doc YAML of Clusters become one inventory sorted by 
     CHECK(inv.ignored() == 1);
 }
 
-TEST_CASE("a duplicate cluster keeps the later object; decode errors become issues with the name")
+TEST_CASE("a duplicate cluster keeps the later object, no issue; decode errors become issues with the name")
 {
     cluster_inventory inv;
     std::vector<inventory_issue> issues;
@@ -53,10 +53,8 @@ TEST_CASE("a duplicate cluster keeps the later object; decode errors become issu
     inv.seal(issues);
     REQUIRE(inv.size() == 1);
     CHECK(inv.clusters()[0].region == "r2");
-    REQUIRE(issues.size() == 2);
+    REQUIRE(issues.size() == 1); // the later one updates the earlier, as kubectl apply of both does
     CHECK(issues[0].message == "cluster a: spec.provider: Invalid value: 7: expected string");
-    CHECK(issues[1].message == "cluster a is defined again later; the later one is used");
-    CHECK(issues[1].where.line == 1);
 }
 
 TEST_CASE("workloads: every object but Karmada's own, Lists expanded, default namespace applied")
