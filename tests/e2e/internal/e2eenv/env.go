@@ -1,0 +1,90 @@
+// Package e2eenv is what the e2e tests share: the running control plane (KPW_E2E_DIR), its kubectl and a
+// dynamic client on its admin kubeconfig, and our binary (KPW_BINARY).
+package e2eenv
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// Env is the control plane under test.
+type Env struct {
+	Dir, Kubeconfig, Kubectl, Lint, Repo string
+}
+
+// Get returns the control plane of ./dev.sh e2e, or skips the test when there is none (a plain
+// `go test ./...`); dev.sh always sets KPW_E2E_DIR, so under it a missing plane is a failure of `up`.
+func Get(t *testing.T) Env {
+	t.Helper()
+	dir := os.Getenv("KPW_E2E_DIR")
+	if dir == "" {
+		t.Skip("KPW_E2E_DIR is not set: run through ./dev.sh e2e, which starts the control plane")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(wd, "../../..") // tests/e2e/<package>
+	lint := os.Getenv("KPW_BINARY")
+	if lint == "" {
+		lint = filepath.Join(repo, "build/webhook/karmada-policy-webhook")
+	}
+	return Env{Dir: dir, Kubeconfig: filepath.Join(dir, "kubeconfig"), Kubectl: filepath.Join(dir, "bin/kubectl"),
+		Lint: lint, Repo: repo}
+}
+
+// Dynamic is a dynamic client on the admin kubeconfig.
+func (e Env) Dynamic(t *testing.T) dynamic.Interface {
+	t.Helper()
+	cfg, err := clientcmd.BuildConfigFromFlags("", e.Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Run runs a command and returns its combined output and exit code (a failure to start fails the test).
+func Run(t *testing.T, name string, args ...string) (string, int) {
+	t.Helper()
+	out, err := exec.Command(name, args...).CombinedOutput()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return string(out), 0
+	case errors.As(err, &ee):
+		return string(out), ee.ExitCode()
+	}
+	t.Fatalf("%s: %v", name, err)
+	return "", -1
+}
+
+// KubectlRun runs the plane's kubectl with the admin kubeconfig.
+func (e Env) KubectlRun(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	return Run(t, e.Kubectl, append([]string{"--kubeconfig", e.Kubeconfig}, args...)...)
+}
+
+// EnsureNamespaces creates the namespaces (those that exist are fine): karmada-apiserver, unlike lint,
+// refuses a namespaced object whose namespace does not exist.
+func (e Env) EnsureNamespaces(t *testing.T, names ...string) {
+	t.Helper()
+	for _, ns := range names {
+		if ns == "" {
+			continue
+		}
+		if out, code := e.KubectlRun(t, "create", "namespace", ns); code != 0 && !strings.Contains(out, "AlreadyExists") {
+			t.Fatalf("kubectl create namespace %s: %s", ns, out)
+		}
+	}
+}

@@ -1,0 +1,232 @@
+// Package scheduling checks the dry run against the real karmada-scheduler: the example Clusters
+// (status written through the status subresource, as the cluster-status controller would), workloads
+// and policies are applied to the loopback control plane; what `lint` predicted *before* the apply must
+// be exactly what karmada-scheduler then writes into each ResourceBinding.
+package scheduling
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"sigs.k8s.io/yaml"
+
+	"karmada-policy-webhook/tests/e2e/internal/e2eenv"
+)
+
+var (
+	clustersGVR = schema.GroupVersionResource{Group: "cluster.karmada.io", Version: "v1alpha1", Resource: "clusters"}
+	bindingsGVR = schema.GroupVersionResource{Group: "work.karmada.io", Version: "v1alpha2", Resource: "resourcebindings"}
+)
+
+// placement is one workload's scheduling outcome, in the form both sides are reduced to.
+type placement struct {
+	Scheduled    bool
+	AffinityName string
+	Clusters     string // "name=replicas" sorted, comma separated
+	Reason       string // the Scheduled condition's reason
+	Message      string
+}
+
+func (p placement) String() string {
+	return fmt.Sprintf("scheduled=%v affinity=%q clusters=[%s] reason=%s message=%q", p.Scheduled, p.AffinityName,
+		p.Clusters, p.Reason, p.Message)
+}
+
+type lintOutput struct {
+	Results []struct {
+		Scheduling []struct {
+			Workload struct {
+				Kind, Namespace, Name string
+			} `json:"workload"`
+			Scheduled    bool   `json:"scheduled"`
+			AffinityName string `json:"affinityName"`
+			Clusters     []struct {
+				Name     string `json:"name"`
+				Replicas int64  `json:"replicas"`
+			} `json:"clusters"`
+			Condition struct {
+				Status, Reason, Message string
+			} `json:"condition"`
+		} `json:"scheduling"`
+	} `json:"results"`
+}
+
+// predict is lint's first-schedule prediction, per workload "Kind/namespace/name".
+func predict(t *testing.T, e e2eenv.Env, policies []string) map[string]placement {
+	t.Helper()
+	ex := filepath.Join(e.Repo, "manifests/examples")
+	args := append([]string{"lint", "-o", "json", "--clusters", filepath.Join(ex, "clusters.yaml"),
+		"--workloads", filepath.Join(ex, "workloads.yaml")}, policies...)
+	out, code := e2eenv.Run(t, e.Lint, args...)
+	if code > 1 {
+		t.Fatalf("lint exited %d:\n%s", code, out)
+	}
+	var lo lintOutput
+	if err := json.Unmarshal([]byte(out), &lo); err != nil {
+		t.Fatalf("lint -o json: %v\n%s", err, out)
+	}
+	got := map[string]placement{}
+	for _, r := range lo.Results {
+		for _, s := range r.Scheduling {
+			var cs []string
+			for _, c := range s.Clusters {
+				cs = append(cs, fmt.Sprintf("%s=%d", c.Name, c.Replicas))
+			}
+			sort.Strings(cs)
+			got[s.Workload.Kind+"/"+s.Workload.Namespace+"/"+s.Workload.Name] = placement{Scheduled: s.Scheduled,
+				AffinityName: s.AffinityName, Clusters: strings.Join(cs, ","), Reason: s.Condition.Reason,
+				Message: s.Condition.Message}
+		}
+	}
+	return got
+}
+
+// createClusters creates the example Clusters and writes each one's status as the cluster-status
+// controller would (status is ignored on create).
+func createClusters(t *testing.T, ctx context.Context, dyn dynamic.Interface, file string) []string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Items []map[string]any `json:"items"`
+	}
+	if err := yaml.Unmarshal(b, &list); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, item := range list.Items {
+		u := &unstructured.Unstructured{Object: item}
+		status := item["status"]
+		for _, f := range []string{"resourceVersion", "uid", "creationTimestamp", "generation", "finalizers"} {
+			unstructured.RemoveNestedField(u.Object, "metadata", f)
+		}
+		created, err := dyn.Resource(clustersGVR).Create(ctx, u, metav1.CreateOptions{})
+		if apierrors.IsAlreadyExists(err) { // a plane the tests ran on before
+			created, err = dyn.Resource(clustersGVR).Get(ctx, u.GetName(), metav1.GetOptions{})
+		}
+		if err != nil {
+			t.Fatalf("creating Cluster %s: %v", u.GetName(), err)
+		}
+		created.Object["status"] = status
+		if _, err := dyn.Resource(clustersGVR).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
+			t.Fatalf("writing Cluster %s's status: %v", u.GetName(), err)
+		}
+		names = append(names, u.GetName())
+	}
+	return names
+}
+
+// scheduled reads what karmada-scheduler wrote, once it has handled every binding of the workloads
+// (schedulerObservedGeneration caught up and a Scheduled condition present).
+func scheduled(t *testing.T, ctx context.Context, dyn dynamic.Interface, want map[string]placement) map[string]placement {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		got, pending := readBindings(t, ctx, dyn)
+		missing := 0
+		for k := range want {
+			if _, ok := got[k]; !ok {
+				missing++
+			}
+		}
+		if pending == 0 && missing == 0 {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("karmada-scheduler has not handled every binding after 2 minutes (%d pending, %d workloads without a binding); have %v",
+				pending, missing, got)
+		}
+		time.Sleep(200 * time.Millisecond) // polling the API server for a condition
+	}
+}
+
+func readBindings(t *testing.T, ctx context.Context, dyn dynamic.Interface) (map[string]placement, int) {
+	t.Helper()
+	list, err := dyn.Resource(bindingsGVR).Namespace("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, pending := map[string]placement{}, 0
+	for _, rb := range list.Items {
+		kind, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "kind")
+		ns, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "namespace")
+		name, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "name")
+		observed, _, _ := unstructured.NestedInt64(rb.Object, "status", "schedulerObservedGeneration")
+		conds, _, _ := unstructured.NestedSlice(rb.Object, "status", "conditions")
+		var p placement
+		found := false
+		for _, c := range conds {
+			m, _ := c.(map[string]any)
+			if m["type"] == "Scheduled" {
+				found = true
+				p.Scheduled = m["status"] == "True"
+				p.Reason, _ = m["reason"].(string)
+				p.Message, _ = m["message"].(string)
+			}
+		}
+		if !found || observed < rb.GetGeneration() {
+			pending++
+			continue
+		}
+		p.AffinityName, _, _ = unstructured.NestedString(rb.Object, "status", "schedulerObservingAffinityName")
+		clusters, _, _ := unstructured.NestedSlice(rb.Object, "spec", "clusters")
+		var cs []string
+		for _, c := range clusters {
+			m, _ := c.(map[string]any)
+			replicas, _ := m["replicas"].(int64)
+			cs = append(cs, fmt.Sprintf("%v=%d", m["name"], replicas))
+		}
+		sort.Strings(cs)
+		p.Clusters = strings.Join(cs, ",")
+		got[kind+"/"+ns+"/"+name] = p
+	}
+	return got, pending
+}
+
+func TestFirstScheduleIsLintsPrediction(t *testing.T) {
+	e := e2eenv.Get(t)
+	ctx := context.Background()
+	dyn := e.Dynamic(t)
+	ex := filepath.Join(e.Repo, "manifests/examples")
+	policies := []string{filepath.Join(ex, "dc-groups.yaml"), filepath.Join(ex, "overflow-onprem-cloud.yaml"),
+		filepath.Join(ex, "checkout-local-idc.yaml")}
+
+	want := predict(t, e, policies) // before anything is applied
+	if len(want) == 0 {
+		t.Fatal("lint predicted no scheduling at all for the examples")
+	}
+	namespaces := map[string]bool{}
+	for k := range want {
+		namespaces[strings.Split(k, "/")[1]] = true
+	}
+	for ns := range namespaces {
+		e.EnsureNamespaces(t, ns)
+	}
+	createClusters(t, ctx, dyn, filepath.Join(ex, "clusters.yaml"))
+	for _, f := range append(policies, filepath.Join(ex, "workloads.yaml")) {
+		if out, code := e.KubectlRun(t, "apply", "-f", f); code != 0 {
+			t.Fatalf("kubectl apply -f %s: %s", f, out)
+		}
+	}
+	got := scheduled(t, ctx, dyn, want)
+	for k, w := range want {
+		if g := got[k]; g != w {
+			t.Errorf("%s:\n  lint:              %s\n  karmada-scheduler: %s", k, w, g)
+		}
+	}
+	t.Logf("%d bindings compared", len(want))
+}
