@@ -15,6 +15,8 @@
 #   ./dev.sh build-oracle      build-oracle/karmada-oracle: Karmada's own code behind lint's command line
 #   ./dev.sh conformance [CASE_DIR...]   lint and the oracle side by side (docs/conformance.md)
 #   ./dev.sh conformance-fuzz N [SEED]   N generated cases compared; divergent ones kept
+#   ./dev.sh e2e      a Karmada control plane on loopback (etcd, kube-apiserver, Karmada's webhook, ours)
+#                     and the tests against it (tests/e2e/)
 #   ./dev.sh build-asan   only the clang ASan+UBSan build with the fuzzers (CI's -O0 smoke runs)
 #   ./dev.sh build-fuzz   the optimised clang ASan+UBSan fuzzers for long runs (tests/fuzz/run_long.sh)
 # Every step says what it does and how long it took; a failing step is named with the tail of its output
@@ -464,6 +466,60 @@ conformance_check() {
   grep -E '^(KNOWN|conformance:)' "$log_dir/conformance-cases.log" >&2
 }
 
+# ---- the control plane on loopback (issue 26; tests/e2e/) ---------------------------------------------------
+# etcd, kube-apiserver, kubectl and Karmada's components built from Go modules (tests/e2e/go.mod), started on
+# 127.0.0.1 by tests/e2e/control-plane.sh with our webhook registered as manifests/README.md says; the Go tests
+# of tests/e2e then compare what kubectl gets with what lint promised.
+e2e_dir=build-e2e/plane
+
+e2e() {
+  ensure_go
+  step e2e-modules env -C tests/e2e go mod download
+  # `up` builds what is missing (cold: many minutes, then cached); `down` runs whatever happens after.
+  trap 'tests/e2e/control-plane.sh down "$e2e_dir" >/dev/null 2>&1 || true' EXIT
+  step e2e-up env KPW_BINARY="$PWD/build/webhook/karmada-policy-webhook" tests/e2e/control-plane.sh up "$e2e_dir"
+  local rc=0
+  say "e2e tests against the control plane ..."
+  (cd tests/e2e && KPW_E2E_DIR="$PWD/../../$e2e_dir" KPW_BINARY="$PWD/../../build/webhook/karmada-policy-webhook" \
+    go test -count=1 -json ./... >"../../$log_dir/e2e-tests.json" 2>"../../$log_dir/e2e-tests.err") || rc=$?
+  e2e_results "$log_dir/e2e-tests.json"
+  step e2e-down tests/e2e/control-plane.sh down "$e2e_dir"
+  trap - EXIT
+  return "$rc"
+}
+
+# e2e_results FILE: every leaf test of `go test -json` as a line of the checks file (so `test` counts each),
+# failures with their output.
+e2e_results() {
+  python3 - "$1" "$log_dir/checks" <<'PY'
+import json, sys
+results, output = {}, {}
+for line in open(sys.argv[1]):
+    try:
+        ev = json.loads(line)
+    except ValueError:
+        continue
+    name = ev.get("Test")
+    if not name:
+        continue
+    key = ev["Package"].rsplit("/", 1)[-1] + "/" + name
+    if ev["Action"] == "output":
+        output.setdefault(key, []).append(ev["Output"])
+    elif ev["Action"] in ("pass", "fail", "skip"):
+        results[key] = ev["Action"]
+leaves = [k for k in results if not any(o != k and o.startswith(k + "/") for o in results)]
+with open(sys.argv[2], "a") as checks:
+    for k in sorted(leaves):
+        word = {"pass": "OK", "fail": "FAIL", "skip": "SKIP"}[results[k]]
+        checks.write(f"e2e:{k.replace(' ', '_')} {word}\n")
+        if word == "FAIL":
+            sys.stderr.write(f"FAIL e2e {k}\n" + "".join(output.get(k, [])))
+print(f"dev.sh: e2e: {sum(results[k] == 'pass' for k in leaves)} passed, "
+      f"{sum(results[k] == 'fail' for k in leaves)} failed, {sum(results[k] == 'skip' for k in leaves)} skipped",
+      file=sys.stderr)
+PY
+}
+
 # check NAME COMMAND...: one result line for `test`'s count (a check is one test: passed or failed);
 # COMMAND runs in a subshell, so a failed step inside it ends only this check.
 check() {
@@ -563,6 +619,11 @@ HINT
     else
       skip conformance "Go 1.26 is not installed (the project's machines carry it in /usr/local/go)"
     fi
+    if have_go; then
+      check e2e-control-plane e2e
+    else
+      skip e2e-control-plane "Go 1.26 is not installed (the project's machines carry it in /usr/local/go)"
+    fi
     count_results build "$asan_dir"
     ;;
   test-suites) # the two builds and every C++ test: what the image's build stage runs (Containerfile)
@@ -607,6 +668,13 @@ HINT
     build_oracle
     conformance_fuzz --out "$PWD/$oracle_dir/divergent" "${@:2}"
     ;;
+  e2e) # the control plane on loopback (tests/e2e/control-plane.sh) and the tests against it
+    install_deps test
+    build build webhook/karmada-policy-webhook
+    rm -f "$log_dir/checks"
+    check e2e-control-plane e2e
+    count_results
+    ;;
   build-asan)
     install_deps
     build_sanitized
@@ -616,7 +684,7 @@ HINT
     build_fuzz
     ;;
   *)
-    echo "usage: ./dev.sh run|demo|test|test-suites|test-sanitizers|image [tests]|build-oracle|conformance [CASE_DIR...]|conformance-fuzz N [SEED]|deps [test]|build|build-asan|build-fuzz" >&2
+    echo "usage: ./dev.sh run|demo|test|test-suites|test-sanitizers|image [tests]|build-oracle|conformance [CASE_DIR...]|conformance-fuzz N [SEED]|e2e|deps [test]|build|build-asan|build-fuzz" >&2
     exit 2
     ;;
 esac
