@@ -481,7 +481,7 @@ e2e() {
   local rc=0
   say "e2e tests against the control plane ..."
   (cd tests/e2e && KPW_E2E_DIR="$PWD/../../$e2e_dir" KPW_BINARY="$PWD/../../build/webhook/karmada-policy-webhook" \
-    go test -count=1 -json ./... >"../../$log_dir/e2e-tests.json" 2>"../../$log_dir/e2e-tests.err") || rc=$?
+    go test -count=1 -p 1 -json ./... >"../../$log_dir/e2e-tests.json" 2>"../../$log_dir/e2e-tests.err") || rc=$?
   e2e_results "$log_dir/e2e-tests.json"
   step e2e-down tests/e2e/control-plane.sh down "$e2e_dir"
   trap - EXIT

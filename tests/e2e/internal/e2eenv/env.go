@@ -3,6 +3,7 @@
 package e2eenv
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -86,5 +87,40 @@ func (e Env) EnsureNamespaces(t *testing.T, names ...string) {
 		if out, code := e.KubectlRun(t, "create", "namespace", ns); code != 0 && !strings.Contains(out, "AlreadyExists") {
 			t.Fatalf("kubectl create namespace %s: %s", ns, out)
 		}
+	}
+}
+
+// Component is one entry of the plane's components.json (internal/plane writes it).
+type Component struct {
+	Name  string         `json:"name"`
+	Pid   int            `json:"pid"`
+	Log   string         `json:"log"`
+	Args  []string       `json:"args"`
+	Ports map[string]int `json:"ports"`
+}
+
+// Components reads the plane's components.json.
+func (e Env) Components(t *testing.T) []Component {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.Dir, "components.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cs []Component
+	if err := json.Unmarshal(b, &cs); err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// WriteComponents writes components.json back (after a test restarted a component).
+func (e Env) WriteComponents(t *testing.T, cs []Component) {
+	t.Helper()
+	b, err := json.MarshalIndent(cs, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.Dir, "components.json"), b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,0 +1,97 @@
+// Package failure checks what a user sees when our webhook is down: with failurePolicy Fail (as shipped
+// in manifests/karmada-apiserver) kube-apiserver refuses policy writes with its own "failed calling
+// webhook" text, and accepts them again once serve is back with the same certificates and flags.
+package failure
+
+import (
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"karmada-policy-webhook/tests/e2e/internal/e2eenv"
+	"karmada-policy-webhook/tests/e2e/internal/proc"
+)
+
+const ours = "karmada-policy-webhook"
+
+// waitFor polls cond (a foreign process or a remote server: there is nothing to block on) until it
+// holds or the deadline passes.
+func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", limit, what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestServeDownFailsClosedThenRecovers(t *testing.T) {
+	e := e2eenv.Get(t)
+	valid := filepath.Join(e.Repo, "manifests/examples/dc-groups.yaml")
+	if out, code := e.KubectlRun(t, "apply", "--dry-run=server", "-f", valid); code != 0 {
+		t.Fatalf("with serve up, the valid example is refused:\n%s", out)
+	}
+	comps := e.Components(t)
+	i := -1
+	for j, c := range comps {
+		if c.Name == ours {
+			i = j
+		}
+	}
+	if i < 0 {
+		t.Fatalf("no %s in components.json", ours)
+	}
+	c := comps[i]
+
+	if err := syscall.Kill(c.Pid, syscall.SIGTERM); err != nil {
+		t.Fatalf("stopping serve (pid %d): %v", c.Pid, err)
+	}
+	waitFor(t, "serve to exit", 30*time.Second, func() bool { return syscall.Kill(c.Pid, 0) != nil })
+
+	out, code := e.KubectlRun(t, "apply", "--dry-run=server", "-f", valid)
+	if code == 0 {
+		t.Fatalf("with serve down and failurePolicy Fail, the apply succeeded:\n%s", out)
+	}
+	if !strings.Contains(out, "failed calling webhook") || !strings.Contains(out, "policy-webhook.karmada.io") {
+		t.Fatalf("the refusal is not kube-apiserver's \"failed calling webhook\" for our webhook:\n%s", out)
+	}
+
+	// Back with the same flags, certificates and ports; recorded for `control-plane.sh down`.
+	log, err := os.OpenFile(c.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	cmd := exec.Command(e.Lint, c.Args...)
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := proc.AppendPid(filepath.Join(e.Dir, "pids"), cmd.Process.Pid); err != nil {
+		t.Fatal(err)
+	}
+	comps[i].Pid = cmd.Process.Pid
+	e.WriteComponents(t, comps)
+	go func() { _ = cmd.Wait() }() // reaped if it ends while the test runs; it normally outlives the test
+	waitFor(t, "serve to be ready again", 30*time.Second, func() bool {
+		resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(c.Ports["health"]) + "/readyz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+	waitFor(t, "the apply to be admitted again", 30*time.Second, func() bool {
+		_, code := e.KubectlRun(t, "apply", "--dry-run=server", "-f", valid)
+		return code == 0
+	})
+}
