@@ -574,6 +574,11 @@ HINT
     echo "== lint of the broken examples (exit 1 expected: Karmada would deny them) =="
     build/webhook/karmada-policy-webhook lint manifests/examples/broken || true
     echo
+    echo "== kubectl apply's strict field validation: unknown fields are the API server's error (exit 1 expected) =="
+    build/webhook/karmada-policy-webhook lint tests/data/lint/cases/unknown-fields-strict.yaml || true
+    echo "== the same with --validate=warn (kubectl's name): warnings, exit 0 =="
+    build/webhook/karmada-policy-webhook lint --validate=warn tests/data/lint/cases/unknown-fields-strict.yaml | tail -n 1
+    echo
     echo "== placement diff: the seed scenarios (--base) against manifests/examples/pr-edit/ =="
     echo "== (exit 1 expected: the edit leaves checkout unschedulable) =="
     base=()
@@ -602,6 +607,9 @@ HINT
       --clusters manifests/examples/ai/clusters.yaml --workloads manifests/examples/ai/workloads \
       manifests/examples/ai/policies/keep-together.yaml ||
       echo "(exit 1 expected: no cluster holds a complete FlinkDeployment set)"
+    echo
+    echo "== next: the same answers from Karmada's own code (needs Go 1.26): ./dev.sh conformance; on a real"
+    echo "== control plane (etcd, kube-apiserver, Karmada's webhook and scheduler on loopback): ./dev.sh e2e"
     ;;
   test)
     install_deps test
