@@ -13,6 +13,8 @@ import (
 
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"karmada-policy-webhook/tests/e2e/internal/plane"
 )
 
 // Env is the control plane under test.
@@ -90,14 +92,8 @@ func (e Env) EnsureNamespaces(t *testing.T, names ...string) {
 	}
 }
 
-// Component is one entry of the plane's components.json (internal/plane writes it).
-type Component struct {
-	Name  string         `json:"name"`
-	Pid   int            `json:"pid"`
-	Log   string         `json:"log"`
-	Args  []string       `json:"args"`
-	Ports map[string]int `json:"ports"`
-}
+// Component is one entry of the plane's components.json.
+type Component = plane.Component
 
 // Components reads the plane's components.json.
 func (e Env) Components(t *testing.T) []Component {
