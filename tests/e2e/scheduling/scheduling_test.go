@@ -63,12 +63,15 @@ type lintOutput struct {
 	} `json:"results"`
 }
 
-// predict is lint's first-schedule prediction, per workload "Kind/namespace/name".
-func predict(t *testing.T, e e2eenv.Env, policies []string) map[string]placement {
+// predict is lint's prediction, per workload "Kind/namespace/name": first-time without bindings, the
+// re-schedule of today's bindings with them.
+func predict(t *testing.T, e e2eenv.Env, clusters, workloads, bindings string, policies []string) map[string]placement {
 	t.Helper()
-	ex := filepath.Join(e.Repo, "manifests/examples")
-	args := append([]string{"lint", "-o", "json", "--clusters", filepath.Join(ex, "clusters.yaml"),
-		"--workloads", filepath.Join(ex, "workloads.yaml")}, policies...)
+	args := []string{"lint", "-o", "json", "--clusters", clusters, "--workloads", workloads}
+	if bindings != "" {
+		args = append(args, "--bindings", bindings)
+	}
+	args = append(args, policies...)
 	out, code := e2eenv.Run(t, e.Lint, args...)
 	if code > 1 {
 		t.Fatalf("lint exited %d:\n%s", code, out)
@@ -132,11 +135,11 @@ func createClusters(t *testing.T, ctx context.Context, dyn dynamic.Interface, fi
 
 // scheduled reads what karmada-scheduler wrote, once it has handled every binding of the workloads
 // (schedulerObservedGeneration caught up and a Scheduled condition present).
-func scheduled(t *testing.T, ctx context.Context, dyn dynamic.Interface, want map[string]placement) map[string]placement {
+func scheduled(t *testing.T, ctx context.Context, dyn dynamic.Interface, want map[string]placement, replicas map[string]int64) map[string]placement {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		got, pending := readBindings(t, ctx, dyn)
+		got, pending := readBindings(t, ctx, dyn, replicas)
 		missing := 0
 		for k := range want {
 			if _, ok := got[k]; !ok {
@@ -154,7 +157,9 @@ func scheduled(t *testing.T, ctx context.Context, dyn dynamic.Interface, want ma
 	}
 }
 
-func readBindings(t *testing.T, ctx context.Context, dyn dynamic.Interface) (map[string]placement, int) {
+// readBindings reads every binding the scheduler is done with; one whose workload has an entry in
+// replicas counts as pending until the detector has copied that replica count into it.
+func readBindings(t *testing.T, ctx context.Context, dyn dynamic.Interface, replicas map[string]int64) (map[string]placement, int) {
 	t.Helper()
 	list, err := dyn.Resource(bindingsGVR).Namespace("").List(ctx, metav1.ListOptions{})
 	if err != nil {
@@ -178,7 +183,8 @@ func readBindings(t *testing.T, ctx context.Context, dyn dynamic.Interface) (map
 				p.Message, _ = m["message"].(string)
 			}
 		}
-		if !found || observed < rb.GetGeneration() {
+		specReplicas, _, _ := unstructured.NestedInt64(rb.Object, "spec", "replicas")
+		if n, ok := replicas[kind+"/"+ns+"/"+name]; !found || observed < rb.GetGeneration() || (ok && n != specReplicas) {
 			pending++
 			continue
 		}
@@ -197,36 +203,119 @@ func readBindings(t *testing.T, ctx context.Context, dyn dynamic.Interface) (map
 	return got, pending
 }
 
-func TestFirstScheduleIsLintsPrediction(t *testing.T) {
-	e := e2eenv.Get(t)
-	ctx := context.Background()
-	dyn := e.Dynamic(t)
-	ex := filepath.Join(e.Repo, "manifests/examples")
-	policies := []string{filepath.Join(ex, "dc-groups.yaml"), filepath.Join(ex, "overflow-onprem-cloud.yaml"),
-		filepath.Join(ex, "checkout-local-idc.yaml")}
-
-	want := predict(t, e, policies) // before anything is applied
-	if len(want) == 0 {
-		t.Fatal("lint predicted no scheduling at all for the examples")
-	}
-	namespaces := map[string]bool{}
-	for k := range want {
-		namespaces[strings.Split(k, "/")[1]] = true
-	}
-	for ns := range namespaces {
-		e.EnsureNamespaces(t, ns)
-	}
-	createClusters(t, ctx, dyn, filepath.Join(ex, "clusters.yaml"))
-	for _, f := range append(policies, filepath.Join(ex, "workloads.yaml")) {
-		if out, code := e.KubectlRun(t, "apply", "-f", f); code != 0 {
-			t.Fatalf("kubectl apply -f %s: %s", f, out)
-		}
-	}
-	got := scheduled(t, ctx, dyn, want)
+// compare reports every workload of want whose binding differs.
+func compare(t *testing.T, want, got map[string]placement) {
+	t.Helper()
 	for k, w := range want {
 		if g := got[k]; g != w {
 			t.Errorf("%s:\n  lint:              %s\n  karmada-scheduler: %s", k, w, g)
 		}
 	}
 	t.Logf("%d bindings compared", len(want))
+}
+
+// export writes `kubectl get KIND -A -o yaml`, as a user exports today's state for lint.
+func export(t *testing.T, e e2eenv.Env, kind, file string) string {
+	t.Helper()
+	out, code := e.KubectlRun(t, "get", kind, "-A", "-o", "yaml")
+	if code != 0 {
+		t.Fatalf("kubectl get %s: %s", kind, out)
+	}
+	if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// scaled is the workloads file with one Deployment's replicas changed.
+func scaled(t *testing.T, from, to, name string, replicas int64) string {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []string
+	for _, doc := range strings.Split(string(b), "\n---\n") {
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			t.Fatal(err)
+		}
+		if obj == nil {
+			continue
+		}
+		u := unstructured.Unstructured{Object: obj}
+		if u.GetKind() == "Deployment" && u.GetName() == name {
+			if err := unstructured.SetNestedField(u.Object, replicas, "spec", "replicas"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out, err := yaml.Marshal(u.Object)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, string(out))
+	}
+	if err := os.WriteFile(to, []byte(strings.Join(docs, "---\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+// TestSchedulingIsLintsPrediction: the first schedule of the examples, then day two step by step; before
+// each step lint predicts from the state exported as a user would export it, and after it
+// karmada-scheduler's bindings must be exactly that.
+func TestSchedulingIsLintsPrediction(t *testing.T) {
+	e := e2eenv.Get(t)
+	ctx := context.Background()
+	dyn := e.Dynamic(t)
+	ex := filepath.Join(e.Repo, "manifests/examples")
+	policies := []string{filepath.Join(ex, "dc-groups.yaml"), filepath.Join(ex, "overflow-onprem-cloud.yaml"),
+		filepath.Join(ex, "checkout-local-idc.yaml")}
+	workloads := filepath.Join(ex, "workloads.yaml")
+
+	ok := t.Run("first schedule", func(t *testing.T) {
+		want := predict(t, e, filepath.Join(ex, "clusters.yaml"), workloads, "", policies) // before anything is applied
+		if len(want) == 0 {
+			t.Fatal("lint predicted no scheduling at all for the examples")
+		}
+		namespaces := map[string]bool{}
+		for k := range want {
+			namespaces[strings.Split(k, "/")[1]] = true
+		}
+		for ns := range namespaces {
+			e.EnsureNamespaces(t, ns)
+		}
+		createClusters(t, ctx, dyn, filepath.Join(ex, "clusters.yaml"))
+		for _, f := range append(policies, workloads) {
+			if out, code := e.KubectlRun(t, "apply", "-f", f); code != 0 {
+				t.Fatalf("kubectl apply -f %s: %s", f, out)
+			}
+		}
+		compare(t, want, scheduled(t, ctx, dyn, want, nil))
+	})
+	if !ok {
+		return
+	}
+
+	// Day two: nginx-overflow (10 replicas over the on-prem tier) scaled past on-prem into the cloud tier
+	// and back, each step predicted from `kubectl get clusters,rb` exported just before it.
+	const workload = "Deployment/default/nginx-overflow"
+	for _, step := range []int64{40, 4} {
+		t.Run(fmt.Sprintf("scale nginx-overflow to %d", step), func(t *testing.T) {
+			dir := t.TempDir()
+			clusters := export(t, e, "clusters", filepath.Join(dir, "clusters.yaml"))
+			bindings := export(t, e, "resourcebindings", filepath.Join(dir, "bindings.yaml"))
+			next := scaled(t, workloads, filepath.Join(dir, "workloads.yaml"), "nginx-overflow", step)
+			all := predict(t, e, clusters, next, bindings, policies)
+			want, found := all[workload]
+			if !found {
+				t.Fatalf("lint predicts nothing for %s: %v", workload, all)
+			}
+			if out, code := e.KubectlRun(t, "apply", "-f", next); code != 0 {
+				t.Fatalf("kubectl apply: %s", out)
+			}
+			only := map[string]placement{workload: want}
+			compare(t, only, scheduled(t, ctx, dyn, only, map[string]int64{workload: step}))
+		})
+	}
 }
