@@ -135,11 +135,11 @@ func createClusters(t *testing.T, ctx context.Context, dyn dynamic.Interface, fi
 
 // scheduled reads what karmada-scheduler wrote, once it has handled every binding of the workloads
 // (schedulerObservedGeneration caught up and a Scheduled condition present).
-func scheduled(t *testing.T, ctx context.Context, dyn dynamic.Interface, want map[string]placement, replicas map[string]int64) map[string]placement {
+func scheduled(t *testing.T, ctx context.Context, dyn dynamic.Interface, want map[string]placement, caughtUp caughtUpFunc) map[string]placement {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		got, pending := readBindings(t, ctx, dyn, replicas)
+		got, pending := readBindings(t, ctx, dyn, caughtUp)
 		missing := 0
 		for k := range want {
 			if _, ok := got[k]; !ok {
@@ -157,9 +157,13 @@ func scheduled(t *testing.T, ctx context.Context, dyn dynamic.Interface, want ma
 	}
 }
 
-// readBindings reads every binding the scheduler is done with; one whose workload has an entry in
-// replicas counts as pending until the detector has copied that replica count into it.
-func readBindings(t *testing.T, ctx context.Context, dyn dynamic.Interface, replicas map[string]int64) (map[string]placement, int) {
+// caughtUpFunc says whether the detector has already written a step's change into a binding (nil: no
+// step, every binding counts).
+type caughtUpFunc func(workload string, rb *unstructured.Unstructured) bool
+
+// readBindings reads every binding the scheduler is done with; one the detector has not caught up with
+// yet counts as pending.
+func readBindings(t *testing.T, ctx context.Context, dyn dynamic.Interface, caughtUp caughtUpFunc) (map[string]placement, int) {
 	t.Helper()
 	list, err := dyn.Resource(bindingsGVR).Namespace("").List(ctx, metav1.ListOptions{})
 	if err != nil {
@@ -183,8 +187,7 @@ func readBindings(t *testing.T, ctx context.Context, dyn dynamic.Interface, repl
 				p.Message, _ = m["message"].(string)
 			}
 		}
-		specReplicas, _, _ := unstructured.NestedInt64(rb.Object, "spec", "replicas")
-		if n, ok := replicas[kind+"/"+ns+"/"+name]; !found || observed < rb.GetGeneration() || (ok && n != specReplicas) {
+		if !found || observed < rb.GetGeneration() || (caughtUp != nil && !caughtUp(kind+"/"+ns+"/"+name, &rb)) {
 			pending++
 			continue
 		}
@@ -315,7 +318,51 @@ func TestSchedulingIsLintsPrediction(t *testing.T) {
 				t.Fatalf("kubectl apply: %s", out)
 			}
 			only := map[string]placement{workload: want}
-			compare(t, only, scheduled(t, ctx, dyn, only, map[string]int64{workload: step}))
+			compare(t, only, scheduled(t, ctx, dyn, only, func(w string, rb *unstructured.Unstructured) bool {
+				n, _, _ := unstructured.NestedInt64(rb.Object, "spec", "replicas")
+				return w != workload || n == step
+			}))
 		})
 	}
+
+	// A pull request's policy edit (manifests/examples/pr-edit/: checkout loses cloud-east-1, nginx's
+	// groups reordered) applied: what `lint --bindings` predicted is what the scheduler does.
+	t.Run("apply the pr-edit policies", func(t *testing.T) {
+		dir := t.TempDir()
+		clusters := export(t, e, "clusters", filepath.Join(dir, "clusters.yaml"))
+		bindings := export(t, e, "resourcebindings", filepath.Join(dir, "bindings.yaml"))
+		edit := filepath.Join(ex, "pr-edit")
+		edited := []string{filepath.Join(edit, "dc-groups.yaml"), filepath.Join(edit, "overflow-onprem-cloud.yaml"),
+			filepath.Join(edit, "checkout-local-idc.yaml")}
+		workloads := export(t, e, "deployments", filepath.Join(dir, "workloads.yaml"))
+		want := predict(t, e, clusters, workloads, bindings, edited)
+		before := generations(t, ctx, dyn)
+		for _, f := range edited {
+			if out, code := e.KubectlRun(t, "apply", "-f", f); code != 0 {
+				t.Fatalf("kubectl apply -f %s: %s", f, out)
+			}
+		}
+		// The two edited policies' bindings get a new generation from the detector.
+		moved := map[string]bool{"Deployment/production/checkout": true, "Deployment/default/nginx": true}
+		compare(t, want, scheduled(t, ctx, dyn, want, func(w string, rb *unstructured.Unstructured) bool {
+			return !moved[w] || rb.GetGeneration() > before[w]
+		}))
+	})
+}
+
+// generations are the bindings' metadata.generation per workload.
+func generations(t *testing.T, ctx context.Context, dyn dynamic.Interface) map[string]int64 {
+	t.Helper()
+	list, err := dyn.Resource(bindingsGVR).Namespace("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int64{}
+	for _, rb := range list.Items {
+		kind, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "kind")
+		ns, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "namespace")
+		name, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "name")
+		out[kind+"/"+ns+"/"+name] = rb.GetGeneration()
+	}
+	return out
 }
