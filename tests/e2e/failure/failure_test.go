@@ -4,6 +4,7 @@
 package failure
 
 import (
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -94,4 +95,42 @@ func TestServeDownFailsClosedThenRecovers(t *testing.T) {
 		_, code := e.KubectlRun(t, "apply", "--dry-run=server", "-f", valid)
 		return code == 0
 	})
+
+	// The metrics count what kube-apiserver sent: one review per apply.
+	metrics := "http://127.0.0.1:" + strconv.Itoa(c.Ports["metrics"]) + "/metrics"
+	before := admitted(t, metrics)
+	const applies = 5
+	for range applies {
+		if out, code := e.KubectlRun(t, "apply", "--dry-run=server", "-f", valid); code != 0 {
+			t.Fatalf("apply refused after the restart:\n%s", out)
+		}
+	}
+	if got := admitted(t, metrics) - before; got != applies {
+		t.Errorf("serve counted %d admitted PropagationPolicy reviews for %d applies", got, applies)
+	}
+}
+
+// admitted is serve's count of PropagationPolicy reviews answered 200.
+func admitted(t *testing.T, url string) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "controller_runtime_webhook_requests_total{") &&
+			strings.Contains(line, `code="200"`) && strings.Contains(line, `/validate-propagationpolicy"`) {
+			n, err := strconv.Atoi(line[strings.LastIndex(line, " ")+1:])
+			if err != nil {
+				t.Fatalf("metrics line %q: %v", line, err)
+			}
+			return n
+		}
+	}
+	return 0
 }
