@@ -45,21 +45,9 @@ type Totals struct {
 
 // Count tallies verdicts.
 func Count(vs []Verdict) Totals {
-	t := Totals{Cases: len(vs), Explained: map[string]int{}}
+	t := Totals{Explained: map[string]int{}}
 	for _, v := range vs {
-		switch v.Status {
-		case Agree:
-			t.Agree++
-		case Differ:
-			t.Differ++
-		case CouldNotRun:
-			t.CouldNotRun++
-		case KnownDiffer:
-			t.Known++
-		}
-		for _, d := range v.Explained {
-			t.Explained[d.Rule]++
-		}
+		t.Add(v)
 	}
 	return t
 }
