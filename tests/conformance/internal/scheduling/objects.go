@@ -195,7 +195,7 @@ func newWorld(in Input) (*world, error) {
 			if err := fromUnstructured(obj, pp); err != nil {
 				return nil, err
 			}
-			w.pps = replacePP(w.pps, pp)
+			w.pps = replaceObject(w.pps, pp)
 			w.policyIdx[k] = p.Index
 		case "ClusterPropagationPolicy":
 			k := policyKey{cluster: true, name: obj.GetName()}
@@ -204,7 +204,7 @@ func newWorld(in Input) (*world, error) {
 			if err := fromUnstructured(obj, cpp); err != nil {
 				return nil, err
 			}
-			w.cpps = replaceCPP(w.cpps, cpp)
+			w.cpps = replaceObject(w.cpps, cpp)
 			w.policyIdx[k] = p.Index
 		default:
 			return nil, fmt.Errorf("policies: %s is not a policy kind", obj.GetKind())
@@ -225,7 +225,7 @@ func newWorld(in Input) (*world, error) {
 		if err := canonicalize(c); err != nil {
 			return nil, err
 		}
-		w.clusters = replaceCluster(w.clusters, c)
+		w.clusters = replaceObject(w.clusters, c)
 	}
 
 	byResource := map[resourceKey]binding{}
@@ -340,36 +340,16 @@ func canonicalize(c *clusterv1alpha1.Cluster) error {
 	return nil
 }
 
-// replaceCluster: a later Cluster of the same name replaces an earlier one, as a second kubectl apply
-// updates it (and as lint uses the later one).
-func replaceCluster(list []*clusterv1alpha1.Cluster, c *clusterv1alpha1.Cluster) []*clusterv1alpha1.Cluster {
+// replaceObject: a later object of the same namespace and name (Clusters and cluster-scoped policies:
+// name) replaces an earlier one, as a second kubectl apply updates it (and as lint uses the later one).
+func replaceObject[T metav1.Object](list []T, obj T) []T {
 	for i, q := range list {
-		if q.Name == c.Name {
-			list[i] = c
+		if q.GetNamespace() == obj.GetNamespace() && q.GetName() == obj.GetName() {
+			list[i] = obj
 			return list
 		}
 	}
-	return append(list, c)
-}
-
-func replacePP(list []*policyv1alpha1.PropagationPolicy, p *policyv1alpha1.PropagationPolicy) []*policyv1alpha1.PropagationPolicy {
-	for i, q := range list {
-		if q.Namespace == p.Namespace && q.Name == p.Name {
-			list[i] = p
-			return list
-		}
-	}
-	return append(list, p)
-}
-
-func replaceCPP(list []*policyv1alpha1.ClusterPropagationPolicy, p *policyv1alpha1.ClusterPropagationPolicy) []*policyv1alpha1.ClusterPropagationPolicy {
-	for i, q := range list {
-		if q.Name == p.Name {
-			list[i] = p
-			return list
-		}
-	}
-	return append(list, p)
+	return append(list, obj)
 }
 
 // liveTemplate gives a template from git what the live one carries when a binding of it exists.
