@@ -17,6 +17,8 @@ std::span<const target> all_targets()
         {"bindings", &bindings},
         {"scenario", &scenario},
         {"reschedule", &reschedule},
+        {"kubeconfig", &kubeconfig},
+        {"watch_event", &watch_event},
     };
     return table;
 }

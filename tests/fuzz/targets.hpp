@@ -28,6 +28,11 @@ int scenario(bytes data);
 // (7) Clusters, ResourceBindings, workloads and policies (a JSON List or a YAML stream) -> the detector's policy apply
 // and the scheduler's re-schedule of each binding, alone and through the shared filter cache.
 int reschedule(bytes data);
+// (8) kubeconfig YAML bytes (one file, then the same text as two merged files) -> kube::parse_kubeconfig for
+// the current context and for each named one.
+int kubeconfig(bytes data);
+// (9) A watch stream's bytes, split at newlines -> kube::decode_watch_event for every line.
+int watch_event(bytes data);
 
 struct target {
     std::string_view name; // the fuzzer binary is fuzz_<name>; seeds and regressions use <name>/
