@@ -21,19 +21,6 @@ import (
 
 const ours = "karmada-policy-webhook"
 
-// waitFor polls cond (a foreign process or a remote server: there is nothing to block on) until it
-// holds or the deadline passes.
-func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", limit, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 func TestServeDownFailsClosedThenRecovers(t *testing.T) {
 	e := e2eenv.Get(t)
 	valid := filepath.Join(e.Repo, "manifests/examples/dc-groups.yaml")
@@ -55,7 +42,7 @@ func TestServeDownFailsClosedThenRecovers(t *testing.T) {
 	if err := syscall.Kill(c.Pid, syscall.SIGTERM); err != nil {
 		t.Fatalf("stopping serve (pid %d): %v", c.Pid, err)
 	}
-	waitFor(t, "serve to exit", 30*time.Second, func() bool { return syscall.Kill(c.Pid, 0) != nil })
+	e2eenv.WaitFor(t, "serve to exit", 30*time.Second, func() bool { return syscall.Kill(c.Pid, 0) != nil })
 
 	out, code := e.KubectlRun(t, "apply", "--dry-run=server", "-f", valid)
 	if code == 0 {
@@ -83,7 +70,7 @@ func TestServeDownFailsClosedThenRecovers(t *testing.T) {
 	comps[i].Pid = cmd.Process.Pid
 	e.WriteComponents(t, comps)
 	go func() { _ = cmd.Wait() }() // reaped if it ends while the test runs; it normally outlives the test
-	waitFor(t, "serve to be ready again", 30*time.Second, func() bool {
+	e2eenv.WaitFor(t, "serve to be ready again", 30*time.Second, func() bool {
 		resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(c.Ports["health"]) + "/readyz")
 		if err != nil {
 			return false
@@ -91,7 +78,7 @@ func TestServeDownFailsClosedThenRecovers(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
 	})
-	waitFor(t, "the apply to be admitted again", 30*time.Second, func() bool {
+	e2eenv.WaitFor(t, "the apply to be admitted again", 30*time.Second, func() bool {
 		_, code := e.KubectlRun(t, "apply", "--dry-run=server", "-f", valid)
 		return code == 0
 	})

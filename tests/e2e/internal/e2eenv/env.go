@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
@@ -118,5 +119,18 @@ func (e Env) WriteComponents(t *testing.T, cs []Component) {
 	}
 	if err := os.WriteFile(filepath.Join(e.Dir, "components.json"), b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// WaitFor polls cond (a foreign process or a remote server: there is nothing to block on) every 50 ms
+// until it holds; the test fails after limit.
+func WaitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", limit, what)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

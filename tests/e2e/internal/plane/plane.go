@@ -213,17 +213,25 @@ func (p *Plane) startOurWebhook(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return p.register(cfg, "https://karmada-policy-webhook.karmada-system.svc:443", ports[0], bundle)
+	return p.register(cfg, OurServiceURL, ports[0], bundle)
 }
 
 // register applies a webhook configuration as its README says (caBundle filled in), with the in-cluster
 // Service URL pointed at the loopback port the server listens on.
 func (p *Plane) register(cfg []byte, serviceURL string, port int, bundle string) error {
-	text := strings.ReplaceAll(string(cfg), "{{caBundle}}", bundle)
-	text = strings.ReplaceAll(text, serviceURL, fmt.Sprintf("https://127.0.0.1:%d", port))
-	_, err := p.Kubectl(text, "apply", "-f", "-")
+	_, err := p.Kubectl(Registration(cfg, serviceURL, port, bundle), "apply", "-f", "-")
 	return err
 }
+
+// Registration is a webhook configuration as its README has a user fill it in (caBundle), with the
+// in-cluster Service URL pointed at a loopback port: the only edit the control plane makes.
+func Registration(cfg []byte, serviceURL string, port int, bundle string) string {
+	text := strings.ReplaceAll(string(cfg), "{{caBundle}}", bundle)
+	return strings.ReplaceAll(text, serviceURL, fmt.Sprintf("https://127.0.0.1:%d", port))
+}
+
+// OurServiceURL is the in-cluster URL manifests/karmada-apiserver registers our webhook at.
+const OurServiceURL = "https://karmada-policy-webhook.karmada-system.svc:443"
 
 // Kubectl runs the control plane's kubectl with the admin kubeconfig; stdin is given to it.
 func (p *Plane) Kubectl(stdin string, args ...string) (string, error) {
