@@ -4,6 +4,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,9 +20,17 @@ struct client_certificate {
     std::string key_pem;
 };
 
+// How an exec plugin is run (tests shorten the timeout and move the clock).
+struct credentials_options {
+    std::chrono::milliseconds exec_timeout{60'000}; // then the plugin (its process group) is killed
+    std::size_t exec_max_output = 1u << 20;         // stdout beyond this is a failure
+    std::function<std::chrono::system_clock::time_point()> now; // empty: system_clock::now
+};
+
 class credentials {
 public:
     explicit credentials(const rest_config& config);
+    credentials(const rest_config& config, credentials_options options);
     ~credentials();
     credentials(const credentials&) = delete;
     credentials& operator=(const credentials&) = delete;

@@ -448,6 +448,13 @@ rest_config resolve(const merged_config& m, std::string_view flag, const std::ve
     if (cl == m.clusters.end())
         throw config_error{ctx_at + ".cluster: cluster \"" + ctx.cluster + "\" not found (clusters: " +
                            names_of(m.clusters) + ")"};
+    const user_entry* u = nullptr;
+    if (!ctx.user.empty()) { // no user: anonymous, as kubectl allows
+        auto us = m.users.find(ctx.user);
+        if (us == m.users.end())
+            throw config_error{ctx_at + ".user: user \"" + ctx.user + "\" not found (users: " + names_of(m.users) + ")"};
+        u = &us->second;
+    }
     check_cluster(cl->second, ctx.cluster);
     rc.cluster_name = ctx.cluster;
     rc.server = cl->second.server;
@@ -455,22 +462,18 @@ rest_config resolve(const merged_config& m, std::string_view flag, const std::ve
     rc.insecure_skip_tls_verify = cl->second.insecure;
     rc.ca_pem = cl->second.ca_pem;
     out.ca_file = cl->second.ca_file;
-    if (!ctx.user.empty()) {
-        auto us = m.users.find(ctx.user);
-        if (us == m.users.end())
-            throw config_error{ctx_at + ".user: user \"" + ctx.user + "\" not found (users: " + names_of(m.users) + ")"};
-        const user_entry& u = us->second;
-        check_user(u, ctx.user);
+    if (u != nullptr) {
+        check_user(*u, ctx.user);
         rc.user_name = ctx.user;
-        rc.client_cert_pem = u.cert_pem;
-        rc.client_key_pem = u.key_pem;
-        out.client_cert_file = u.cert_file;
-        out.client_key_file = u.key_file;
-        rc.token = u.token;
-        rc.token_file = u.token_file;
-        rc.username = u.username;
-        rc.password = u.password;
-        rc.exec = u.exec;
+        rc.client_cert_pem = u->cert_pem;
+        rc.client_key_pem = u->key_pem;
+        out.client_cert_file = u->cert_file;
+        out.client_key_file = u->key_file;
+        rc.token = u->token;
+        rc.token_file = u->token_file;
+        rc.username = u->username;
+        rc.password = u->password;
+        rc.exec = u->exec;
     }
     rc.default_namespace = ctx.namespace_.empty() ? "default" : ctx.namespace_;
     rc.source = sources;
