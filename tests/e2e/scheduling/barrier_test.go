@@ -40,7 +40,8 @@ const (
 )
 
 // newBarrier creates the sentinel Cluster (member2's status from clusters.yaml, written through the
-// status subresource) and the sentinel ConfigMap and policy, and waits for the first decision.
+// status subresource) and the sentinel ConfigMap and policy, or takes them over from an earlier test, and
+// waits for the scheduler's decision on them.
 func newBarrier(t *testing.T, ctx context.Context, e e2eenv.Env, dyn dynamic.Interface, clustersFile string) *barrier {
 	t.Helper()
 	b, err := os.ReadFile(clustersFile)
@@ -68,12 +69,13 @@ func newBarrier(t *testing.T, ctx context.Context, e e2eenv.Env, dyn dynamic.Int
 		"spec":     map[string]any{"syncMode": "Push", "apiEndpoint": "https://127.0.0.1:1"},
 	}}
 	created, err := dyn.Resource(clustersGVR).Create(ctx, c, metav1.CreateOptions{})
-	if apierrors.IsAlreadyExists(err) {
-		t.Fatalf("Cluster %s exists already: the scheduling test needs a fresh control plane", barrierName)
+	if apierrors.IsAlreadyExists(err) { // made by an earlier test of the package
+		created, err = dyn.Resource(clustersGVR).Get(ctx, barrierName, metav1.GetOptions{})
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
+	br := &barrier{dyn: dyn, on: created.GetLabels()[barrierLabel] == "on"}
 	created.Object["status"] = model["status"]
 	if _, err := dyn.Resource(clustersGVR).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
@@ -109,7 +111,6 @@ spec:
 	if out, code := e.KubectlRun(t, "apply", "-f", manifest); code != 0 {
 		t.Fatalf("kubectl apply the barrier: %s", out)
 	}
-	br := &barrier{dyn: dyn}
 	br.wait(t, ctx)
 	return br
 }
