@@ -62,3 +62,15 @@ func (a *applies) halt() (int, []string) {
 	defer a.mu.Unlock()
 	return a.ok, a.failed
 }
+
+// hint explains the one failure a drain is known to cause (RELIABILITY.md, issue 26): serve closes its
+// idle keep-alive connections at SIGTERM, and a review kube-apiserver is writing on one of them at that
+// moment fails (Go's transport does not resend a POST it has written; the admission client does not
+// retry).
+func hint(failure string) string {
+	if strings.Contains(failure, "server closed idle connection") || strings.Contains(failure, ": EOF") ||
+		strings.Contains(failure, "connection reset by peer") {
+		return "\n(known: serve closed an idle keep-alive connection at SIGTERM while kube-apiserver was sending a review on it; RELIABILITY.md, issue 26)"
+	}
+	return ""
+}

@@ -20,7 +20,7 @@ import (
 )
 
 // replica is one `serve` the test starts (a pod of the Deployment, in manifests/base terms), with the
-// plane's flags plus --v 1, so that its log has a line for every review it answers.
+// plane's flags plus --v 1 or more, so that its log has a line for every review it answers.
 type replica struct {
 	name                    string
 	proc                    *proc.Process
@@ -28,7 +28,7 @@ type replica struct {
 	log                     string
 }
 
-func startReplica(t *testing.T, e e2eenv.Env, name, certDir string) *replica {
+func startReplica(t *testing.T, e e2eenv.Env, name, certDir, verbosity string) *replica {
 	t.Helper()
 	ports, err := plane.FreePorts(3)
 	if err != nil {
@@ -36,7 +36,7 @@ func startReplica(t *testing.T, e e2eenv.Env, name, certDir string) *replica {
 	}
 	r := &replica{name: name, secure: ports[0], health: ports[1], metrics: ports[2],
 		log: filepath.Join(e.Dir, "logs", name+".log")}
-	args := append(plane.OurWebhookArgs(certDir, r.secure, r.health, r.metrics), "--v", "1")
+	args := append(plane.OurWebhookArgs(certDir, r.secure, r.health, r.metrics), "--v", verbosity)
 	r.proc = &proc.Process{Name: name, Path: e.Lint, Args: args, Log: r.log}
 	if err := r.proc.Start(plane.PidFile(e.Dir)); err != nil { // recorded for control-plane.sh down
 		t.Fatal(err)

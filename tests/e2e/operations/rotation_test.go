@@ -80,59 +80,87 @@ func flagValue(args []string, name string) string {
 	return ""
 }
 
-func TestRotationAndDrainUnderApplies(t *testing.T) {
-	e := e2eenv.Get(t)
+// fixture is what both tests share: the plane, the shipped configuration, the policies the loop and the
+// probe apply, the Service with replica 1 (the plane's certificate mounted as a Secret volume) registered
+// behind it and answering.
+type fixture struct {
+	e                   e2eenv.Env
+	shipped             []byte
+	dir                 string
+	loopFile, probeFile string
+	oldPKI, oldBundle   string
+	svc                 *service.Service
+	r1                  *replica
+}
+
+// newFixture sets it up (what it starts is stopped when the test ends); cleanup registers the plane's
+// serve again, for the tests after this one.
+func newFixture(t *testing.T, verbosity string) (*fixture, func()) {
+	t.Helper()
+	f := &fixture{e: e2eenv.Get(t), dir: t.TempDir()}
 	var ours e2eenv.Component
-	for _, c := range e.Components(t) {
+	for _, c := range f.e.Components(t) {
 		if c.Name == "karmada-policy-webhook" {
 			ours = c
 		}
 	}
-	oldPKI := flagValue(ours.Args, "--cert-dir")
-	if oldPKI == "" {
+	f.oldPKI = flagValue(ours.Args, "--cert-dir")
+	if f.oldPKI == "" {
 		t.Fatal("no karmada-policy-webhook with --cert-dir in components.json")
 	}
-	shipped, err := os.ReadFile(filepath.Join(e.Repo, "manifests/karmada-apiserver/validating-webhook-configuration.yaml"))
+	var err error
+	f.shipped, err = os.ReadFile(filepath.Join(f.e.Repo, "manifests/karmada-apiserver/validating-webhook-configuration.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	loopFile := write(t, filepath.Join(dir, "loop.yaml"), policy(loopNS, loopName))
-	probeFile := write(t, filepath.Join(dir, "probe.yaml"), policy(probeNS, probeName))
-	e.EnsureNamespaces(t, probeNS)
-	kubectlApply := func(what, text string) {
-		t.Helper()
-		f := write(t, filepath.Join(dir, "apply.yaml"), text)
-		if out, code := e.KubectlRun(t, "apply", "-f", f); code != 0 {
-			t.Fatalf("applying %s: %s", what, out)
-		}
-	}
-	// Step 4 of manifests/README.md: the shipped configuration with the bundle filled in (the URL pointed
-	// at a loopback port, as everywhere on this plane).
-	register := func(port int, caBundle string) {
-		t.Helper()
-		kubectlApply("the webhook configuration", plane.Registration(shipped, plane.OurServiceURL, port, caBundle))
-	}
-	oldCA := filepath.Join(oldPKI, "ca.crt")
-	oldBundle := bundle(t, oldCA)
+	f.loopFile = write(t, filepath.Join(f.dir, "loop.yaml"), policy(loopNS, loopName))
+	f.probeFile = write(t, filepath.Join(f.dir, "probe.yaml"), policy(probeNS, probeName))
+	f.e.EnsureNamespaces(t, probeNS)
+	f.oldBundle = bundle(t, filepath.Join(f.oldPKI, "ca.crt"))
 
-	// The Service, and replica 1 with the plane's certificate mounted as the Secret volume.
-	svc, err := service.Start()
+	f.svc, err = service.Start()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer svc.Close()
-	secret1 := filepath.Join(dir, "secret-1")
-	mountSecret(t, secret1, oldPKI, "1")
-	r1 := startReplica(t, e, "serve-replica-1", secret1)
-	defer r1.stop()
-	svc.SetEndpoints(r1.addr())
-	register(svc.Port(), oldBundle)
-	defer restore(t, e, ours, probeFile, func() { register(ours.Ports["secure"], oldBundle) })
+	t.Cleanup(func() { f.svc.Close() })
+	secret1 := filepath.Join(f.dir, "secret-1")
+	mountSecret(t, secret1, f.oldPKI, "1")
+	f.r1 = startReplica(t, f.e, "serve-replica-1", secret1, verbosity)
+	t.Cleanup(f.r1.stop)
+	f.svc.SetEndpoints(f.r1.addr())
+	f.register(t, f.svc.Port(), f.oldBundle)
+	cleanup := func() {
+		restore(t, f.e, ours, f.probeFile, func() { f.register(t, ours.Ports["secure"], f.oldBundle) })
+	}
 	// In effect once kube-apiserver sends a review through the Service.
-	waitReviewed(t, e, probeFile, r1)
+	waitReviewed(t, f.e, f.probeFile, f.r1)
+	return f, cleanup
+}
 
-	loop := startApplies(e, loopFile, workers)
+func (f *fixture) kubectlApply(t *testing.T, what, text string) {
+	t.Helper()
+	file := write(t, filepath.Join(f.dir, "apply.yaml"), text)
+	if out, code := f.e.KubectlRun(t, "apply", "-f", file); code != 0 {
+		t.Fatalf("applying %s: %s", what, out)
+	}
+}
+
+// register is step 4 of manifests/README.md: the shipped configuration with the bundle filled in (the URL
+// pointed at a loopback port, as everywhere on this plane).
+func (f *fixture) register(t *testing.T, port int, caBundle string) {
+	t.Helper()
+	f.kubectlApply(t, "the webhook configuration", plane.Registration(f.shipped, plane.OurServiceURL, port, caBundle))
+}
+
+func TestRotationAndDrainUnderApplies(t *testing.T) {
+	f, cleanup := newFixture(t, "1")
+	defer cleanup()
+	e, svc, r1, dir := f.e, f.svc, f.r1, f.dir
+	oldCA := filepath.Join(f.oldPKI, "ca.crt")
+	register := func(port int, caBundle string) { f.register(t, port, caBundle) }
+	shipped, probeFile := f.shipped, f.probeFile
+
+	loop := startApplies(e, f.loopFile, workers)
 	halted := false
 	defer func() {
 		if !halted {
@@ -148,7 +176,7 @@ func TestRotationAndDrainUnderApplies(t *testing.T) {
 			if failed > 0 {
 				_, f := loop.halt()
 				halted = true
-				t.Fatalf("an apply failed during %q: %s", phase, f[0])
+				t.Fatalf("an apply failed during %q: %s%s", phase, f[0], hint(f[0]))
 			}
 			return ok >= start+workers
 		})
@@ -173,9 +201,9 @@ func TestRotationAndDrainUnderApplies(t *testing.T) {
 	// informer, in order: once it calls the second one, it has the first one's new caBundle.
 	secret2 := filepath.Join(dir, "secret-2")
 	mountSecret(t, secret2, newPKI, "1")
-	r2 := startReplica(t, e, "serve-replica-2", secret2)
+	r2 := startReplica(t, e, "serve-replica-2", secret2, "1")
 	defer r2.stop()
-	kubectlApply("the probe configuration", probeRegistration(t, shipped, r2.secure, both))
+	f.kubectlApply(t, "the probe configuration", probeRegistration(t, shipped, r2.secure, both))
 	waitReviewed(t, e, probeFile, r2)
 	if out, code := e.KubectlRun(t, "delete", "validatingwebhookconfiguration", probeConfig); code != 0 {
 		t.Fatalf("deleting the probe configuration: %s", out)
@@ -183,7 +211,7 @@ func TestRotationAndDrainUnderApplies(t *testing.T) {
 	progress("caBundle = old + new CA")
 
 	// The Secret replaced (replica 1's files swapped as the kubelet swaps them); serve reloads them.
-	mountSecret(t, secret1, newPKI, "2")
+	mountSecret(t, filepath.Join(dir, "secret-1"), newPKI, "2")
 	e2eenv.WaitFor(t, "replica 1 to present the new certificate", 30*time.Second, func() bool {
 		return r1.serves(t, newCA)
 	})
@@ -209,7 +237,7 @@ func TestRotationAndDrainUnderApplies(t *testing.T) {
 	ok, failed := loop.halt()
 	halted = true
 	if len(failed) > 0 {
-		t.Errorf("%d of %d applies failed; the first:\n%s", len(failed), ok+len(failed), failed[0])
+		t.Errorf("%d of %d applies failed; the first:\n%s%s", len(failed), ok+len(failed), failed[0], hint(failed[0]))
 	}
 	n1, n2 := r1.reviews(t, loopNS+"/"+loopName), r2.reviews(t, loopNS+"/"+loopName)
 	if n1+n2 != ok {

@@ -76,18 +76,18 @@ func TestEndpointsAndOpenConnections(t *testing.T) {
 	}
 	defer s.Close()
 
+	// One choice per connection, round robin: two connections reach both backends (which one each is up
+	// to the order the Service accepts them), and a connection keeps its backend.
 	first, second := dial(t, s), dial(t, s)
-	for _, tc := range []struct {
-		c          conn
-		line, want string
-	}{
-		{first, "1", "a:1"}, // round robin, one choice per connection
-		{second, "2", "b:2"},
-		{first, "3", "a:3"},
-	} {
-		if got := tc.c.ask(t, tc.line); got != tc.want {
-			t.Errorf("ask(%q) = %q, want %q", tc.line, got, tc.want)
-		}
+	one, two := first.ask(t, "1"), second.ask(t, "2")
+	if one[:1] == two[:1] || one[1:] != ":1" || two[1:] != ":2" {
+		t.Fatalf("two connections answered %q and %q, want one from each backend", one, two)
+	}
+	if got := first.ask(t, "3"); got != one[:1]+":3" {
+		t.Errorf("the first connection answered %q after %q: its backend changed", got, one)
+	}
+	if one[:1] == "b" { // name them so that first goes to a
+		first, second = second, first
 	}
 
 	s.SetEndpoints(b) // a terminating: no new connection, its open one kept
