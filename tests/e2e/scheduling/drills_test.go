@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -18,11 +21,12 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"karmada-policy-webhook/tests/e2e/internal/e2eenv"
+	"karmada-policy-webhook/tests/e2e/internal/plane"
+	"karmada-policy-webhook/tests/e2e/internal/proc"
 )
 
-// scenario is the part of a drill (karmada-policy-webhook.io/v1alpha1 Scenario) this plane can play: the
-// steps whose Karmada side runs here. taint/untaint could too; clusterDown/clusterUp need the
-// cluster-status and cluster controllers, which do not run (docs/e2e.md).
+// scenario is the part of a drill (karmada-policy-webhook.io/v1alpha1 Scenario) this plane can play (not
+// addCluster, removeCluster or the NoExecute eviction, whose taint manager needs the Failover gate).
 type scenario struct {
 	Steps []struct {
 		Name  string `json:"name"`
@@ -40,7 +44,21 @@ type scenario struct {
 		Rebalance *struct {
 			Workloads []string `json:"workloads"`
 		} `json:"rebalance"`
+		Taint       *clusterTaint `json:"taint"`
+		Untaint     *clusterTaint `json:"untaint"`
+		ClusterDown *struct {
+			Cluster string `json:"cluster"`
+			Status  string `json:"status"`
+		} `json:"clusterDown"`
+		ClusterUp *struct {
+			Cluster string `json:"cluster"`
+		} `json:"clusterUp"`
 	} `json:"steps"`
+}
+
+type clusterTaint struct {
+	Cluster string `json:"cluster"`
+	Taint   string `json:"taint"`
 }
 
 // simulation is `simulate -o json`: per step (0 = the initial placement), each workload's placement.
@@ -52,6 +70,7 @@ type simulation struct {
 				Kind, Namespace, Name string
 			} `json:"workload"`
 			Scheduled    bool   `json:"scheduled"`
+			Acted        bool   `json:"acted"`
 			AffinityName string `json:"affinityName"`
 			Clusters     []struct {
 				Name     string `json:"name"`
@@ -62,6 +81,15 @@ type simulation struct {
 			} `json:"condition"`
 		} `json:"workloads"`
 	} `json:"steps"`
+}
+
+// acted says, per workload, whether simulate has karmada-scheduler re-schedule it at this step.
+func (s simulation) acted(step int) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range s.Steps[step].Workloads {
+		out[w.Workload.Kind+"/"+w.Workload.Namespace+"/"+w.Workload.Name] = w.Acted
+	}
+	return out
 }
 
 // placements is one simulated step in the form the bindings are read in.
@@ -80,24 +108,41 @@ func (s simulation) placements(step int) map[string]placement {
 	return out
 }
 
-// TestDrillHybridCloudOverflow plays manifests/examples/drills/hybrid-cloud-overflow.yaml on the plane,
-// step by step, and compares every binding after each step with what `simulate` said, before anything was
-// applied, that step would leave. The drill's workload and policy run in a namespace of their own, so
-// that the other scheduling test's workloads are not touched. simulate assumes the members run what they
-// are given (placed replicas are charged to the clusters' allocated resources between steps); with no
-// member here, the test writes those charges into the Clusters' status as the cluster-status controller
-// would report them.
-func TestDrillHybridCloudOverflow(t *testing.T) {
+// drills are the shipped drills played here: each in a namespace of its own (its workload and policy
+// copied there), so that the other tests' workloads are not touched. dr-failover needs the cluster
+// controller (Ready=False -> the not-ready taint), which the plane runs for it alone.
+var drills = []struct {
+	name, policy, workload, namespace string
+	clusterController                 bool
+}{
+	{"hybrid-cloud-overflow", "overflow-onprem-cloud.yaml", "nginx-overflow", "drill-hybrid", false},
+	{"dr-failover", "dc-groups.yaml", "nginx", "drill-dr", true},
+}
+
+// TestDrills plays manifests/examples/drills/ on the plane, step by step, and compares every binding after
+// each step with what `simulate` said, before anything was applied, that step would leave. simulate
+// assumes the members run what they are given (placed replicas are charged to the clusters' allocated
+// resources between steps); with no member here, the test writes those charges into the Clusters' status
+// as the cluster-status controller would report them, and it writes the Ready condition of clusterDown
+// and clusterUp as that controller would after its debounce.
+func TestDrills(t *testing.T) {
 	e := e2eenv.Get(t)
+	for _, d := range drills {
+		t.Run(d.name, func(t *testing.T) {
+			playDrill(t, e, d.name, d.policy, d.workload, d.namespace, d.clusterController)
+		})
+	}
+}
+
+func playDrill(t *testing.T, e e2eenv.Env, name, policyFile, workload, ns string, clusterController bool) {
 	ctx := context.Background()
 	dyn := e.Dynamic(t)
 	ex := filepath.Join(e.Repo, "manifests/examples")
-	const ns = "drill-hybrid"
 	dir := t.TempDir()
-	workloads := inNamespace(t, filepath.Join(ex, "workloads.yaml"), filepath.Join(dir, "workloads.yaml"), "nginx-overflow", ns)
-	policy := replaceIn(t, filepath.Join(ex, "overflow-onprem-cloud.yaml"), filepath.Join(dir, "policy.yaml"),
+	workloads := inNamespace(t, filepath.Join(ex, "workloads.yaml"), filepath.Join(dir, "workloads.yaml"), workload, ns)
+	policy := replaceIn(t, filepath.Join(ex, policyFile), filepath.Join(dir, "policy.yaml"),
 		"namespace: default", "namespace: "+ns)
-	drill := replaceIn(t, filepath.Join(ex, "drills/hybrid-cloud-overflow.yaml"), filepath.Join(dir, "drill.yaml"),
+	drill := replaceIn(t, filepath.Join(ex, "drills", name+".yaml"), filepath.Join(dir, "drill.yaml"),
 		"Deployment/default/", "Deployment/"+ns+"/")
 	clusters := filepath.Join(ex, "clusters.yaml")
 
@@ -122,8 +167,12 @@ func TestDrillHybridCloudOverflow(t *testing.T) {
 
 	e.EnsureNamespaces(t, ns)
 	createClusters(t, ctx, dyn, clusters)
+	t.Cleanup(func() { createClusters(t, ctx, dyn, clusters) }) // taints and status as the file has them
+	if clusterController {
+		withClusterController(t, e)
+	}
 	br := newBarrier(t, ctx, e, dyn, clusters)
-	members := &members{workload: "Deployment/" + ns + "/nginx-overflow", request: requests(t, workloads),
+	members := &members{workload: "Deployment/" + ns + "/" + workload, request: requests(t, workloads),
 		running: map[string]int64{}}
 	ok := t.Run(sim.Steps[0].Name, func(t *testing.T) {
 		for _, f := range []string{policy, workloads} {
@@ -160,19 +209,37 @@ func TestDrillHybridCloudOverflow(t *testing.T) {
 						_ = unstructured.SetNestedField(c.Object, v, "status", "resourceSummary", "allocated", k)
 					}
 				})
+			case st.Taint != nil:
+				taint := parseTaint(t, st.Taint.Taint)
+				updateCluster(t, ctx, dyn, st.Taint.Cluster, func(c *unstructured.Unstructured) {
+					taints, _, _ := unstructured.NestedSlice(c.Object, "spec", "taints")
+					_ = unstructured.SetNestedSlice(c.Object, append(taints, taint), "spec", "taints")
+				})
+			case st.Untaint != nil:
+				updateCluster(t, ctx, dyn, st.Untaint.Cluster, func(c *unstructured.Unstructured) {
+					untaint(t, c, st.Untaint.Taint)
+				})
+			case st.ClusterDown != nil:
+				status := st.ClusterDown.Status
+				if status == "" {
+					status = "False"
+				}
+				setReady(t, ctx, dyn, st.ClusterDown.Cluster, status)
+			case st.ClusterUp != nil:
+				setReady(t, ctx, dyn, st.ClusterUp.Cluster, "True")
 			case st.Wait != nil:
-				// Time is not waited out: nothing in Karmada acts on this binding with time (no resync; no
-				// eviction task or unschedulable binding pending), which the barrier below checks.
+				// Time is not waited out: nothing in Karmada acts on these bindings with time here (no
+				// resync; no eviction task or unschedulable binding pending), which the barrier checks.
 			case st.Rebalance != nil:
 				caughtUp = rebalance(t, ctx, e, dyn, fmt.Sprintf("drill-%s-%d", ns, i), st.Rebalance.Workloads)
 			default:
 				t.Fatalf("step %q: a kind this plane cannot play", st.Name)
 			}
-			if caughtUp == nil { // nothing to re-schedule: after the barrier, nothing may have changed
+			if caughtUp == nil { // the scheduler has seen the step once the barrier passes
 				br.pass(t, ctx)
 				after := bindingStates(t, ctx, dyn)
-				for w := range want {
-					if before[w] != after[w] {
+				for w, acted := range sim.acted(i + 1) {
+					if !acted && before[w] != after[w] { // simulate says Karmada leaves it alone
 						t.Errorf("%s changed:\n  before: %s\n  after:  %s", w, before[w], after[w])
 					}
 				}
@@ -184,6 +251,165 @@ func TestDrillHybridCloudOverflow(t *testing.T) {
 			members.run(t, ctx, dyn, br)
 		})
 	}
+}
+
+// withClusterController restarts the plane's karmada-controller-manager with the cluster controller
+// added to its --controllers for the rest of the test (it taints a cluster whose Ready condition is not
+// True, cluster.karmada.io/not-ready or unreachable with NoSchedule, and leaves Push clusters' health
+// alone), and with the plane's own flags again afterwards. One controller-manager at a time: each runs
+// the resource detector, and two would race on every binding.
+func withClusterController(t *testing.T, e e2eenv.Env) {
+	t.Helper()
+	kubectl, err := os.Readlink(e.Kubectl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary := filepath.Join(filepath.Dir(kubectl), "karmada-controller-manager")
+	var planeArgs []string
+	for _, c := range e.Components(t) {
+		if c.Name == "karmada-controller-manager" {
+			planeArgs = c.Args
+		}
+	}
+	args := append([]string(nil), planeArgs...)
+	for i := range args {
+		if args[i] == "--controllers" && i+1 < len(args) {
+			args[i+1] += ",cluster"
+		}
+	}
+	restartControllerManager(t, e, binary, args)
+	t.Cleanup(func() { restartControllerManager(t, e, binary, planeArgs) })
+}
+
+// restartControllerManager stops the running karmada-controller-manager and starts it with args; the new
+// pid goes into components.json and the pid file, so that control-plane.sh down stops it.
+func restartControllerManager(t *testing.T, e e2eenv.Env, binary string, args []string) {
+	t.Helper()
+	comps := e.Components(t)
+	i := -1
+	for j, c := range comps {
+		if c.Name == "karmada-controller-manager" {
+			i = j
+		}
+	}
+	if i < 0 {
+		t.Fatal("no karmada-controller-manager in components.json")
+	}
+	c := comps[i]
+	if err := syscall.Kill(c.Pid, syscall.SIGTERM); err != nil {
+		t.Fatalf("stopping karmada-controller-manager (pid %d): %v", c.Pid, err)
+	}
+	e2eenv.WaitFor(t, "karmada-controller-manager to exit", 30*time.Second, func() bool {
+		return syscall.Kill(c.Pid, 0) != nil
+	})
+	log, err := os.OpenFile(c.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, args...)
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // it outlives the test, as the plane's did
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	if err := proc.AppendPid(plane.PidFile(e.Dir), cmd.Process.Pid); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = cmd.Wait() }() // reaped if it ends while the tests run
+	comps[i].Pid, comps[i].Args = cmd.Process.Pid, args
+	e.WriteComponents(t, comps)
+	e2eenv.WaitFor(t, "karmada-controller-manager to be healthy", time.Minute, func() bool {
+		resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/healthz", c.Ports["health"]))
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+}
+
+// setReady writes a cluster's Ready condition as the cluster-status controller does once its debounce has
+// passed, then waits until the cluster controller has put the matching not-ready taint on or off.
+func setReady(t *testing.T, ctx context.Context, dyn dynamic.Interface, cluster, status string) {
+	t.Helper()
+	texts, ok := map[string][2]string{ // pkg/controllers/status/cluster_status_controller.go
+		"True":    {"ClusterReady", "cluster is healthy and ready to accept workloads"},
+		"False":   {"ClusterNotReachable", "cluster is not reachable"},
+		"Unknown": {"ClusterStatusUnknown", "Cluster status controller stopped posting cluster status."},
+	}[status]
+	if !ok {
+		t.Fatalf("Ready status %q", status)
+	}
+	reason, message := texts[0], texts[1]
+	updateClusterStatus(t, ctx, dyn, cluster, func(c *unstructured.Unstructured) {
+		conds, _, _ := unstructured.NestedSlice(c.Object, "status", "conditions")
+		for i, x := range conds {
+			if m, _ := x.(map[string]any); m["type"] == "Ready" && m["status"] != status {
+				m["status"], m["reason"], m["message"] = status, reason, message
+				m["lastTransitionTime"] = time.Now().UTC().Format(time.RFC3339)
+				conds[i] = m
+			}
+		}
+		_ = unstructured.SetNestedSlice(c.Object, conds, "status", "conditions")
+	})
+	key := map[string]string{"True": "", "False": "cluster.karmada.io/not-ready", "Unknown": "cluster.karmada.io/unreachable"}[status]
+	e2eenv.WaitFor(t, "the cluster controller's taints on "+cluster+" for Ready="+status, time.Minute, func() bool {
+		c, err := dyn.Resource(clustersGVR).Get(ctx, cluster, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		taints, _, _ := unstructured.NestedSlice(c.Object, "spec", "taints")
+		has := map[string]bool{}
+		for _, x := range taints {
+			m, _ := x.(map[string]any)
+			has[fmt.Sprint(m["key"])] = true
+		}
+		for _, k := range []string{"cluster.karmada.io/not-ready", "cluster.karmada.io/unreachable"} {
+			if has[k] != (k == key) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// parseTaint reads kubectl taint's key[=value]:Effect.
+func parseTaint(t *testing.T, s string) map[string]any {
+	t.Helper()
+	i := strings.LastIndex(s, ":")
+	if i < 0 {
+		t.Fatalf("taint %q has no effect", s)
+	}
+	key, value, _ := strings.Cut(s[:i], "=")
+	m := map[string]any{"key": key, "effect": s[i+1:]}
+	if value != "" {
+		m["value"] = value
+	}
+	return m
+}
+
+// untaint applies kubectl taint's removal form, key- or key:Effect-.
+func untaint(t *testing.T, c *unstructured.Unstructured, s string) {
+	t.Helper()
+	if !strings.HasSuffix(s, "-") {
+		t.Fatalf("untaint %q does not end in -", s)
+	}
+	key, effect, _ := strings.Cut(strings.TrimSuffix(s, "-"), ":")
+	taints, _, _ := unstructured.NestedSlice(c.Object, "spec", "taints")
+	var kept []any
+	for _, x := range taints {
+		m, _ := x.(map[string]any)
+		if m["key"] == key && (effect == "" || m["effect"] == effect) {
+			continue
+		}
+		kept = append(kept, x)
+	}
+	if len(kept) == 0 {
+		unstructured.RemoveNestedField(c.Object, "spec", "taints")
+		return
+	}
+	_ = unstructured.SetNestedSlice(c.Object, kept, "spec", "taints")
 }
 
 // rebalance creates a WorkloadRebalancer for workloads ("Kind/namespace/name") once the clock has passed

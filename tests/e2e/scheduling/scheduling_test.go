@@ -118,8 +118,20 @@ func createClusters(t *testing.T, ctx context.Context, dyn dynamic.Interface, fi
 			unstructured.RemoveNestedField(u.Object, "metadata", f)
 		}
 		created, err := dyn.Resource(clustersGVR).Create(ctx, u, metav1.CreateOptions{})
-		if apierrors.IsAlreadyExists(err) { // a plane the tests ran on before
+		if apierrors.IsAlreadyExists(err) { // made by an earlier test (or run): its taints as in the file
 			created, err = dyn.Resource(clustersGVR).Get(ctx, u.GetName(), metav1.GetOptions{})
+			if err == nil {
+				taints, _, _ := unstructured.NestedSlice(u.Object, "spec", "taints")
+				have, _, _ := unstructured.NestedSlice(created.Object, "spec", "taints")
+				if fmt.Sprint(taints) != fmt.Sprint(have) {
+					if taints == nil {
+						unstructured.RemoveNestedField(created.Object, "spec", "taints")
+					} else {
+						_ = unstructured.SetNestedSlice(created.Object, taints, "spec", "taints")
+					}
+					created, err = dyn.Resource(clustersGVR).Update(ctx, created, metav1.UpdateOptions{})
+				}
+			}
 		}
 		if err != nil {
 			t.Fatalf("creating Cluster %s: %v", u.GetName(), err)
