@@ -90,9 +90,10 @@ func (p *Plane) startScheduler(ctx context.Context) error {
 
 // ControllerManagerControllers are the controllers run without member clusters: the resource detector
 // (always on) turns policies and templates into bindings; binding and bindingStatus make Works; the
-// graceful-eviction and rebalancer controllers finish what the scheduler starts. Left out: cluster and
-// clusterStatus (they would overwrite the Cluster status the tests write, as no member answers), execution
-// and workStatus (they talk to members), and the rest (networking, HPA, quotas).
+// graceful-eviction and rebalancer controllers finish what the scheduler starts. Left out: clusterStatus
+// (it would overwrite the Cluster status the tests write, as no member answers), cluster (its Ready ->
+// taint rule is not needed by most tests; the dr-failover drill restarts the controller-manager with it),
+// execution and workStatus (they talk to members), and the rest (networking, HPA, quotas).
 var ControllerManagerControllers = "binding,bindingStatus,gracefulEviction,workloadRebalancer,namespace"
 
 func (p *Plane) startControllerManager(ctx context.Context) error {
