@@ -400,6 +400,8 @@ std::vector<seed> make_seeds(std::string_view target, const std::vector<fs::path
         return folder_seeds(fixtures, "bindings", "items");
     if (target == "scenario")
         return folder_seeds(fixtures, "scenarios", "steps");
+    if (target == "kubeconfig") // each file, as JSON, and each context alone with every cluster and user
+        return folder_seeds(fixtures, "kubeconfig", "contexts");
     return {};
 }
 

@@ -84,16 +84,35 @@ std::string trim(std::string s)
     return s.substr(i);
 }
 
+std::string where_of(position p)
+{
+    return p.known() ? ":" + std::to_string(p.line) + ":" + std::to_string(p.column) : std::string();
+}
+
+// yaml-cpp's own words for a syntax error: the loader's explanation may quote a piece of the line, and a
+// kubeconfig's lines hold tokens and keys.
+std::string yaml_cause(const std::string& message)
+{
+    for (std::string_view marker : {" (yaml-cpp: ", "(YAML error: "}) {
+        const std::size_t at = message.rfind(marker);
+        if (at != std::string::npos && message.ends_with(")"))
+            return message.substr(at + marker.size(), message.size() - at - marker.size() - 1);
+    }
+    return message;
+}
+
 // One named entry as a file defines it (clientcmd/api: Cluster, AuthInfo, Context), with its origin.
 struct cluster_entry {
     std::string file;
     std::string server, tls_server_name, ca_file, ca_pem;
     bool insecure = false;
+    bool has_proxy = false; // proxy-url: not supported here
 };
 struct user_entry {
     std::string file;
     std::string cert_file, cert_pem, key_file, key_pem, token, token_file, username, password;
     std::string auth_provider; // its name: not supported here
+    std::string impersonation;  // the first of as, as-uid, as-groups, as-user-extra set: not supported here
     std::optional<exec_config> exec;
 };
 struct context_entry {
@@ -112,14 +131,11 @@ struct merged_config {
 // Reading one file's tree: every accessor checks the type and names the key and its line on failure.
 class file_reader {
 public:
-    file_reader(const std::string& path) : path_(path), dir_(base_dir(path)) {}
+    explicit file_reader(const std::string& path) : path_(path), dir_(base_dir(path)) {}
 
     [[noreturn]] void fail(const doc::value& at, const std::string& key, const std::string& what) const
     {
-        std::string where = path_;
-        if (at.pos().known())
-            where += ":" + std::to_string(at.pos().line) + ":" + std::to_string(at.pos().column);
-        throw config_error{"kubeconfig " + where + ": " + key + ": " + what};
+        throw config_error{"kubeconfig " + path_ + where_of(at.pos()) + ": " + key + ": " + what};
     }
 
     // A string field: any scalar, as sigs.k8s.io/yaml converts scalars for string targets; null is "".
@@ -204,6 +220,13 @@ private:
     std::string dir_;
 };
 
+// null, "", [] or {}: a field Go would leave at its zero value.
+bool is_empty(const doc::value& v)
+{
+    return v.is_null() || (v.is_string() && v.text().empty()) || (v.is_sequence() && v.items().empty()) ||
+           (v.is_mapping() && v.members().empty());
+}
+
 // "clusters[\"prod\"]": the wire key of one named entry, for messages.
 std::string entry_key(std::string_view list, std::string_view name)
 {
@@ -242,6 +265,7 @@ cluster_entry read_cluster(const file_reader& r, const doc::value& item, const s
     c.insecure = r.bool_at(*m, "insecure-skip-tls-verify", k);
     c.ca_file = r.resolve(r.string_at(*m, "certificate-authority", k));
     c.ca_pem = r.bytes_at(*m, "certificate-authority-data", k);
+    c.has_proxy = !r.string_at(*m, "proxy-url", k).empty();
     return c;
 }
 
@@ -296,6 +320,9 @@ user_entry read_user(const file_reader& r, const doc::value& item, const std::st
     if (const doc::value* ap = r.mapping_at(*m, "auth-provider", k))
         u.auth_provider = r.string_at(*ap, "name", k + ".auth-provider");
     u.exec = read_exec(r, *m, k);
+    for (std::string_view field : {"as", "as-uid", "as-groups", "as-user-extra"})
+        if (const doc::value* v = m->find(field); u.impersonation.empty() && v != nullptr && !is_empty(*v))
+            u.impersonation = field;
     return u;
 }
 
@@ -319,7 +346,8 @@ void merge_file(const kubeconfig_text& f, merged_config& out)
     const file_reader r(f.path);
     auto docs = doc::load_yaml(f.text);
     if (!docs)
-        throw config_error{"kubeconfig " + f.path + ": not valid YAML: " + docs.error().message};
+        throw config_error{"kubeconfig " + f.path + where_of(docs.error().where) + ": not valid YAML: " +
+                           yaml_cause(docs.error().message)};
     if (docs->empty())
         return; // an empty file is an empty config (loader.go Load)
     const doc::value& root = docs->front().root;
@@ -394,6 +422,10 @@ void check_cluster(const cluster_entry& c, const std::string& name)
     if (!c.ca_file.empty() && !c.ca_pem.empty())
         throw config_error{at + ": certificate-authority-data and certificate-authority are both specified " +
                            "(kubectl refuses this too; keep one)"};
+    if (c.insecure && (!c.ca_file.empty() || !c.ca_pem.empty())) // client-go transport.TLSConfigFor
+        throw config_error{at + ": specifying a root certificates file with the insecure flag is not allowed"};
+    if (c.has_proxy)
+        throw config_error{at + ".proxy-url: not supported: this client connects to the server directly"};
 }
 
 // clientcmd/validation.go validateAuthInfo's exec checks, and exec.go's apiVersion check.
@@ -428,6 +460,9 @@ void check_user(const user_entry& u, const std::string& name)
         throw config_error{at + ": client-key-data or client-key must be specified to use the client certificate"};
     if (!u.token.empty() && (!u.username.empty() || !u.password.empty()))
         throw config_error{at + ": more than one authentication method found (token, basicAuth); only one is allowed"};
+    if (!u.impersonation.empty())
+        throw config_error{at + "." + u.impersonation + ": impersonation is not supported: requests would run as "
+                           "the user itself"};
     if (!u.auth_provider.empty())
         throw config_error{at + ".auth-provider: auth provider \"" + u.auth_provider +
                            "\" is not supported; use an exec credential plugin (users[].user.exec)"};
@@ -435,48 +470,61 @@ void check_user(const user_entry& u, const std::string& name)
         check_exec(*u.exec, at + ".exec");
 }
 
+void apply_cluster(const cluster_entry& c, rest_config& rc, parsed_kubeconfig& out)
+{
+    rc.server = c.server;
+    rc.tls_server_name = c.tls_server_name;
+    rc.insecure_skip_tls_verify = c.insecure;
+    rc.ca_pem = c.ca_pem;
+    out.ca_file = c.ca_file;
+}
+
+void apply_user(const user_entry& u, rest_config& rc, parsed_kubeconfig& out)
+{
+    rc.client_cert_pem = u.cert_pem;
+    rc.client_key_pem = u.key_pem;
+    out.client_cert_file = u.cert_file;
+    out.client_key_file = u.key_file;
+    rc.token = u.token;
+    rc.token_file = u.token_file;
+    rc.username = u.username;
+    rc.password = u.password;
+    rc.exec = u.exec;
+}
+
+// The chosen context's cluster and user, checked as ConfirmUsable checks them (a context without a user
+// is anonymous, as kubectl allows; one naming a user that is not defined is an error here).
 rest_config resolve(const merged_config& m, std::string_view flag, const std::vector<kubeconfig_text>& files,
                     parsed_kubeconfig& out)
 {
-    const std::string sources = sources_of(files);
     rest_config rc;
-    const context_entry& ctx = pick_context(m, flag, sources, rc.context_name);
+    rc.source = sources_of(files);
+    const context_entry& ctx = pick_context(m, flag, rc.source, rc.context_name);
     const std::string ctx_at = "kubeconfig " + ctx.file + ": " + entry_key("contexts", rc.context_name) + ".context";
     if (ctx.cluster.empty())
         throw config_error{ctx_at + ".cluster: context \"" + rc.context_name + "\" names no cluster"};
-    auto cl = m.clusters.find(ctx.cluster);
-    if (cl == m.clusters.end())
+    auto cluster = m.clusters.find(ctx.cluster);
+    if (cluster == m.clusters.end())
         throw config_error{ctx_at + ".cluster: cluster \"" + ctx.cluster + "\" not found (clusters: " +
                            names_of(m.clusters) + ")"};
-    const user_entry* u = nullptr;
-    if (!ctx.user.empty()) { // no user: anonymous, as kubectl allows
-        auto us = m.users.find(ctx.user);
-        if (us == m.users.end())
-            throw config_error{ctx_at + ".user: user \"" + ctx.user + "\" not found (users: " + names_of(m.users) + ")"};
-        u = &us->second;
-    }
-    check_cluster(cl->second, ctx.cluster);
+    auto user = ctx.user.empty() ? m.users.end() : m.users.find(ctx.user);
+    if (!ctx.user.empty() && user == m.users.end())
+        throw config_error{ctx_at + ".user: user \"" + ctx.user + "\" not found (users: " + names_of(m.users) + ")"};
+    check_cluster(cluster->second, ctx.cluster);
     rc.cluster_name = ctx.cluster;
-    rc.server = cl->second.server;
-    rc.tls_server_name = cl->second.tls_server_name;
-    rc.insecure_skip_tls_verify = cl->second.insecure;
-    rc.ca_pem = cl->second.ca_pem;
-    out.ca_file = cl->second.ca_file;
-    if (u != nullptr) {
-        check_user(*u, ctx.user);
+    apply_cluster(cluster->second, rc, out);
+    if (user != m.users.end()) {
+        check_user(user->second, ctx.user);
         rc.user_name = ctx.user;
-        rc.client_cert_pem = u->cert_pem;
-        rc.client_key_pem = u->key_pem;
-        out.client_cert_file = u->cert_file;
-        out.client_key_file = u->key_file;
-        rc.token = u->token;
-        rc.token_file = u->token_file;
-        rc.username = u->username;
-        rc.password = u->password;
-        rc.exec = u->exec;
+        apply_user(user->second, rc, out);
+    }
+    // rest.defaultServerUrlFor: a server without a scheme is https when anything TLS is configured, else http.
+    if (rc.server.find("://") == std::string::npos) {
+        const bool tls = !rc.ca_pem.empty() || !out.ca_file.empty() || !rc.client_cert_pem.empty() ||
+                         !out.client_cert_file.empty() || rc.insecure_skip_tls_verify;
+        rc.server = (tls ? "https://" : "http://") + rc.server;
     }
     rc.default_namespace = ctx.namespace_.empty() ? "default" : ctx.namespace_;
-    rc.source = sources;
     return rc;
 }
 

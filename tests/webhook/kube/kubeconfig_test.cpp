@@ -260,7 +260,7 @@ TEST_CASE("wrong YAML types name the file, the line and the key")
     CHECK(error_of(with(server + "    insecure-skip-tls-verify: \"true\"\n", "    {}\n")).find(
               "clusters[\"c\"].cluster.insecure-skip-tls-verify: expected a boolean, found string") != std::string::npos);
     CHECK(error_of("- a\n- b\n") == "kubeconfig /home/u/.kube/config:1:1: (top level): expected a mapping, found array");
-    CHECK(error_of("clusters: [\n").starts_with("kubeconfig /home/u/.kube/config: not valid YAML: "));
+    CHECK(error_of("clusters: [\n") == "kubeconfig /home/u/.kube/config:2:1: not valid YAML: end of sequence flow not found");
     CHECK(error_of("apiVersion: v2\n").find("apiVersion: \"v2\" is not supported (v1)") != std::string::npos);
     CHECK(error_of("clusters:\n- name: c\n- name: c\n").find("duplicate name \"c\" in clusters") != std::string::npos);
 }
@@ -435,4 +435,32 @@ TEST_CASE("outside a cluster, in_cluster_config says so")
     auto rc = kpw::kube::in_cluster_config("/nonexistent");
     REQUIRE_FALSE(rc.ok());
     CHECK(rc.error().message.starts_with("not running in a cluster: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT"));
+}
+
+TEST_CASE("a YAML syntax error gives its position and yaml-cpp's words, not the line's text")
+{
+    const std::string e = error_of("users:\n- name: u\n  user:\n    token: \"abc\"s3cr3t\n");
+    CHECK(e.starts_with("kubeconfig /home/u/.kube/config:4:"));
+    CHECK(e.find(": not valid YAML: ") != std::string::npos);
+    CHECK(e.find("s3cr3t") == std::string::npos);
+}
+
+TEST_CASE("what this client cannot honour is refused rather than ignored")
+{
+    CHECK(error_of(with(server + "    insecure-skip-tls-verify: true\n    certificate-authority-data: " + ca_b64 + "\n", "    {}\n"))
+              .find("specifying a root certificates file with the insecure flag is not allowed") != std::string::npos);
+    CHECK(error_of(with(server + "    proxy-url: http://proxy:3128\n", "    {}\n"))
+              .find("clusters[\"c\"].cluster.proxy-url: not supported") != std::string::npos);
+    CHECK(error_of(with(server, "    token: t\n    as: someone-else\n"))
+              .find("users[\"u\"].user.as: impersonation is not supported") != std::string::npos);
+}
+
+TEST_CASE("a server without a scheme is https when TLS is configured, else http, as client-go defaults it")
+{
+    auto tls = parse_one(with("    server: 10.0.0.1:6443\n    certificate-authority-data: " + ca_b64 + "\n", "    {}\n"));
+    REQUIRE_MESSAGE(tls.ok(), tls.error().message);
+    CHECK(tls->config.server == "https://10.0.0.1:6443");
+    auto plain = parse_one(with("    server: localhost:8080\n", "    token: t\n"));
+    REQUIRE_MESSAGE(plain.ok(), plain.error().message);
+    CHECK(plain->config.server == "http://localhost:8080");
 }
