@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// karmada-policy-webhook: `serve` (validating admission webhook), `lint` (CI dry run), `simulate` (drills), `certs`.
+// karmada-policy-webhook: `serve` (validating admission webhook), `lint` (CI dry run), `plan` (what applying
+// policies to a live control plane would move), `simulate` (drills), `certs`.
 #include <exception>
 #include <iostream>
 #include <vector>
@@ -17,6 +18,7 @@ int main(int argc, char** argv)
 
     const std::vector<kpw::cli::command> commands = {
         kpw::cli::add_lint_command(app),
+        kpw::cli::add_plan_command(app),
         kpw::cli::add_serve_command(app),
         kpw::cli::add_simulate_command(app),
         kpw::cli::add_certs_command(app),

@@ -16,6 +16,7 @@ struct command {
 };
 
 command add_lint_command(CLI::App& parent);
+command add_plan_command(CLI::App& parent);
 command add_serve_command(CLI::App& parent);
 command add_simulate_command(CLI::App& parent);
 command add_certs_command(CLI::App& parent);

@@ -88,9 +88,18 @@ std::unique_ptr<dry_run_context> load_dry_run(const std::vector<std::string>& cl
                                               const std::vector<std::string>& binding_paths,
                                               const std::string& default_namespace, std::vector<file_error>& errors)
 {
+    return load_dry_run(snapshot::read_paths(cluster_paths), snapshot::read_paths(workload_paths),
+                        snapshot::read_paths(binding_paths), default_namespace, errors);
+}
+
+std::unique_ptr<dry_run_context> load_dry_run(const std::optional<input_set>& clusters,
+                                              const std::optional<input_set>& workloads,
+                                              const std::optional<input_set>& bindings,
+                                              const std::string& default_namespace, std::vector<file_error>& errors)
+{
     auto ctx = std::make_unique<dry_run_context>();
-    snapshot::load(*ctx, cluster_paths, workload_paths, default_namespace, errors);
-    snapshot::load_bindings(*ctx, binding_paths, errors);
+    snapshot::load(*ctx, clusters, workloads, default_namespace, errors);
+    snapshot::load_bindings(*ctx, bindings, errors);
     // A workload's binding names the policy that holds it (claims are sticky, day2-semantics §5.2).
     ctx->known_claims.resize(ctx->workloads.size());
     for (std::size_t i = 0; i < ctx->workloads.size(); ++i) {

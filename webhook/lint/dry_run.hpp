@@ -35,6 +35,12 @@ std::unique_ptr<dry_run_context> load_dry_run(const std::vector<std::string>& cl
                                               const std::vector<std::string>& binding_paths,
                                               const std::string& default_namespace, std::vector<file_error>& errors);
 
+// The same over inputs already read (nullopt: not given), e.g. lists read from the API server.
+std::unique_ptr<dry_run_context> load_dry_run(const std::optional<input_set>& clusters,
+                                              const std::optional<input_set>& workloads,
+                                              const std::optional<input_set>& bindings,
+                                              const std::string& default_namespace, std::vector<file_error>& errors);
+
 // A policy that passed validation, kept for the claim/schedule phase; `result` indexes report::results.
 // `object` is the document as written, for the positions of the claim warnings.
 struct typed_policy {

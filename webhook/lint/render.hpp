@@ -33,8 +33,14 @@ void render_html(const report& r, std::ostream& out);
 
 // -o text with --base: the text report, then the placement diff (render_plan).
 void render_text_with_plan(const report& r, std::ostream& out);
-// The diff `terraform plan` style: "  ~ Deployment shop/web: idc-east-1 6 → 4, ...", then diff_summary_line.
-void render_plan(const placement_diff& d, std::ostream& out);
+// The diff `terraform plan` style: "  ~ Deployment shop/web: idc-east-1 6 → 4, ...", then diff_summary_line;
+// `against` names the base side ("--base", or the server for `plan`).
+void render_plan(const placement_diff& d, std::string_view against, std::ostream& out);
+
+// `plan`: "  + PropagationPolicy shop/web (create)" lines, one per policy PATH touches, with a heading.
+void render_policy_plan(const std::vector<policy_plan_row>& rows, std::ostream& out);
+// '+' create, '~' change, '=' unchanged, '!' denied, '-' delete.
+char policy_plan_sign(const std::string& action);
 
 // A report file name as CI tools want it: repository-relative (relative to the working directory),
 // forward slashes, no leading "./". Names outside the working directory and "<stdin>" stay as given.

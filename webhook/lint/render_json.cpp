@@ -294,6 +294,22 @@ void add_claims(value& summary, const report& r)
         claims.push_back(claim_json(c));
 }
 
+// `plan`: {"action", "kind", "namespace", "name", "file"} per policy PATH touches.
+value policy_plan_json(const std::vector<policy_plan_row>& rows)
+{
+    value out = value::sequence();
+    for (const auto& row : rows) {
+        value v = value::mapping();
+        v.add("action", value::string(row.action));
+        v.add("kind", value::string(row.policy.kind));
+        v.add("namespace", value::string(row.policy.namespace_name));
+        v.add("name", value::string(row.policy.name));
+        v.add("file", value::string(row.file));
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
 } // namespace
 
 void render_json(const report& r, std::ostream& out)
@@ -321,6 +337,8 @@ void render_json(const report& r, std::ostream& out)
     root.add("results", std::move(results));
     if (r.diff)
         root.add("diff", diff_json(*r.diff));
+    if (r.policy_plan)
+        root.add("policies", policy_plan_json(*r.policy_plan));
     out << doc::to_json(root) << '\n';
 }
 

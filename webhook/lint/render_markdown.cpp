@@ -143,6 +143,18 @@ void diff(std::ostream& out, const placement_diff& d)
     });
 }
 
+void policy_plan(std::ostream& out, const std::vector<policy_plan_row>& rows)
+{
+    out << "### Policies on the server once applied\n\n";
+    table(out, "| | policy | action |", [&](const auto& emit) {
+        for (const auto& row : rows) {
+            const std::string& ns = row.policy.namespace_name;
+            emit("| " + md(std::string(1, policy_plan_sign(row.action))) + " | " +
+                 md(row.policy.kind + ' ' + (ns.empty() ? "" : ns + "/") + row.policy.name) + " | " + md(row.action) + " |");
+        }
+    });
+}
+
 } // namespace
 
 void render_markdown(const report& r, std::ostream& out)
@@ -153,6 +165,8 @@ void render_markdown(const report& r, std::ostream& out)
     if (r.diff)
         out << "**Placement diff:** " << md(diff_summary_line(*r.diff)) << "\n\n";
     denials(out, r);
+    if (r.policy_plan)
+        policy_plan(out, *r.policy_plan);
     if (r.diff)
         diff(out, *r.diff);
     placements(out, r, false);

@@ -155,6 +155,14 @@ struct claim_row {
     std::optional<policy_ref> would_win; // sticky: the winner if it were unclaimed
 };
 
+// `plan`: what applying PATH does to one policy on the server.
+struct policy_plan_row {
+    std::string action; // create | change | unchanged | denied (not applied) | delete (--prune)
+    policy_ref policy;
+    std::string file;   // where PATH has it (delete: the server's list)
+    position where;
+};
+
 struct summary {
     int documents = 0;
     int policies = 0;
@@ -177,6 +185,7 @@ struct report {
     std::string link_base;              // --link-base URL: findings link to URL/<file>#L<line> (markdown, html)
     bool have_claims = false;      // --workloads was given: `claims` lists every workload
     std::vector<claim_row> claims; // in workload order
+    std::optional<std::vector<policy_plan_row>> policy_plan; // `plan`: the server's policies once PATH is applied
 };
 
 } // namespace kpw::lint

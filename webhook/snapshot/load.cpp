@@ -11,9 +11,8 @@ namespace {
 
 // Loads every document of the inputs and hands each root to `take`; parse failures become file errors.
 template <class F>
-void for_each_document(const std::vector<std::string>& paths, std::vector<lint::file_error>& errors, F&& take)
+void for_each_document(const lint::input_set& inputs, std::vector<lint::file_error>& errors, F&& take)
 {
-    lint::input_set inputs = lint::collect_inputs(paths);
     errors.insert(errors.end(), inputs.errors.begin(), inputs.errors.end());
     for (const auto& in : inputs.files) {
         // `kubectl get clusters -o json` output goes through RapidJSON (doc::load_documents).
@@ -64,12 +63,25 @@ void add_taint_policies(std::vector<model::cluster_taint_policy>& out, const doc
 
 } // namespace
 
+std::optional<lint::input_set> read_paths(const std::vector<std::string>& paths)
+{
+    if (paths.empty())
+        return std::nullopt;
+    return lint::collect_inputs(paths);
+}
+
 void load(state& out, const std::vector<std::string>& cluster_paths, const std::vector<std::string>& workload_paths,
           const std::string& default_namespace, std::vector<lint::file_error>& errors)
 {
-    if (!cluster_paths.empty()) {
+    load(out, read_paths(cluster_paths), read_paths(workload_paths), default_namespace, errors);
+}
+
+void load(state& out, const std::optional<lint::input_set>& clusters, const std::optional<lint::input_set>& workloads,
+          const std::string& default_namespace, std::vector<lint::file_error>& errors)
+{
+    if (clusters) {
         std::vector<scheduling::inventory_issue> seal_issues;
-        for_each_document(cluster_paths, errors, [&](const doc::value& root, auto& issues) {
+        for_each_document(*clusters, errors, [&](const doc::value& root, auto& issues) {
             out.clusters.add(root, issues);
             add_taint_policies(out.taint_policies, root, issues);
         });
@@ -78,9 +90,9 @@ void load(state& out, const std::vector<std::string>& cluster_paths, const std::
             errors.push_back({"--clusters", i.where, std::move(i.message)});
         out.snapshot = std::make_unique<scheduling::snapshot>(out.clusters.clusters());
     }
-    if (!workload_paths.empty()) {
+    if (workloads) {
         out.have_workloads = true;
-        for_each_document(workload_paths, errors, [&](const doc::value& root, auto& issues) {
+        for_each_document(*workloads, errors, [&](const doc::value& root, auto& issues) {
             scheduling::add_workloads(out.workloads, root, default_namespace, issues);
         });
     }
@@ -92,11 +104,16 @@ namespace kpw::snapshot {
 
 void load_bindings(state& out, const std::vector<std::string>& binding_paths, std::vector<lint::file_error>& errors)
 {
-    if (binding_paths.empty())
+    load_bindings(out, read_paths(binding_paths), errors);
+}
+
+void load_bindings(state& out, const std::optional<lint::input_set>& bindings, std::vector<lint::file_error>& errors)
+{
+    if (!bindings)
         return;
     out.have_bindings = true;
     std::vector<scheduling::inventory_issue> seal_issues;
-    for_each_document(binding_paths, errors, [&](const doc::value& root, auto& issues) { out.bindings.add(root, issues); });
+    for_each_document(*bindings, errors, [&](const doc::value& root, auto& issues) { out.bindings.add(root, issues); });
     out.bindings.seal(seal_issues);
     for (auto& i : seal_issues)
         errors.push_back({"--bindings", i.where, std::move(i.message)});

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "lint/inputs.hpp"
 #include "lint/report.hpp"
 #include "model/workload.hpp"
 #include "model/cluster_taint_policy.hpp"
@@ -38,8 +40,17 @@ struct state {
 void load(state& out, const std::vector<std::string>& cluster_paths, const std::vector<std::string>& workload_paths,
           const std::string& default_namespace, std::vector<lint::file_error>& errors);
 
+// The same over inputs already read (files, or lists read from the API server by --kubeconfig); nullopt
+// means "not given" (no snapshot / no workloads), an empty set means "given, and empty".
+void load(state& out, const std::optional<lint::input_set>& clusters, const std::optional<lint::input_set>& workloads,
+          const std::string& default_namespace, std::vector<lint::file_error>& errors);
+
+// The paths read as lint reads its inputs; nullopt when there are none.
+std::optional<lint::input_set> read_paths(const std::vector<std::string>& paths);
+
 // Reads ResourceBindings / ClusterResourceBindings (as `kubectl get rb -A -o yaml` prints them) into
 // `out.bindings`; decode problems and two bindings for one workload become file errors.
 void load_bindings(state& out, const std::vector<std::string>& binding_paths, std::vector<lint::file_error>& errors);
+void load_bindings(state& out, const std::optional<lint::input_set>& bindings, std::vector<lint::file_error>& errors);
 
 } // namespace kpw::snapshot

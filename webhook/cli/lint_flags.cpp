@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/lint_flags.hpp"
+
+#include <ctime>
+#include <fstream>
+#include <iostream>
+
+#include "cli/exit_codes.hpp"
+#include "lint/diff_report.hpp"
+#include "lint/render.hpp"
+#include "live/dry_run_inputs.hpp"
+#include "settings/feature_gates.hpp"
+
+namespace kpw::cli {
+
+namespace {
+
+std::string formats_help()
+{
+    std::string help = "output format:";
+    for (const auto& f : lint::output_formats())
+        help.append(" ").append(f.name);
+    return help;
+}
+
+lint::fail_on fail_on_of(const std::string& name)
+{
+    return name == "move" ? lint::fail_on::move : name == "none" ? lint::fail_on::none : lint::fail_on::unschedulable;
+}
+
+// --report FILE.html; false (and a message) when the file cannot be written.
+bool write_html_report(const std::string& file, const lint::report& report)
+{
+    if (file.empty())
+        return true;
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    if (out)
+        lint::render_html(report, out);
+    if (out.flush())
+        return true;
+    std::cerr << "cannot write --report " << file << '\n';
+    return false;
+}
+
+} // namespace
+
+void add_shared_lint_flags(CLI::App& sub, const std::shared_ptr<lint_flags>& flags)
+{
+    std::vector<std::string> names;
+    for (const auto& f : lint::output_formats())
+        names.emplace_back(f.name);
+    sub.add_option("-o,--output", flags->output, formats_help())->check(CLI::IsMember(names))->capture_default_str();
+    sub.add_option("-n,--namespace", flags->options.default_namespace,
+                   "namespace of PropagationPolicies that set none (kubectl's default; with --kubeconfig the "
+                   "context's namespace)")
+        ->capture_default_str()
+        ->each([flags](const std::string&) { flags->namespace_given = true; });
+    sub.add_option("--unschedulable", flags->unschedulable, "an unschedulable workload is an error (exit 1) or only a warning")
+        ->check(CLI::IsMember({"error", "warn"}))
+        ->capture_default_str();
+    sub.add_flag("--explain", flags->options.explain,
+                 "dry run: for every affinity group tried, every cluster considered and why it got what it got "
+                 "(always present in -o json)");
+    sub.add_flag("--legacy-default-tolerations", flags->legacy_tolerations,
+                 "dry run as Karmada v1.3-v1.14, whose webhook added NoExecute tolerations for "
+                 "not-ready/unreachable clusters");
+    sub.add_option("--fail-on", flags->fail_on,
+                   "exit 1 on: unschedulable (a denial or an unschedulable workload), move (also any placement "
+                   "change against the base), none (denials only)")
+        ->check(CLI::IsMember({"unschedulable", "move", "none"}))
+        ->capture_default_str();
+    sub.add_option("--link-base", flags->link_base,
+                   "-o markdown and --report: link file:line to URL/<file>#L<line> (e.g. a blob URL at the PR head)");
+    sub.add_option("--report", flags->html_report,
+                   "also write a self-contained HTML report (placement bars, the diff, findings) to this file");
+    sub.add_option("--feature-gates", flags->feature_gates,
+                   "Karmada feature gates the dry run assumes, as karmada-scheduler takes them "
+                   "(MultiplePodTemplatesScheduling=true,...); others keep Karmada's defaults");
+    sub.add_option("--validate", flags->validate,
+                   "field validation as kubectl apply's flag of that name: strict (kubectl's default) refuses a "
+                   "policy with a field the CRD does not define, as the API server does (error, exit 1); warn "
+                   "only warns (the server drops the field); ignore says nothing. true and false are strict "
+                   "and ignore")
+        ->check(CLI::IsMember({"strict", "warn", "ignore", "true", "false"}))
+        ->capture_default_str();
+    sub.add_flag("--allow-aggregated-overflow", flags->options.validation.allow_aggregated_overflow,
+                 "also accept overflowAffinities with Divided + Aggregated scheduling (newer Karmada)");
+    add_kube_flags(sub, flags->kube);
+}
+
+std::optional<lint::lint_options> lint_options_of(const lint_flags& flags, const char* command)
+{
+    lint::lint_options options = flags.options;
+    options.unschedulable_is_error = flags.unschedulable == "error";
+    options.field_validation = *schema::parse_field_validation(flags.validate); // checked by CLI11
+    auto gates = settings::parse_feature_gates(flags.feature_gates);
+    if (!gates) {
+        std::cerr << command << ": --feature-gates: " << gates.error().message << '\n';
+        return std::nullopt;
+    }
+    options.feature_gates = *gates;
+    return options;
+}
+
+void prepare_dry_run(lint::dry_run_context& ctx, const lint_flags& flags, lint::lint_options& options)
+{
+    ctx.options.legacy_default_tolerations = flags.legacy_tolerations;
+    ctx.gates = options.feature_gates;
+    ctx.options.gates = &ctx.gates;
+    // Every considered cluster is part of -o json and --explain; the short text output counts the
+    // clusters each group left out, so the rows are always computed.
+    ctx.options.explain = true;
+    // A successful re-schedule writes lastScheduledTime = now; nothing else reads the clock.
+    ctx.now = static_cast<model::timestamp>(std::time(nullptr));
+    options.dry_run = &ctx;
+}
+
+std::unique_ptr<kube::client> connect(const lint_flags& flags, const char* command, std::string& default_namespace)
+{
+    auto config = load_rest_config(flags.kube);
+    auto client_options = client_options_of(flags.kube);
+    if (!config || !client_options) {
+        std::cerr << command << ": " << (config ? client_options.error().message : config.error().message) << '\n';
+        return nullptr;
+    }
+    if (!flags.namespace_given)
+        default_namespace = config->default_namespace;
+    return std::make_unique<kube::client>(std::move(*config), *client_options);
+}
+
+std::unique_ptr<lint::dry_run_context> load_live_dry_run(const lint_flags& flags, const char* command,
+                                                         kube::client& client, const lint::input_set& selecting,
+                                                         const std::string& default_namespace,
+                                                         std::vector<lint::file_error>& errors)
+{
+    live::live_wants wants{flags.clusters.empty(), flags.workloads.empty(), flags.bindings.empty()};
+    auto live = live::read_live_inputs(client, wants, selecting, default_namespace);
+    if (!live) {
+        std::cerr << command << ": " << live.error().message << '\n';
+        return nullptr;
+    }
+    for (const auto& note : live->notes)
+        std::cerr << command << ": note: " << note << '\n';
+    // A file flag wins over the server: `--clusters what-if.yaml` plans against edited Clusters.
+    const auto given_or_live = [](const std::vector<std::string>& paths, std::optional<lint::input_set>& read) {
+        return paths.empty() ? std::move(read) : snapshot::read_paths(paths);
+    };
+    return lint::load_dry_run(given_or_live(flags.clusters, live->clusters), given_or_live(flags.workloads, live->workloads),
+                              given_or_live(flags.bindings, live->bindings), default_namespace, errors);
+}
+
+int finish_report(const lint_flags& flags, const lint::report& report)
+{
+    const lint::output_format* format = lint::find_output_format(flags.output);
+    format->render(report, std::cout);
+    std::cout.flush();
+    // Broken inputs also go to stderr, whatever the format, so a CI log always shows them.
+    if (flags.output != "text")
+        for (const auto& e : report.file_errors)
+            std::cerr << e.str() << '\n';
+    if (!write_html_report(flags.html_report, report))
+        return exit_usage;
+    return lint::exit_code(report, fail_on_of(flags.fail_on));
+}
+
+} // namespace kpw::cli

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// The flags `lint` and `plan` share (output, validation, dry-run settings, --kubeconfig), and the steps
+// both take with them: options, the dry run's set-up, rendering and the exit code.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/kube_flags.hpp"
+#include "kube/client.hpp"
+#include "lint/dry_run.hpp"
+#include "lint/lint.hpp"
+
+namespace kpw::cli {
+
+struct lint_flags {
+    std::vector<std::string> paths;
+    std::string output = "text";
+    lint::lint_options options;
+    std::vector<std::string> clusters;  // --clusters: the snapshot for the dry-run scheduling check
+    std::vector<std::string> workloads; // --workloads: the resource templates the policies claim
+    std::vector<std::string> bindings;  // --bindings: today's ResourceBindings (day two)
+    std::string unschedulable = "error";
+    bool legacy_tolerations = false;
+    std::vector<std::string> base; // --base: the policies to diff placements against
+    std::string fail_on = "unschedulable";
+    std::string link_base; // --link-base URL
+    std::string html_report; // --report FILE.html
+    std::string feature_gates; // --feature-gates
+    std::string validate = "strict"; // --validate, kubectl's names
+    kube_flags kube;                 // --kubeconfig / --context: read the rest from karmada-apiserver
+    bool namespace_given = false;    // -n was set (else a live run takes the context's namespace)
+    bool prune = false;              // plan --prune
+};
+
+// -o, -n, --unschedulable, --explain, --legacy-default-tolerations, --fail-on, --link-base, --report,
+// --feature-gates, --validate, --allow-aggregated-overflow, --kubeconfig, --context, --request-timeout.
+void add_shared_lint_flags(CLI::App& sub, const std::shared_ptr<lint_flags>& flags);
+
+// The lint options the flags set; nullopt (and a message naming `command`) on a bad --feature-gates.
+std::optional<lint::lint_options> lint_options_of(const lint_flags& flags, const char* command);
+
+// The dry run's settings from the flags; `options.dry_run` points at it afterwards.
+void prepare_dry_run(lint::dry_run_context& ctx, const lint_flags& flags, lint::lint_options& options);
+
+// A client for --kubeconfig/--context (or kubectl's default kubeconfig); null and a message on stderr
+// when the kubeconfig cannot be used. Unless -n was given, `default_namespace` becomes the context's.
+std::unique_ptr<kube::client> connect(const lint_flags& flags, const char* command, std::string& default_namespace);
+
+// The dry run over what the file flags give and, for the rest, what the server holds: Clusters,
+// bindings, and the templates `selecting` selects. Null and a message on stderr when a read fails.
+std::unique_ptr<lint::dry_run_context> load_live_dry_run(const lint_flags& flags, const char* command,
+                                                         kube::client& client, const lint::input_set& selecting,
+                                                         const std::string& default_namespace,
+                                                         std::vector<lint::file_error>& errors);
+
+// Renders the report in -o's format (and --report), and returns the exit code under --fail-on.
+int finish_report(const lint_flags& flags, const lint::report& report);
+
+} // namespace kpw::cli

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+// `plan`: against the control plane as it is now, what applying PATH would move (`terraform plan` for
+// placement policies). The base side is the server's policies and today's spec.clusters of every
+// binding; the new side is PATH applied over the server's policies, scheduled as karmada-scheduler would.
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+
+#include <iostream>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/lint_flags.hpp"
+#include "lint/diff_report.hpp"
+#include "live/reader.hpp"
+#include "plan/policy_changes.hpp"
+#include "plan/policy_set.hpp"
+
+namespace kpw::cli {
+namespace {
+
+// `a` followed by `b`'s files and errors.
+lint::input_set joined(lint::input_set a, const lint::input_set& b)
+{
+    a.files.insert(a.files.end(), b.files.begin(), b.files.end());
+    a.errors.insert(a.errors.end(), b.errors.begin(), b.errors.end());
+    return a;
+}
+
+int run_plan_command(const lint_flags& flags)
+{
+    auto options = lint_options_of(flags, "plan");
+    if (!options)
+        return exit_usage;
+    auto client = connect(flags, "plan", options->default_namespace);
+    if (!client)
+        return exit_usage;
+    const lint::input_set applied = lint::collect_inputs(flags.paths.empty() ? std::vector<std::string>{"-"} : flags.paths);
+    auto server = live::reader(*client).policies();
+    if (!server) {
+        std::cerr << "plan: " << server.error().message << '\n';
+        return exit_usage;
+    }
+    // kubectl apply: a policy of PATH replaces the server's of the same kind, namespace and name.
+    const auto applied_keys = plan::policy_keys(applied, options->default_namespace);
+    const auto server_keys = plan::policy_keys(*server, options->default_namespace);
+    const auto pruned = flags.prune ? plan::pruned_keys(server_keys, applied_keys) : std::set<plan::policy_key>{};
+    std::set<plan::policy_key> replaced = applied_keys;
+    replaced.insert(pruned.begin(), pruned.end());
+    lint::input_set after = joined(applied, plan::without(*server, replaced));
+
+    // Both sides are scheduled on one snapshot holding every template either side's policies select.
+    std::vector<lint::file_error> load_errors;
+    auto dry_run = load_live_dry_run(flags, "plan", *client, joined(after, *server), options->default_namespace,
+                                     load_errors);
+    if (!dry_run)
+        return exit_usage;
+    after.errors.insert(after.errors.end(), load_errors.begin(), load_errors.end());
+    prepare_dry_run(*dry_run, flags, *options);
+
+    std::vector<lint::typed_policy> after_admitted, server_admitted;
+    lint::report report = lint::run_lint(after, *options, after_admitted);
+    const lint::report base = lint::run_lint(*server, *options, server_admitted);
+    lint::attach_diff(report, base);
+    std::set<std::string> applied_files;
+    for (const auto& f : applied.files)
+        applied_files.insert(f.name);
+    report.policy_plan = plan::policy_changes(report, after_admitted, applied_files, base, server_admitted, pruned);
+    plan::drop_untouched_server_results(report, applied_files);
+    report.link_base = flags.link_base;
+    return finish_report(flags, report);
+}
+
+} // namespace
+
+command add_plan_command(CLI::App& parent)
+{
+    auto flags = std::make_shared<lint_flags>();
+    auto* sub = parent.add_subcommand(
+        "plan", "What applying PATH to karmada-apiserver would move, against the control plane as it is now:\n"
+                "PATH's policies over the server's (kubectl apply), every claimed workload scheduled as karmada-scheduler\n"
+                "would, diffed against today's bindings. Reads --kubeconfig/--context (kubectl's defaults otherwise).\n"
+                "Exit 0: all allowed; 1: a policy is denied or a workload unschedulable (--fail-on=move: also any move);\n"
+                "2: usage, I/O, parse or API error.");
+    sub->add_option("paths", flags->paths, "the policies to apply: files, directories (recursive *.yaml *.yml *.json) or -");
+    sub->add_flag("--prune", flags->prune,
+                  "as kubectl apply --prune --all: the server's policies PATH no longer holds are deleted "
+                  "(PropagationPolicies in PATH's namespaces; ClusterPropagationPolicies when PATH has one)");
+    sub->add_option("--clusters", flags->clusters, "plan against these Cluster objects instead of the server's (what-if)")
+        ->allow_extra_args(false);
+    add_shared_lint_flags(*sub, flags);
+    return {sub, [flags] { return run_plan_command(*flags); }};
+}
+
+} // namespace kpw::cli

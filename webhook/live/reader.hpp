@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// reader: the objects a dry run needs, read from karmada-apiserver as `kubectl get -o json` would print
+// them, so that the loaders (and so every decision) are the ones the exported files go through.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/result.hpp"
+#include "kube/client.hpp"
+#include "lint/inputs.hpp"
+#include "live/workload_queries.hpp"
+
+namespace kpw::live {
+
+class reader {
+public:
+    explicit reader(kube::client& client) : client_(client) {}
+
+    // Clusters (cluster.karmada.io, served by karmada-aggregated-apiserver) and ClusterTaintPolicies when
+    // the server has them. A server without cluster.karmada.io is refused: "is this karmada-apiserver?".
+    result<lint::input_set> clusters();
+    // ResourceBindings in every namespace and ClusterResourceBindings.
+    result<lint::input_set> bindings();
+    // PropagationPolicies in every namespace and ClusterPropagationPolicies.
+    result<lint::input_set> policies();
+    // The resource templates behind `queries`, namespace by namespace. A kind the server does not serve
+    // reads nothing and adds a line to `notes`.
+    result<lint::input_set> workloads(const std::vector<workload_query>& queries, std::vector<std::string>& notes);
+
+private:
+    // One list as an input file named after the read ("<server> clusters.cluster.karmada.io").
+    result<bool> add_list(const kube::api_resource& r, const std::string& namespace_, lint::input_set& out);
+    result<kube::api_resource> require(std::string_view api_version, std::string_view kind);
+
+    kube::client& client_;
+};
+
+// How a read is named in messages and as the "file" of what it returned: "clusters.cluster.karmada.io",
+// "deployments.apps -n shop", "deployments.apps/web -n shop" (kubectl's resource.group notation).
+std::string read_label(const kube::api_resource& r, const std::string& namespace_, const std::string& name = {});
+
+} // namespace kpw::live

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "plan/policy_set.hpp"
+
+#include "doc/load.hpp"
+
+namespace kpw::plan {
+
+namespace {
+
+bool is_policy(std::string_view kind) { return kind == "PropagationPolicy" || kind == "ClusterPropagationPolicy"; }
+
+policy_key key_of(const doc::value& object, const std::string& default_namespace)
+{
+    policy_key key{std::string(object.string_at("kind")), {}, {}};
+    if (const doc::value* meta = object.find("metadata")) {
+        key.name = std::string(meta->string_at("name"));
+        if (key.kind == "PropagationPolicy")
+            key.namespace_ = std::string(meta->string_at("namespace"));
+    }
+    if (key.kind == "PropagationPolicy" && key.namespace_.empty())
+        key.namespace_ = default_namespace;
+    return key;
+}
+
+// Calls `take` with every top-level object of the file: a List's items, or the document itself.
+template <class F>
+void for_each_object(const lint::input_file& file, F&& take)
+{
+    auto docs = doc::load_documents(file.text);
+    if (!docs)
+        return;
+    for (const auto& d : *docs) {
+        const doc::value* items = d.root.find("items");
+        if (items != nullptr && items->is_sequence())
+            for (const auto& item : items->items())
+                take(item);
+        else
+            take(d.root);
+    }
+}
+
+} // namespace
+
+std::set<policy_key> policy_keys(const lint::input_set& inputs, const std::string& default_namespace)
+{
+    std::set<policy_key> keys;
+    for (const auto& file : inputs.files)
+        for_each_object(file, [&](const doc::value& object) {
+            if (is_policy(object.string_at("kind")))
+                keys.insert(key_of(object, default_namespace));
+        });
+    return keys;
+}
+
+std::set<policy_key> pruned_keys(const std::set<policy_key>& server, const std::set<policy_key>& applied)
+{
+    std::set<std::string> namespaces;
+    bool cluster_scoped = false;
+    for (const auto& k : applied) {
+        if (k.kind == "PropagationPolicy")
+            namespaces.insert(k.namespace_);
+        else
+            cluster_scoped = true;
+    }
+    std::set<policy_key> out;
+    for (const auto& k : server) {
+        const bool in_scope = k.kind == "PropagationPolicy" ? namespaces.contains(k.namespace_) : cluster_scoped;
+        if (in_scope && !applied.contains(k))
+            out.insert(k);
+    }
+    return out;
+}
+
+lint::input_set without(const lint::input_set& server, const std::set<policy_key>& drop)
+{
+    lint::input_set out;
+    out.errors = server.errors;
+    for (const auto& file : server.files) {
+        auto docs = doc::load_documents(file.text);
+        if (!docs || docs->size() != 1) {
+            out.files.push_back(file); // not a List from the server: lint reports it as it is
+            continue;
+        }
+        doc::value list = (*docs)[0].root;
+        if (doc::value* items = list.find("items"); items != nullptr && items->is_sequence()) {
+            auto& all = items->items();
+            std::erase_if(all, [&](const doc::value& item) { return drop.contains(key_of(item, {})); });
+        }
+        out.files.push_back({file.name, doc::to_json(list), false});
+    }
+    return out;
+}
+
+} // namespace kpw::plan
