@@ -135,13 +135,15 @@ auto http_session<Transport>::exchange() -> step
         return std::exchange(reply_batched_, false) ? step::write_with_batch : write_pending();
     if (parser_->is_done() || (!need_input_ && buffer_.size() > 0))
         return parse_buffered();
-    // Draining: an idle connection closes; one with bytes of a request gets its answer
-    // (kube-apiserver does not retry a POST) with Connection: close; a fresh one may still send
-    // its first request (fresh_connection_grace).
+    // Draining: a connection with bytes of a request gets its answer (kube-apiserver does not retry a
+    // POST) with Connection: close. One between requests may still carry one more for
+    // fresh_connection_grace after the stop: kube-apiserver can have taken it from its idle pool as we
+    // stopped, and closing it under that request fails the apply ("server closed idle connection",
+    // seen in tests/e2e/operations). A fresh one may send its first request until that long after its
+    // accept. Then it closes.
     if (stopping_ && idle_ && !next_request_started()) {
-        if (!fresh_)
-            return begin_close();
-        const auto left = accepted_ + fresh_connection_grace - std::chrono::steady_clock::now();
+        const auto until = fresh_ ? accepted_ + fresh_connection_grace : stopped_at_ + fresh_connection_grace;
+        const auto left = until - std::chrono::steady_clock::now();
         if (left <= std::chrono::steady_clock::duration::zero())
             return begin_close();
         deadline_.set(left);
@@ -272,7 +274,8 @@ template <class Transport>
 void http_session<Transport>::on_stop()
 {
     stopping_ = true;
-    // Wake a connection idle between requests; the loop then closes it (or answers what arrived).
+    stopped_at_ = std::chrono::steady_clock::now();
+    // Wake a connection idle between requests; the loop then sets its last deadline (or answers what arrived).
     if (phase_ == phase::exchange && idle_ && written_ == out_.size()) {
         error_code ignored;
         transport_.socket().cancel(ignored);

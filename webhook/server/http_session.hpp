@@ -39,8 +39,8 @@ public:
     // Registers the connection (caps, shutdown) and starts on the socket's own context
     // (it was accepted on the listener's thread).
     void run();
-    // Shutdown: an idle connection closes now; a busy one answers with Connection: close first;
-    // one that has not sent its first request yet gets until 5 s after its accept to send it.
+    // Shutdown: a busy connection answers with Connection: close first; an idle one may send one more
+    // request within 5 s of the stop, a fresh one its first within 5 s of its accept; then they close.
     void stop() override;
     // The reply batch's turn: writes the waiting reply, then goes on reading.
     void write_reply() override;
@@ -114,6 +114,7 @@ private:
 
     deadline deadline_; // the current step's time limit
     std::chrono::steady_clock::time_point accepted_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point stopped_at_; // set by on_stop()
 };
 
 } // namespace kpw::server

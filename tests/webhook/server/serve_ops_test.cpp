@@ -108,8 +108,9 @@ TEST_CASE("SIGTERM lets an in-flight request complete, reports not ready, and ex
         return has_line(http_get(s.metrics_port(), "/metrics").body(),
                         R"(controller_runtime_webhook_requests_in_flight{webhook="/validate"} 1)");
     }));
-    // Idle between requests: closed at once. Fresh (no request yet): may still send its first one,
-    // as with Go's http.Server.Shutdown (a Go client does not retry on a fresh connection).
+    // Idle between requests: may still carry one more request (kube-apiserver may have picked it from its
+    // idle pool as serve stopped). Fresh (no request yet): may still send its first one, as with Go's
+    // http.Server.Shutdown (a Go client does not retry on a fresh connection). Both get Connection: close.
     tls_client idle(s.webhook_port(), {s.bundle().ca_crt});
     REQUIRE_FALSE(idle.connect());
     REQUIRE(idle.get("/readyz").result() == http::status::ok);
@@ -118,7 +119,10 @@ TEST_CASE("SIGTERM lets an in-flight request complete, reports not ready, and ex
 
     s.signal(SIGTERM);
     CHECK(wait_until([&] { return http_get(s.health_port(), "/readyz").result() == http::status::service_unavailable; }));
-    CHECK(idle.closed_by_peer());
+    const auto after_stop = idle.post("/validate", delete_review("idle-after-sigterm"));
+    CHECK(after_stop.result() == http::status::ok);
+    CHECK(after_stop.body().find(R"("uid":"idle-after-sigterm")") != std::string::npos);
+    CHECK_FALSE(after_stop.keep_alive());
     REQUIRE_FALSE(c.write_raw(body.substr(10)));
     response res;
     REQUIRE_FALSE(c.receive(res));
@@ -137,17 +141,25 @@ TEST_CASE("SIGTERM lets an in-flight request complete, reports not ready, and ex
     CHECK(s.log().find("shutting down") != std::string::npos);
 }
 
-TEST_CASE("SIGTERM closes a connection that sends no request 5 s after its accept, then exits 0")
+TEST_CASE("SIGTERM closes a connection that sends no request 5 s after its accept (idle: after the stop), then exits 0")
 {
     serve_process s;
     tls_client fresh(s.webhook_port(), {s.bundle().ca_crt});
     const auto accepted = std::chrono::steady_clock::now();
     REQUIRE_FALSE(fresh.connect());
+    tls_client idle(s.webhook_port(), {s.bundle().ca_crt});
+    REQUIRE_FALSE(idle.connect());
+    REQUIRE(idle.get("/readyz").result() == http::status::ok);
+    const auto stopped = std::chrono::steady_clock::now();
     s.signal(SIGTERM);
     CHECK(fresh.closed_by_peer());
     const auto waited = std::chrono::steady_clock::now() - accepted;
     CHECK(waited >= std::chrono::milliseconds(4900)); // not at once: the fresh-connection grace
     CHECK(waited < std::chrono::seconds(20));         // nor the 25 s shutdown grace period
+    CHECK(idle.closed_by_peer());
+    const auto idle_waited = std::chrono::steady_clock::now() - stopped;
+    CHECK(idle_waited >= std::chrono::milliseconds(4900)); // one more request could have come
+    CHECK(idle_waited < std::chrono::seconds(20));
     CHECK(s.wait_exit() == 0);
 }
 
