@@ -321,9 +321,9 @@ result<std::string> run_plugin(const exec_config& e, const rest_config& rc, cons
         if (end == read_end::too_large)
             return failure{label + ": printed more than " + std::to_string(o.exec_max_output) + " bytes; killed", {}};
         if (end == read_end::error)
-            return failure{label + ": reading its output failed: " + errno_text(errno) + "; killed", {}};
-        return failure{label + ": did not finish within " +
-                           (ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms") + "; killed", {}};
+            return failure{label + ": reading its output failed; killed", {}};
+        const std::string limit = ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
+        return failure{label + ": did not finish within " + limit + "; killed", {}};
     }
     if (WIFSIGNALED(status))
         return failure{label + ": killed by signal " + std::to_string(WTERMSIG(status)), {}};
@@ -352,7 +352,8 @@ result<exec_credential> decode_exec_credential(std::string_view stdout_text, std
     if (!status->is_mapping())
         return failure{"decoding stdout: status is not an object", {}};
     exec_credential c;
-    if (!string_member(*status, "token", c.token) || !string_member(*status, "clientCertificateData", c.client_cert_pem) ||
+    if (!string_member(*status, "token", c.token) ||
+        !string_member(*status, "clientCertificateData", c.client_cert_pem) ||
         !string_member(*status, "clientKeyData", c.client_key_pem))
         return failure{"decoding stdout: status.token, clientCertificateData and clientKeyData must be strings", {}};
     if (c.token.empty() && c.client_cert_pem.empty() && c.client_key_pem.empty())

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <system_error>
 
 #include "doc/load.hpp"
@@ -56,9 +57,13 @@ bool base64_decode(std::string_view in, std::string& out, std::size_t& bad_at)
         for (std::size_t k = 0; k < 4; ++k) {
             const char c = in[at[q + k]];
             const int v = base64_value(c);
-            const bool pad_ok = c == '=' && last && k >= 2 && (k == 3 || in[at[q + 3]] == '=');
-            if (v < 0 && !pad_ok) {
+            const bool pad_shape = c == '=' && k >= 2 && (k == 3 || in[at[q + 3]] == '=');
+            if (v < 0 && !pad_shape) {
                 bad_at = at[q + k];
+                return false;
+            }
+            if (pad_shape && !last) { // Go: data after the padding
+                bad_at = at[q + 4];
                 return false;
             }
             pad += c == '=' ? 1 : 0;
@@ -75,7 +80,9 @@ bool base64_decode(std::string_view in, std::string& out, std::size_t& bad_at)
 
 std::string trim(std::string s)
 {
-    const auto space = [](unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
+    const auto space = [](unsigned char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+    };
     while (!s.empty() && space(static_cast<unsigned char>(s.back())))
         s.pop_back();
     std::size_t i = 0;
@@ -99,6 +106,18 @@ std::string yaml_cause(const std::string& message)
             return message.substr(at + marker.size(), message.size() - at - marker.size() - 1);
     }
     return message;
+}
+
+// "users[\"u\"].user" + "token"; a top-level key stands alone.
+std::string child(const std::string& key, std::string_view name)
+{
+    return key.empty() ? std::string(name) : key + "." + std::string(name);
+}
+
+// The JSON name of a node's type, for "expected a string, found object".
+std::string found(const doc::value& v)
+{
+    return std::string(doc::type_name(v.kind()));
 }
 
 // One named entry as a file defines it (clientcmd/api: Cluster, AuthInfo, Context), with its origin.
@@ -147,7 +166,7 @@ public:
         if (v->is_bool())
             return v->as_bool() ? "true" : "false";
         if (v->is_sequence() || v->is_mapping())
-            fail(*v, key + "." + std::string(name), "expected a string, found " + std::string(doc::type_name(v->kind())));
+            fail(*v, child(key, name), "expected a string, found " + found(*v));
         return v->text();
     }
 
@@ -157,7 +176,7 @@ public:
         if (v == nullptr || v->is_null())
             return false;
         if (!v->is_bool())
-            fail(*v, key + "." + std::string(name), "expected a boolean, found " + std::string(doc::type_name(v->kind())));
+            fail(*v, child(key, name), "expected a boolean, found " + found(*v));
         return v->as_bool();
     }
 
@@ -168,19 +187,19 @@ public:
         if (v == nullptr || v->is_null())
             return nullptr;
         if (!v->is_mapping())
-            fail(*v, key + "." + std::string(name), "expected a mapping, found " + std::string(doc::type_name(v->kind())));
+            fail(*v, child(key, name), "expected a mapping, found " + found(*v));
         return v;
     }
 
-    const std::vector<doc::value>& sequence_at(const doc::value& map, std::string_view name, const std::string& key) const
+    const std::vector<doc::value>& sequence_at(const doc::value& map, std::string_view name,
+                                               const std::string& key) const
     {
         static const std::vector<doc::value> none;
         const doc::value* v = map.find(name);
         if (v == nullptr || v->is_null())
             return none;
         if (!v->is_sequence())
-            fail(*v, key.empty() ? std::string(name) : key + "." + std::string(name),
-                 "expected a list, found " + std::string(doc::type_name(v->kind())));
+            fail(*v, child(key, name), "expected a list, found " + found(*v));
         return v->items();
     }
 
@@ -191,7 +210,7 @@ public:
         std::string out;
         std::size_t bad_at = 0;
         if (!base64_decode(text, out, bad_at))
-            fail(*map.find(name), key + "." + std::string(name),
+            fail(*map.find(name), child(key, name),
                  "not valid base64 (illegal base64 data at input byte " + std::to_string(bad_at) + ")");
         return out;
     }
@@ -238,17 +257,17 @@ std::string entry_key(std::string_view list, std::string_view name)
 template <class F>
 void each_named(const file_reader& r, const doc::value& root, std::string_view list, F&& f)
 {
-    std::vector<std::string> seen;
+    std::set<std::string> seen;
     const auto& items = r.sequence_at(root, list, "");
     for (std::size_t i = 0; i < items.size(); ++i) {
         const std::string index_key = std::string(list) + "[" + std::to_string(i) + "]";
         if (!items[i].is_mapping())
-            r.fail(items[i], index_key, "expected a mapping, found " + std::string(doc::type_name(items[i].kind())));
+            r.fail(items[i], index_key, "expected a mapping, found " + found(items[i]));
         std::string name = r.string_at(items[i], "name", index_key);
-        if (std::find(seen.begin(), seen.end(), name) != seen.end())
+        if (!seen.insert(name).second)
             r.fail(items[i], index_key, "duplicate name \"" + name + "\" in " + std::string(list));
-        seen.push_back(name);
-        f(std::move(name), items[i], entry_key(list, name));
+        const std::string key = entry_key(list, name);
+        f(std::move(name), items[i], key);
     }
 }
 
@@ -354,7 +373,7 @@ void merge_file(const kubeconfig_text& f, merged_config& out)
     if (root.is_null())
         return;
     if (!root.is_mapping())
-        r.fail(root, "(top level)", "expected a mapping, found " + std::string(doc::type_name(root.kind())));
+        r.fail(root, "(top level)", "expected a mapping, found " + found(root));
     const std::string api_version = r.string_at(root, "apiVersion", "");
     const std::string kind = r.string_at(root, "kind", "");
     if (!api_version.empty() && api_version != "v1")
@@ -384,9 +403,13 @@ void merge_file(const kubeconfig_text& f, merged_config& out)
 template <class Map>
 std::string names_of(const Map& m)
 {
+    constexpr std::size_t listed = 20;
     std::string s;
-    for (const auto& [name, entry] : m)
-        s += (s.empty() ? "" : ", ") + name;
+    std::size_t n = 0;
+    for (auto it = m.begin(); it != m.end() && n < listed; ++it, ++n)
+        s += (s.empty() ? "" : ", ") + it->first;
+    if (m.size() > listed)
+        s += " and " + std::to_string(m.size() - listed) + " more";
     return s.empty() ? "none" : s;
 }
 
@@ -445,7 +468,8 @@ void check_exec(const exec_config& e, const std::string& at)
         throw config_error{at + ".interactiveMode: must be specified for " + std::string(exec_v1) +
                            " (Never, IfAvailable or Always)"};
     if (e.interactive_mode != "Never" && e.interactive_mode != "IfAvailable" && e.interactive_mode != "Always")
-        throw config_error{at + ".interactiveMode: \"" + e.interactive_mode + "\" is not one of Never, IfAvailable, Always"};
+        throw config_error{at + ".interactiveMode: \"" + e.interactive_mode +
+                           "\" is not one of Never, IfAvailable, Always"};
 }
 
 void check_user(const user_entry& u, const std::string& name)

@@ -464,3 +464,15 @@ TEST_CASE("a server without a scheme is https when TLS is configured, else http,
     REQUIRE_MESSAGE(plain.ok(), plain.error().message);
     CHECK(plain->config.server == "http://localhost:8080");
 }
+
+TEST_CASE("base64 errors give the byte Go's decoder reports")
+{
+    const auto ca_error = [](const std::string& data) {
+        return error_of(with(server + "    certificate-authority-data: \"" + data + "\"\n", "    {}\n"));
+    };
+    CHECK(ca_error("Q0E").ends_with("(illegal base64 data at input byte 0)"));      // unpadded last quantum
+    CHECK(ca_error("QQ==QQ==").ends_with("(illegal base64 data at input byte 4)")); // data after the padding
+    CHECK(ca_error("Q===").ends_with("(illegal base64 data at input byte 1)"));
+    CHECK(ca_error("Q0E*").ends_with("(illegal base64 data at input byte 3)"));
+    CHECK(error_of("apiVersion: [v1]\n").find(": apiVersion: expected a string, found array") != std::string::npos);
+}
