@@ -106,7 +106,7 @@ func (x *examples) tearDown(t *testing.T, ctx context.Context) {
 		}
 		return true
 	})
-	for _, name := range exampleClusterNames(t, filepath.Join(x.dir, "clusters.yaml")) {
+	for _, name := range append(exampleClusterNames(t, filepath.Join(x.dir, "clusters.yaml")), addedCluster) {
 		if err := x.dyn.Resource(clustersGVR).Delete(ctx, name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 			t.Fatalf("deleting Cluster %s: %v", name, err)
 		}

@@ -13,5 +13,6 @@ func TestLiveInputs(t *testing.T) {
 	x := setUp(t, ctx)
 	t.Run("lint --kubeconfig equals lint on the exports", func(t *testing.T) { lintLiveIsExported(t, x) })
 	t.Run("simulate --kubeconfig equals simulate on the exports", func(t *testing.T) { simulateLiveIsExported(t, x) })
+	t.Run("serve --kubeconfig follows the Clusters", func(t *testing.T) { serveFollowsClusters(t, ctx, x) })
 	t.Run("plan --kubeconfig predicts the pull request's edit", func(t *testing.T) { planPredictsTheEdit(t, ctx, x) })
 }

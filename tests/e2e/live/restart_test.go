@@ -1,0 +1,113 @@
+package live
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"karmada-policy-webhook/tests/e2e/internal/e2eenv"
+	"karmada-policy-webhook/tests/e2e/internal/proc"
+)
+
+// restartAPIServer stops the plane's kube-apiserver (SIGTERM; waited until its port refuses connections)
+// and returns the function that starts it again with the same command line, environment and directory,
+// and waits until it serves the Karmada APIs again. The plane package has no restart of its own (envtest
+// started the process); the new process is recorded in the plane's pids file, so `control-plane.sh down`
+// stops it, and envtest, finding its own process exited, leaves it alone. Skipped when the process cannot
+// be found.
+func restartAPIServer(t *testing.T, e e2eenv.Env) func() {
+	t.Helper()
+	port := 0
+	for _, c := range e.Components(t) {
+		if c.Name == "kube-apiserver" {
+			port = c.Ports["secure"]
+		}
+	}
+	pid, args := 0, []string(nil)
+	b, _ := os.ReadFile(filepath.Join(e.Dir, "pids"))
+	for _, f := range strings.Fields(string(b)) {
+		p, err := strconv.Atoi(f)
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+		if err != nil {
+			continue
+		}
+		a := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
+		if filepath.Base(a[0]) == "kube-apiserver" && strings.Contains(string(cmdline), fmt.Sprintf("--secure-port=%d\x00", port)) {
+			pid, args = p, a
+		}
+	}
+	if pid == 0 || port == 0 {
+		t.Skipf("no running kube-apiserver on port %d among the plane's recorded pids", port)
+	}
+	environ, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// Not only its port: kube-apiserver closes its listener at once but keeps the open watches until its
+	// graceful shutdown ends (about 60 s here); a client can only notice once the process is gone.
+	e2eenv.WaitFor(t, "kube-apiserver to exit", 3*time.Minute, func() bool {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		return err != nil || strings.Contains(string(stat), ") Z ")
+	})
+	t.Logf("kube-apiserver (pid %d) stopped", pid)
+	restarted := false
+	t.Cleanup(func() { // a failure before the restart must not leave the plane without its API server
+		if !restarted {
+			start(t, e, args, environ, cwd)
+		}
+	})
+	return func() {
+		t.Helper()
+		restarted = true
+		start(t, e, args, environ, cwd)
+	}
+}
+
+// start starts kube-apiserver with a command line, environment and directory, and waits until it serves
+// the Karmada APIs again (the aggregated cluster.karmada.io too).
+func start(t *testing.T, e e2eenv.Env, args []string, environ []byte, cwd string) {
+	t.Helper()
+	log, err := os.Create(filepath.Join(e.Dir, "logs", "kube-apiserver-restarted.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = strings.Split(strings.TrimRight(string(environ), "\x00"), "\x00")
+	cmd.Dir = cwd
+	cmd.Stdout, cmd.Stderr = log, log
+	// Its own process group and no death signal: it must outlive this test for the packages after it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := proc.AppendPid(filepath.Join(e.Dir, "pids"), cmd.Process.Pid); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = cmd.Wait() }() // reaped while this test binary runs; init's afterwards
+	var last []byte
+	e2eenv.WaitFor(t, "kube-apiserver to serve the Karmada APIs again", 3*time.Minute, func() bool {
+		out, err := exec.Command(e.Kubectl, "--kubeconfig", e.Kubeconfig, "get", "clusters,resourcebindings", "-A",
+			"-o", "name").CombinedOutput()
+		last = out
+		return err == nil && !bytes.Contains(out, []byte("error"))
+	})
+	t.Logf("kube-apiserver restarted (pid %d): %d objects listed", cmd.Process.Pid, bytes.Count(last, []byte("\n")))
+}
