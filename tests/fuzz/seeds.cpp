@@ -376,6 +376,37 @@ std::vector<seed> folder_seeds(const std::vector<fixture>& fixtures, std::string
     return out;
 }
 
+// Watch streams as kube-apiserver writes them (one event per line): the example clusters ADDED, then
+// MODIFIED and DELETED, bookmarks, a 410 ERROR, and the streams a broken server sends (a cut line,
+// garbage, CRLF endings).
+std::vector<seed> watch_event_seeds(const std::vector<fixture>& fixtures)
+{
+    const auto event = [](std::string_view type, const std::string& object) {
+        return "{\"type\":\"" + std::string(type) + "\",\"object\":" + object + "}\n";
+    };
+    std::vector<seed> out;
+    std::string all;
+    int rv = 1000;
+    for (const auto& [name, json] : snapshot_clusters(fixtures)) {
+        std::string added = event("ADDED", json);
+        out.push_back({"added-" + name, added});
+        all += added;
+        all += event("BOOKMARK", R"({"kind":"Cluster","apiVersion":"cluster.karmada.io/v1alpha1","metadata":{"resourceVersion":")" +
+                                     std::to_string(++rv) + R"("}})");
+    }
+    out.push_back({"clusters-with-bookmarks", all});
+    const std::string deploy = R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"nginx","namespace":"default","resourceVersion":"2001","labels":{"app":"nginx"}},"spec":{"replicas":3}})";
+    const std::string bare = R"({"metadata":{"name":"member1","resourceVersion":"2002"},"spec":{"syncMode":"Push"}})";
+    out.push_back({"deployment-lifecycle", event("ADDED", deploy) + event("MODIFIED", deploy) + event("DELETED", deploy)});
+    out.push_back({"bare-object", event("ADDED", bare)});
+    out.push_back({"gone", event("ERROR", R"j({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 1 (2002)","reason":"Expired","code":410})j")});
+    out.push_back({"cut-line", event("ADDED", bare) + event("MODIFIED", bare).substr(0, 40)});
+    out.push_back({"crlf", "{\"type\":\"ADDED\",\"object\":" + bare + "}\r\n\r\n"});
+    out.push_back({"garbage", "<html>502 Bad Gateway</html>\n" + event("RENAMED", bare) + event("ADDED", "[]")});
+    out.push_back({"no-name", event("DELETED", R"({"metadata":{"namespace":"default"}})")});
+    return out;
+}
+
 } // namespace
 
 std::vector<fs::path> fixture_roots(const fs::path& source_root)
@@ -402,6 +433,8 @@ std::vector<seed> make_seeds(std::string_view target, const std::vector<fs::path
         return folder_seeds(fixtures, "scenarios", "steps");
     if (target == "kubeconfig") // each file, as JSON, and each context alone with every cluster and user
         return folder_seeds(fixtures, "kubeconfig", "contexts");
+    if (target == "watch_event") // watch streams: the example clusters as events, and broken streams
+        return watch_event_seeds(fixtures);
     return {};
 }
 

@@ -87,9 +87,20 @@ public:
     // true, or a failure (410 is error_kind::gone: the caller re-lists).
     result<bool> watch(const api_resource& r, std::string_view namespace_, std::string_view resource_version,
                        const std::function<void(const watch_event&)>& on_event, const std::atomic<bool>& stop);
+    // The same, and `on_tick` runs on this thread about every 100 ms while the stream is open, events or
+    // not (the reflector hands over a coalesced burst from it). Returns true when the server ended the
+    // stream, false when `stop` did. ERROR events are not given to on_event: they end the watch as a
+    // failure (code 410: error_kind::gone).
+    result<bool> watch(const api_resource& r, std::string_view namespace_, std::string_view resource_version,
+                       const std::function<void(const watch_event&)>& on_event, const std::atomic<bool>& stop,
+                       const std::function<void()>& on_tick);
 
     // The last failure's kind (for exit codes and for the reflector's 410 handling).
     error_kind last_error_kind() const;
+
+    // While *flag is true, every call in progress (connect, list, get, watch) fails within ~100 ms and
+    // new calls fail at once; nullptr detaches. The flag must outlive the client or be detached first.
+    void interrupt_on(const std::atomic<bool>* flag);
 
 private:
     struct impl;
