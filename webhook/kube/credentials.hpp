@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // credentials: what a request carries to prove who it is: a static or file token, basic auth, a client
 // certificate, or an exec plugin's ExecCredential (cached until its expirationTimestamp, re-run on 401).
+// As client-go, the exec plugin runs only for a user with no token, token file, basic auth or certificate.
 #pragma once
 
 #include <chrono>

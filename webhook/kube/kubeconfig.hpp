@@ -34,7 +34,8 @@ struct rest_config {
     std::string client_cert_pem; // client-certificate(-data)
     std::string client_key_pem;  // client-key(-data)
     std::string token;           // a static bearer token (never logged)
-    std::string token_file;      // re-read when the server answers 401 (service-account tokens rotate)
+    std::string token_file;      // re-read when the server answers 401 (service-account tokens rotate); while
+                                 // it can be read its content is sent instead of `token`, as client-go does
     std::optional<exec_config> exec;
     std::string username, password; // basic auth (still in kubeconfig's schema)
 
@@ -64,7 +65,14 @@ struct kubeconfig_text {
 
 // Pure: merges the files as client-go does (the first file that sets a map key or current-context
 // wins), picks the context and returns what is needed to connect. File references (CA, client
-// certificate, key, token file) are returned as absolute paths in `files_to_read`, not read.
+// certificate, key, token file) are returned as absolute paths, not read. Refused as kubectl refuses
+// them: a missing context, a context naming a missing cluster, a cluster without a server, a name
+// defined twice in one file, bad base64 anywhere, both -data and file for the CA / certificate / key,
+// a certificate without a key, token with basic auth, a CA with insecure-skip-tls-verify, an exec
+// plugin of another apiVersion. Refused where kubectl would go on silently: a context naming a user
+// that is not defined (kubectl connects anonymously), auth-provider, impersonation (as, as-groups,
+// ...), proxy-url.
+// Messages name the file (with line:column where the node has one) and the key, never a secret.
 struct parsed_kubeconfig {
     rest_config config;
     // Fields still naming files: the loader reads them into config (ca_pem, client_cert_pem, client_key_pem).
