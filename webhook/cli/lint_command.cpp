@@ -65,9 +65,10 @@ int run_lint_command(const lint_flags& flags)
     std::unique_ptr<lint::dry_run_context> dry_run;
     if (flags.kube.requested()) {
         // --kubeconfig / --context: what was not given as a file is read from karmada-apiserver.
-        auto client = connect(flags, "lint", options->default_namespace);
+        auto client = connect(flags.kube, flags.namespace_given, "lint", options->default_namespace);
         if (client)
-            dry_run = load_live_dry_run(flags, "lint", *client, inputs, options->default_namespace, inputs.errors);
+            dry_run = load_live_dry_run("lint", *client, flags.clusters, flags.workloads, flags.bindings, inputs,
+                                        options->default_namespace, inputs.errors);
         if (!dry_run)
             return exit_usage;
     } else if (!flags.clusters.empty()) {

@@ -115,25 +115,29 @@ void prepare_dry_run(lint::dry_run_context& ctx, const lint_flags& flags, lint::
     options.dry_run = &ctx;
 }
 
-std::unique_ptr<kube::client> connect(const lint_flags& flags, const char* command, std::string& default_namespace)
+std::unique_ptr<kube::client> connect(const kube_flags& flags, bool namespace_given, const char* command,
+                                      std::string& default_namespace)
 {
-    auto config = load_rest_config(flags.kube);
-    auto client_options = client_options_of(flags.kube);
+    auto config = load_rest_config(flags);
+    auto client_options = client_options_of(flags);
     if (!config || !client_options) {
         std::cerr << command << ": " << (config ? client_options.error().message : config.error().message) << '\n';
         return nullptr;
     }
-    if (!flags.namespace_given)
+    if (!namespace_given)
         default_namespace = config->default_namespace;
     return std::make_unique<kube::client>(std::move(*config), *client_options);
 }
 
-std::unique_ptr<lint::dry_run_context> load_live_dry_run(const lint_flags& flags, const char* command,
-                                                         kube::client& client, const lint::input_set& selecting,
+std::unique_ptr<lint::dry_run_context> load_live_dry_run(const char* command, kube::client& client,
+                                                         const std::vector<std::string>& cluster_paths,
+                                                         const std::vector<std::string>& workload_paths,
+                                                         const std::vector<std::string>& binding_paths,
+                                                         const lint::input_set& selecting,
                                                          const std::string& default_namespace,
                                                          std::vector<lint::file_error>& errors)
 {
-    live::live_wants wants{flags.clusters.empty(), flags.workloads.empty(), flags.bindings.empty()};
+    live::live_wants wants{cluster_paths.empty(), workload_paths.empty(), binding_paths.empty()};
     auto live = live::read_live_inputs(client, wants, selecting, default_namespace);
     if (!live) {
         std::cerr << command << ": " << live.error().message << '\n';
@@ -141,12 +145,11 @@ std::unique_ptr<lint::dry_run_context> load_live_dry_run(const lint_flags& flags
     }
     for (const auto& note : live->notes)
         std::cerr << command << ": note: " << note << '\n';
-    // A file flag wins over the server: `--clusters what-if.yaml` plans against edited Clusters.
     const auto given_or_live = [](const std::vector<std::string>& paths, std::optional<lint::input_set>& read) {
         return paths.empty() ? std::move(read) : snapshot::read_paths(paths);
     };
-    return lint::load_dry_run(given_or_live(flags.clusters, live->clusters), given_or_live(flags.workloads, live->workloads),
-                              given_or_live(flags.bindings, live->bindings), default_namespace, errors);
+    return lint::load_dry_run(given_or_live(cluster_paths, live->clusters), given_or_live(workload_paths, live->workloads),
+                              given_or_live(binding_paths, live->bindings), default_namespace, errors);
 }
 
 int finish_report(const lint_flags& flags, const lint::report& report)

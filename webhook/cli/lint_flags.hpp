@@ -49,12 +49,17 @@ void prepare_dry_run(lint::dry_run_context& ctx, const lint_flags& flags, lint::
 
 // A client for --kubeconfig/--context (or kubectl's default kubeconfig); null and a message on stderr
 // when the kubeconfig cannot be used. Unless -n was given, `default_namespace` becomes the context's.
-std::unique_ptr<kube::client> connect(const lint_flags& flags, const char* command, std::string& default_namespace);
+std::unique_ptr<kube::client> connect(const kube_flags& flags, bool namespace_given, const char* command,
+                                      std::string& default_namespace);
 
 // The dry run over what the file flags give and, for the rest, what the server holds: Clusters,
 // bindings, and the templates `selecting` selects. Null and a message on stderr when a read fails.
-std::unique_ptr<lint::dry_run_context> load_live_dry_run(const lint_flags& flags, const char* command,
-                                                         kube::client& client, const lint::input_set& selecting,
+// File flags (`cluster_paths`, ...) win over the server: `--clusters what-if.yaml` plans against edited Clusters.
+std::unique_ptr<lint::dry_run_context> load_live_dry_run(const char* command, kube::client& client,
+                                                         const std::vector<std::string>& cluster_paths,
+                                                         const std::vector<std::string>& workload_paths,
+                                                         const std::vector<std::string>& binding_paths,
+                                                         const lint::input_set& selecting,
                                                          const std::string& default_namespace,
                                                          std::vector<lint::file_error>& errors);
 

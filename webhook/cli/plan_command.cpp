@@ -33,7 +33,7 @@ int run_plan_command(const lint_flags& flags)
     auto options = lint_options_of(flags, "plan");
     if (!options)
         return exit_usage;
-    auto client = connect(flags, "plan", options->default_namespace);
+    auto client = connect(flags.kube, flags.namespace_given, "plan", options->default_namespace);
     if (!client)
         return exit_usage;
     const lint::input_set applied = lint::collect_inputs(flags.paths.empty() ? std::vector<std::string>{"-"} : flags.paths);
@@ -52,8 +52,8 @@ int run_plan_command(const lint_flags& flags)
 
     // Both sides are scheduled on one snapshot holding every template either side's policies select.
     std::vector<lint::file_error> load_errors;
-    auto dry_run = load_live_dry_run(flags, "plan", *client, joined(after, *server), options->default_namespace,
-                                     load_errors);
+    auto dry_run = load_live_dry_run("plan", *client, flags.clusters, flags.workloads, flags.bindings,
+                                     joined(after, *server), options->default_namespace, load_errors);
     if (!dry_run)
         return exit_usage;
     after.errors.insert(after.errors.end(), load_errors.begin(), load_errors.end());

@@ -8,15 +8,37 @@
 #include <string>
 #include <vector>
 
+#include "cli/lint_flags.hpp"
 #include "simulate/load.hpp"
 #include "simulate/render.hpp"
 
 namespace kpw::cli {
 namespace {
 
-int run_simulate_command(const simulate_cli::simulate_flags& flags)
+// --kubeconfig / --context: the drill starts from the control plane as it is (files given still win).
+struct simulate_command_flags : simulate_cli::simulate_flags {
+    kube_flags kube;
+    bool namespace_given = false;
+};
+
+int run_simulate_command(simulate_command_flags flags)
 {
-    auto loaded = simulate_cli::load_drill(flags);
+    std::unique_ptr<lint::dry_run_context> live;
+    if (flags.kube.requested()) {
+        auto client = connect(flags.kube, flags.namespace_given, "simulate", flags.default_namespace);
+        std::vector<lint::file_error> errors;
+        if (client)
+            live = load_live_dry_run("simulate", *client, flags.clusters, flags.workloads, flags.bindings,
+                                     lint::collect_inputs(flags.policies), flags.default_namespace, errors);
+        for (const auto& e : errors)
+            std::cerr << e.str() << '\n';
+        if (!live || !errors.empty())
+            return exit_usage;
+    } else if (flags.clusters.empty()) {
+        std::cerr << "simulate: --clusters is required (or --kubeconfig/--context to read the Clusters from karmada-apiserver)\n";
+        return exit_usage;
+    }
+    auto loaded = simulate_cli::load_drill(flags, std::move(live));
     if (!loaded.errors.empty()) {
         for (const auto& e : loaded.errors)
             std::cerr << e.str() << '\n';
@@ -35,7 +57,7 @@ int run_simulate_command(const simulate_cli::simulate_flags& flags)
 
 command add_simulate_command(CLI::App& parent)
 {
-    auto flags = std::make_shared<simulate_cli::simulate_flags>();
+    auto flags = std::make_shared<simulate_command_flags>();
     auto* sub = parent.add_subcommand(
         "simulate", "Rehearse a drill offline: apply a scenario's steps (taints, cluster failures, scaling, "
                     "rebalancing, policy versions, time) one by one and predict what karmada-scheduler and the\n"
@@ -46,15 +68,18 @@ command add_simulate_command(CLI::App& parent)
         ->required();
     sub->add_option("--scenario", flags->scenario, "the drill: a Scenario file (karmada-policy-webhook.io/v1alpha1)")
         ->required();
-    sub->add_option("--clusters", flags->clusters, "Cluster objects (and ClusterTaintPolicies), as for lint")
-        ->required()
+    sub->add_option("--clusters", flags->clusters,
+                    "Cluster objects (and ClusterTaintPolicies), as for lint (required unless --kubeconfig/--context)")
         ->allow_extra_args(false);
     sub->add_option("--workloads", flags->workloads, "the resource templates, as for lint")->allow_extra_args(false);
     sub->add_option("--bindings", flags->bindings,
                     "ResourceBindings / ClusterResourceBindings as `kubectl get rb -A -o yaml` prints them")
         ->allow_extra_args(false);
     sub->add_option("-o,--output", flags->output, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
-    sub->add_option("-n,--namespace", flags->default_namespace, "namespace of objects that set none")->capture_default_str();
+    sub->add_option("-n,--namespace", flags->default_namespace,
+                    "namespace of objects that set none (with --kubeconfig: the context's)")
+        ->capture_default_str()
+        ->each([flags](const std::string&) { flags->namespace_given = true; });
     sub->add_option("--feature-gates", flags->feature_gates,
                     "karmada's feature gates, as its binaries take them (Failover=true,GracefulEviction=false,...); "
                     "unnamed gates keep the binaries' defaults");
@@ -72,6 +97,7 @@ command add_simulate_command(CLI::App& parent)
                   "karmada-controller-manager: run the taint manager (default true; =false turns it off)");
     sub->add_option("--now", flags->now,
                     "the drill's start time (RFC3339); default: one second after the newest time in the inputs");
+    add_kube_flags(*sub, flags->kube);
     return {sub, [flags] { return run_simulate_command(*flags); }};
 }
 

@@ -130,12 +130,13 @@ bool read_settings(const simulate_flags& flags, simulate::settings_in_force& s, 
 
 } // namespace
 
-loaded_drill load_drill(const simulate_flags& flags)
+loaded_drill load_drill(const simulate_flags& flags, std::unique_ptr<lint::dry_run_context> live)
 {
     loaded_drill out;
     if (!read_settings(flags, out.settings, out.errors))
         return out;
-    auto ctx = lint::load_dry_run(flags.clusters, flags.workloads, flags.bindings, flags.default_namespace, out.errors);
+    auto ctx = live ? std::move(live)
+                    : lint::load_dry_run(flags.clusters, flags.workloads, flags.bindings, flags.default_namespace, out.errors);
     auto policies = admitted_policies(flags.policies, *ctx, flags.default_namespace, out.errors);
     auto sc = read_scenario(flags.scenario, out.errors);
     if (!out.errors.empty() || !sc.ok)

@@ -3,9 +3,11 @@
 // files its steps name; settings from the flags.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "lint/dry_run.hpp"
 #include "lint/report.hpp"
 #include "simulate/engine.hpp"
 #include "simulate/render.hpp"
@@ -38,6 +40,7 @@ struct loaded_drill {
 // Everything `simulate` reads. Problems (unreadable or unparsable files, objects that do not decode, a
 // denied policy, an unknown gate, a scenario step naming an unknown cluster or workload) become errors
 // with file:line:column; the drill does not run on a partial world.
-loaded_drill load_drill(const simulate_flags& flags);
+// `live`: the snapshot, workloads and bindings already read (simulate --kubeconfig); null: from the flags' files.
+loaded_drill load_drill(const simulate_flags& flags, std::unique_ptr<lint::dry_run_context> live = nullptr);
 
 } // namespace kpw::simulate_cli
