@@ -83,11 +83,30 @@ void add_snapshot_flags(CLI::App& sub, server::serve_options& o)
                    "Known workloads (file or directory, reloaded on change) checked against admitted policies; "
                    "needs --clusters")
         ->allow_extra_args(false);
+    sub.add_option("--kubeconfig", o.kubeconfig,
+                   "keep the Cluster snapshot current by list + watch of karmada-apiserver with this kubeconfig "
+                   "instead of --clusters files (never blocks admission; state in /metrics)");
+    sub.add_option("--context", o.context, "the kubeconfig context for --kubeconfig (default: its current-context)");
+    sub.add_flag("--in-cluster", o.in_cluster,
+                 "as --kubeconfig, with the pod's service account (the manifests' live-snapshot RBAC)");
+    sub.add_option("--live-workloads", o.live_workloads,
+                   "with --kubeconfig/--in-cluster: also keep these kinds (apiVersion/Kind, e.g. apps/v1/Deployment; "
+                   "repeat the flag) as the known workloads")
+        ->allow_extra_args(false);
 }
 
 // Files only: standard input can be neither watched nor read again on reload.
 void check_snapshot_flags(const server::serve_options& o)
 {
+    if (o.live() && (!o.clusters.empty() || !o.workloads.empty()))
+        throw CLI::ValidationError("--kubeconfig", "reads the snapshot from karmada-apiserver: drop --clusters/--workloads");
+    if (!o.kubeconfig.empty() && o.in_cluster)
+        throw CLI::ValidationError("--in-cluster", "and --kubeconfig are two ways to reach the server: give one");
+    if (!o.live_workloads.empty() && !o.live())
+        throw CLI::ValidationError("--live-workloads", "needs --kubeconfig or --in-cluster");
+    for (const auto& k : o.live_workloads)
+        if (auto r = server::workload_resource(k); !r)
+            throw CLI::ValidationError("--live-workloads", r.error().message);
     if (!o.workloads.empty() && o.clusters.empty())
         throw CLI::ValidationError("--workloads", "needs --clusters (the snapshot to schedule them on)");
     for (const auto* list : {&o.clusters, &o.workloads})

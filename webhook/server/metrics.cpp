@@ -85,6 +85,12 @@ void metrics::snapshot_loaded(std::size_t clusters, std::size_t workloads)
     snapshot_enabled_.store(true, std::memory_order_release);
 }
 
+void metrics::live_watch(const std::string& resource, const std::string& state, std::size_t objects, double last_sync)
+{
+    const std::lock_guard lock(mutex_);
+    live_[resource] = {state, objects, last_sync};
+}
+
 void metrics::snapshot_reload(bool ok)
 {
     (ok ? snapshot_reloads_ok_ : snapshot_reloads_failed_).fetch_add(1, std::memory_order_relaxed);
@@ -153,6 +159,28 @@ void metrics::render_other(std::string& out) const
     out += "karmada_policy_webhook_rejected_connections_total " + std::to_string(rejected_.load()) + "\n";
 }
 
+void metrics::render_live(std::string& out) const
+{
+    const std::lock_guard lock(mutex_);
+    if (live_.empty())
+        return;
+    static constexpr const char* states[] = {"starting", "synced", "retrying", "stopped"};
+    header(out, "karmada_policy_webhook_live_watch_state", "gauge",
+           "serve --kubeconfig: 1 for the state each watched collection is in (list + watch of karmada-apiserver).");
+    for (const auto& [resource, l] : live_)
+        for (const char* st : states)
+            out += "karmada_policy_webhook_live_watch_state{resource=\"" + resource + "\",state=\"" + st + "\"} " +
+                   (l.state == st ? "1" : "0") + "\n";
+    header(out, "karmada_policy_webhook_live_objects", "gauge", "serve --kubeconfig: objects held per watched collection.");
+    for (const auto& [resource, l] : live_)
+        out += "karmada_policy_webhook_live_objects{resource=\"" + resource + "\"} " + std::to_string(l.objects) + "\n";
+    header(out, "karmada_policy_webhook_live_last_sync_timestamp_seconds", "gauge",
+           "serve --kubeconfig: when each watched collection last listed or received an event (0: never).");
+    for (const auto& [resource, l] : live_)
+        out += "karmada_policy_webhook_live_last_sync_timestamp_seconds{resource=\"" + resource + "\"} " +
+               std::to_string(static_cast<std::int64_t>(l.last_sync)) + "\n";
+}
+
 void metrics::render_snapshot(std::string& out) const
 {
     if (!snapshot_enabled_.load(std::memory_order_acquire))
@@ -180,6 +208,7 @@ std::string metrics::render() const
     }
     render_other(out);
     render_snapshot(out);
+    render_live(out);
     return out;
 }
 

@@ -40,6 +40,9 @@ public:
     // serve --clusters: the loaded snapshot's size (the snapshot series appear from the first load).
     void snapshot_loaded(std::size_t clusters, std::size_t workloads);
     void snapshot_reload(bool ok);
+    // serve --kubeconfig: one watched collection's state ("starting", "synced", "retrying", "stopped"),
+    // objects held and last successful sync (seconds since the epoch; 0: never).
+    void live_watch(const std::string& resource, const std::string& state, std::size_t objects, double last_sync);
     void connection_rejected();
     void set_open_connections(std::int64_t n) { open_connections_.store(n, std::memory_order_relaxed); }
 
@@ -56,6 +59,13 @@ private:
     void render_latency(std::string& out) const;
     void render_other(std::string& out) const;
     void render_snapshot(std::string& out) const;
+    void render_live(std::string& out) const;
+
+    struct live_series {
+        std::string state;
+        std::size_t objects = 0;
+        double last_sync = 0;
+    };
 
     std::string version_;
     mutable std::mutex mutex_;
@@ -68,6 +78,7 @@ private:
     std::atomic<bool> snapshot_enabled_{false};
     std::atomic<std::uint64_t> snapshot_clusters_{0}, snapshot_workloads_{0};
     std::atomic<std::uint64_t> snapshot_reloads_ok_{0}, snapshot_reloads_failed_{0};
+    std::map<std::string, live_series> live_; // by resource; guarded by mutex_
 };
 
 } // namespace kpw::server

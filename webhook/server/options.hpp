@@ -40,6 +40,14 @@ struct serve_options {
     std::vector<std::string> workloads;
     std::chrono::milliseconds snapshot_poll_interval{1000};
 
+    // --kubeconfig / --context / --in-cluster: the same snapshot kept by list + watch of karmada-apiserver.
+    std::string kubeconfig;
+    std::string context;
+    bool in_cluster = false;
+    std::vector<std::string> live_workloads; // --live-workloads apps/v1/Deployment ...
+    bool live() const { return !kubeconfig.empty() || !context.empty() || in_cluster; }
+    bool has_snapshot() const { return !clusters.empty() || live(); }
+
     // Per-step limits (style.md §1.4): a timeout before every step.
     std::chrono::seconds handshake_timeout{10};
     std::chrono::seconds idle_timeout{120}; // above Go's 90 s IdleConnTimeout: the client closes first

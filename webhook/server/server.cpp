@@ -3,6 +3,7 @@
 #include "server/server.hpp"
 
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +22,12 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
 namespace {
+
+std::string env_or_empty(const char* name)
+{
+    const char* v = std::getenv(name);
+    return v != nullptr ? v : "";
+}
 
 // --threads, 0 meaning one per CPU: the number of single-threaded io_contexts.
 int thread_count(const serve_options& o)
@@ -77,7 +84,15 @@ result<bool> server::prepare()
     if (auto loaded = watcher_->load(); !loaded)
         return failure{loaded.error().message + (o.self_signed ? "" : " (for a development certificate use --self-signed)"),
                        {}};
-    if (state_.cluster_snapshot()) {
+    if (o.live()) {
+        auto config = o.in_cluster ? kube::in_cluster_config()
+                                   : kube::load_kubeconfig({o.kubeconfig, env_or_empty("KUBECONFIG"), env_or_empty("HOME"), o.context});
+        if (!config)
+            return failure{(o.in_cluster ? "--in-cluster: " : "--kubeconfig: ") + config.error().message, {}};
+        // Not waited for: admission never depends on the API server being reachable.
+        live_snapshot_ = std::make_unique<live_snapshot>(std::move(*config), kube::client_options{}, o.live_workloads,
+                                                         state_.cluster_snapshot(), state_.stats(), state_.log());
+    } else if (state_.cluster_snapshot()) {
         snapshot_watcher_.emplace(ioc_, o.clusters, o.workloads, o.snapshot_poll_interval, state_.cluster_snapshot(),
                                   state_.stats(), state_.log());
         if (auto loaded = snapshot_watcher_->load(); !loaded)
@@ -187,6 +202,8 @@ int server::run()
     watcher_->start();
     if (snapshot_watcher_)
         snapshot_watcher_->start();
+    if (live_snapshot_)
+        live_snapshot_->start();
     signals_.async_wait([this](boost::system::error_code ec, int sig) { on_signal(ec, sig); });
     state_.set_ready();
     announce();
@@ -211,6 +228,8 @@ void server::on_signal(boost::system::error_code ec, int signal)
     watcher_->stop();
     if (snapshot_watcher_)
         snapshot_watcher_->stop();
+    if (live_snapshot_)
+        live_snapshot_->stop();
     state_.connections().stop_all();
     drain_deadline_ = std::chrono::steady_clock::now() + state_.options().shutdown_grace;
     signals_.async_wait([this](boost::system::error_code sec, int sig) { on_signal(sec, sig); });

@@ -13,6 +13,7 @@
 #include "server/cert_watcher.hpp"
 #include "server/context_pool.hpp"
 #include "server/listener.hpp"
+#include "server/live_snapshot.hpp"
 #include "server/server_state.hpp"
 #include "server/snapshot_watcher.hpp"
 
@@ -43,6 +44,7 @@ private:
     std::chrono::steady_clock::time_point drain_deadline_;
     std::optional<cert_watcher> watcher_;
     std::optional<snapshot_watcher> snapshot_watcher_; // with --clusters
+    std::unique_ptr<live_snapshot> live_snapshot_;     // with --kubeconfig / --in-cluster
     std::optional<boost::asio::ip::tcp::endpoint> webhook_ep_, health_ep_, metrics_ep_;
     std::shared_ptr<listener> webhook_, health_, metrics_;
 };

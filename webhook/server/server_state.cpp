@@ -20,7 +20,7 @@ std::unique_ptr<admission::policy_handler> make_handler(const serve_options& o, 
 
 server_state::server_state(const serve_options& options, std::string version)
     : options_(options),
-      snapshot_(options.clusters.empty() ? nullptr : std::make_shared<snapshot::holder>()),
+      snapshot_(options.has_snapshot() ? std::make_shared<snapshot::holder>() : nullptr),
       handlers_{make_handler(options, std::nullopt, snapshot_),
                 make_handler(options, policy_kind::propagation_policy, snapshot_),
                 make_handler(options, policy_kind::cluster_propagation_policy, snapshot_)},

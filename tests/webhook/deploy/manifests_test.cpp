@@ -138,7 +138,8 @@ TEST_CASE("the --help reader finds the flags (checked on lint, which is always b
     CHECK(help_flags(r.out) == std::set<std::string>{"--help", "--output", "--namespace", "--allow-aggregated-overflow",
                                                      "--clusters", "--workloads", "--bindings", "--unschedulable", "--explain",
                                                      "--legacy-default-tolerations", "--base", "--fail-on", "--validate",
-                                                     "--link-base", "--report", "--feature-gates"});
+                                                     "--link-base", "--report", "--feature-gates", "--kubeconfig", "--context",
+                                                     "--request-timeout"});
 }
 
 TEST_CASE("every flag the Deployment passes is a serve flag")
@@ -187,7 +188,7 @@ TEST_CASE("every manifest parses and every namespaced object is in karmada-syste
 
 TEST_CASE("kustomizations list files that exist, and the base lists every file beside it")
 {
-    for (const char* dir : {"base", "overlays/cert-manager"}) {
+    for (const char* dir : {"base", "overlays/cert-manager", "overlays/live-snapshot"}) {
         const value k = object(std::string(dir) + "/kustomization.yaml", "Kustomization");
         CHECK(k.string_at("namespace") == namespace_name);
         for (const auto& r : at(k, {"resources"}).items())

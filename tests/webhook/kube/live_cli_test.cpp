@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -104,6 +105,55 @@ struct plane {
     }
 };
 
+// (verb, "resource.group") of an API request; empty for discovery.
+std::pair<std::string, std::string> verb_and_resource(const recorded_request& r)
+{
+    std::vector<std::string> parts;
+    for (std::size_t at = 1; at <= r.path.size();) {
+        const auto next = std::min(r.path.find('/', at), r.path.size());
+        parts.push_back(r.path.substr(at, next - at));
+        at = next + 1;
+    }
+    std::size_t i = parts.empty() ? 0 : parts[0] == "api" ? 2 : 3; // past /api/v1 or /apis/<group>/<version>
+    const std::string group = !parts.empty() && parts[0] == "apis" && parts.size() > 1 ? parts[1] : "";
+    if (i < parts.size() && parts[i] == "namespaces" && i + 2 < parts.size())
+        i += 2;
+    if (i >= parts.size())
+        return {};
+    const bool named = i + 1 < parts.size();
+    const std::string verb = r.query.contains("watch") ? "watch" : named ? "get" : "list";
+    return {verb, group.empty() ? parts[i] : parts[i] + "." + group};
+}
+
+// The rules of the ClusterRole `name` in manifests/karmada-apiserver/live-snapshot-rbac.yaml, as
+// (verb, "resource.group") pairs.
+std::set<std::pair<std::string, std::string>> role_grants(const std::string& name)
+{
+    auto docs = kpw::doc::load_documents(slurp(std::string(KPW_SOURCE_ROOT) + "/manifests/karmada-apiserver/live-snapshot-rbac.yaml"));
+    REQUIRE(docs.ok());
+    std::set<std::pair<std::string, std::string>> out;
+    for (const auto& d : *docs) {
+        if (d.root.string_at("kind") != "ClusterRole" || d.root.find("metadata")->string_at("name") != name)
+            continue;
+        for (const auto& rule : d.root.find("rules")->items())
+            for (const auto& g : rule.find("apiGroups")->items())
+                for (const auto& res : rule.find("resources")->items())
+                    for (const auto& v : rule.find("verbs")->items())
+                        out.insert({v.text(), g.text().empty() ? res.text() : res.text() + "." + g.text()});
+    }
+    REQUIRE_FALSE(out.empty());
+    return out;
+}
+
+std::set<std::pair<std::string, std::string>> requests_made(const fake_apiserver& api)
+{
+    std::set<std::pair<std::string, std::string>> out;
+    for (const auto& r : api.requests())
+        if (auto vr = verb_and_resource(r); !vr.first.empty())
+            out.insert(vr);
+    return out;
+}
+
 process_result run(std::vector<std::string> args)
 {
     args.insert(args.begin(), KPW_BINARY);
@@ -169,6 +219,11 @@ TEST_CASE("plan: PATH over the server's policies, diffed against today's binding
     for (const auto& row : policies->items())
         changed += row.string_at("action") == "change" ? 1 : 0;
     CHECK(changed >= 1);
+
+    // Every read plan makes is granted by the manifests' read-only ClusterRole for CI.
+    const auto granted = role_grants("karmada-policy-webhook:plan");
+    for (const auto& made : requests_made(p.api))
+        CHECK_MESSAGE(granted.contains(made), made.first << " " << made.second << " is not in karmada-policy-webhook:plan");
 
     // The text form: the policies, then the moves against the server.
     const auto text = run(p.live({"plan", examples + "pr-edit"}));
@@ -237,4 +292,151 @@ TEST_CASE("live reads fail clearly: unreachable, not karmada-apiserver, forbidde
         CHECK(r.exit_code == 2);
         CHECK(r.err.find("missing") != std::string::npos);
     }
+}
+
+namespace {
+
+std::string policy_for(std::string_view ns, std::string_view deployment, std::string_view placement)
+{
+    return R"({"apiVersion":"policy.karmada.io/v1alpha1","kind":"PropagationPolicy",
+      "metadata":{"name":"p","namespace":")" + std::string(ns) +
+           R"(","labels":{"propagationpolicy.karmada.io/permanent-id":"4f3c5a1e-0000-4000-8000-000000000001"}},
+      "spec":{"resourceSelectors":[{"apiVersion":"apps/v1","kind":"Deployment","namespace":")" + std::string(ns) +
+           R"(","name":")" + std::string(deployment) + R"("}],"placement":)" + std::string(placement) + R"(,
+              "schedulerName":"default-scheduler","conflictResolution":"Abort","preemption":"Never","priority":0}})";
+}
+
+std::vector<std::string> warnings_for(tls_client& c, const std::string& object)
+{
+    const auto res = c.post("/validate", review("admission.k8s.io/v1", "u", "CREATE", "PropagationPolicy", object));
+    REQUIRE(res.result() == boost::beast::http::status::ok);
+    auto v = kpw::doc::parse_json(res.body());
+    REQUIRE(v.ok());
+    const auto* r = v->find("response");
+    REQUIRE(r != nullptr);
+    CHECK(r->find("allowed")->as_bool());
+    std::vector<std::string> out;
+    if (const auto* w = r->find("warnings"))
+        for (const auto& item : w->items())
+            out.emplace_back(item.text());
+    return out;
+}
+
+bool mentions(const std::vector<std::string>& warnings, std::string_view part)
+{
+    return std::any_of(warnings.begin(), warnings.end(), [&](const std::string& w) { return w.find(part) != std::string::npos; });
+}
+
+bool has_metric(const serve_process& s, const std::string& line)
+{
+    return http_get(s.metrics_port(), "/metrics").body().find("\n" + line + "\n") != std::string::npos;
+}
+
+// The example cluster `name` as a JSON object, renamed and with extra spec fields when asked.
+kpw::doc::value example_cluster(const std::string& name)
+{
+    auto docs = kpw::doc::load_documents(slurp(examples + "clusters.yaml"));
+    REQUIRE(docs.ok());
+    for (const auto& item : (*docs)[0].root.find("items")->items())
+        if (item.find("metadata")->string_at("name") == name)
+            return item;
+    FAIL("no example cluster " << name);
+    return {};
+}
+
+std::string state_line(std::string_view state)
+{
+    return R"(karmada_policy_webhook_live_watch_state{resource="clusters.cluster.karmada.io",state=")" + std::string(state) +
+           R"("} 1)";
+}
+
+} // namespace
+
+TEST_CASE("serve --kubeconfig: warnings follow Clusters added, tainted and deleted; an API server restart is survived")
+{
+    plane p;
+    p.load(examples + "clusters.yaml");
+    p.load(examples + "workloads.yaml");
+    serve_process s({"--kubeconfig=" + p.kubeconfig.string(), "--live-workloads=apps/v1/Deployment"});
+    REQUIRE(wait_until([&] { return has_metric(s, state_line("synced")); }));
+    CHECK(has_metric(s, R"(karmada_policy_webhook_live_objects{resource="clusters.cluster.karmada.io"} 9)"));
+    tls_client c(s.webhook_port(), {s.bundle().ca_crt});
+    REQUIRE_FALSE(c.connect());
+
+    const std::string groups = policy_for("default", "nginx", R"({"clusterAffinities":[
+      {"affinityName":"dc-shanghai","clusterNames":["dc-shanghai-1"]},{"affinityName":"dc-beijing","clusterNames":["member1"]}]})");
+    const std::string on_member1 = policy_for("default", "nginx", R"({"clusterAffinity":{"clusterNames":["member1"]}})");
+    CHECK(mentions(warnings_for(c, groups), "affinity group dc-shanghai matches no cluster"));
+    CHECK_FALSE(mentions(warnings_for(c, on_member1), "unschedulable"));
+
+    // Added: a cluster dc-shanghai-1 appears, the warning goes.
+    auto shanghai = example_cluster("member1");
+    shanghai.find("metadata")->set("name", kpw::doc::value::string("dc-shanghai-1"));
+    p.api.put("clusters", kpw::doc::to_json(shanghai));
+    REQUIRE(wait_until([&] { return !mentions(warnings_for(c, groups), "dc-shanghai"); }, 20000));
+
+    // Tainted: member1 NoSchedule leaves nginx (a known workload, watched) unschedulable there.
+    auto tainted = example_cluster("member1");
+    auto taints = kpw::doc::value::sequence();
+    auto taint = kpw::doc::value::mapping();
+    taint.add("key", kpw::doc::value::string("maintenance"));
+    taint.add("effect", kpw::doc::value::string("NoSchedule"));
+    taints.push_back(std::move(taint));
+    tainted.find("spec")->set("taints", std::move(taints));
+    p.api.put("clusters", kpw::doc::to_json(tainted));
+    REQUIRE(wait_until([&] { return mentions(warnings_for(c, on_member1), "unschedulable"); }, 20000));
+
+    // Deleted: dc-shanghai-1 goes, the warning is back.
+    p.api.remove("clusters", "", "dc-shanghai-1");
+    REQUIRE(wait_until([&] { return mentions(warnings_for(c, groups), "affinity group dc-shanghai matches no cluster"); }, 20000));
+
+    // The API server goes away: admission keeps answering from the last snapshot, /readyz stays 200,
+    // the state shows in /metrics and the log says it once.
+    p.api.stop();
+    REQUIRE(wait_until([&] { return has_metric(s, state_line("retrying")); }, 20000));
+    CHECK(mentions(warnings_for(c, groups), "affinity group dc-shanghai matches no cluster"));
+    CHECK(http_get(s.health_port(), "/readyz").result() == boost::beast::http::status::ok);
+    // Back: the watch re-lists and the snapshot follows a change made while it was away.
+    p.api.put("clusters", kpw::doc::to_json(shanghai));
+    p.api.start();
+    REQUIRE(wait_until([&] { return has_metric(s, state_line("synced")); }, 60000));
+    REQUIRE(wait_until([&] { return !mentions(warnings_for(c, groups), "dc-shanghai"); }, 20000));
+    const std::string log = s.log();
+    std::size_t interrupted = 0;
+    for (auto at = log.find("watch interrupted"); at != std::string::npos; at = log.find("watch interrupted", at + 1))
+        ++interrupted;
+    CHECK(interrupted >= 1);
+    CHECK(log.find("s3cret") == std::string::npos);
+    // Least privilege: the live-snapshot ClusterRole grants exactly what serve did with Clusters
+    // (Deployments, from --live-workloads, are the rule the manifest tells users to add).
+    std::set<std::pair<std::string, std::string>> cluster_reads;
+    for (const auto& made : requests_made(p.api))
+        if (made.second == "clusters.cluster.karmada.io")
+            cluster_reads.insert(made);
+    CHECK(cluster_reads == role_grants("karmada-policy-webhook:live-snapshot"));
+}
+
+TEST_CASE("simulate --kubeconfig starts the drill from the control plane, as from the exported files")
+{
+    plane p;
+    p.load(examples + "clusters.yaml");
+    p.load(examples + "workloads.yaml");
+    const std::vector<std::string> drill{"--feature-gates", "Failover=true", "--enable-no-execute-taint-eviction",
+                                         "--scenario", examples + "drills/dr-failover.yaml", "-o", "json",
+                                         examples + "dc-groups.yaml"};
+    auto live_args = p.live({"simulate"});
+    live_args.insert(live_args.end(), drill.begin(), drill.end());
+    const fs::path no_bindings = p.dir.write("no-bindings.yaml", "apiVersion: v1\nkind: List\nitems: []\n");
+    std::vector<std::string> file_args{"simulate", "--clusters", examples + "clusters.yaml", "--workloads",
+                                       examples + "workloads.yaml", "--bindings", no_bindings.string()};
+    file_args.insert(file_args.end(), drill.begin(), drill.end());
+    const auto live = run(live_args);
+    const auto files = run(file_args);
+    REQUIRE_MESSAGE(live.exit_code == files.exit_code, live.err);
+    // The drill runs on the selected templates only; the steps' outcomes for them are the same.
+    CHECK(kpw::doc::to_json(*json_of(live.out).find("steps")) == kpw::doc::to_json(*json_of(files.out).find("steps")));
+
+    const auto no_clusters = run({"simulate", "--scenario", examples + "drills/dr-failover.yaml", examples + "dc-groups.yaml"});
+    CHECK(no_clusters.exit_code == 2);
+    CHECK(no_clusters.err.find("--clusters is required") != std::string::npos);
 }
