@@ -47,8 +47,10 @@ void fill_type_meta(rapidjson::Value& object, rapidjson::Document::AllocatorType
                          alloc);
     if (add_kind)
         filled.AddMember("kind", rapidjson::Value(kind.data(), static_cast<rapidjson::SizeType>(kind.size()), alloc), alloc);
-    for (auto& m : object.GetObject())
-        filled.AddMember(m.name, m.value, alloc); // moves
+    // Indexed, not a range-for: RapidJSON 1.1's member iterator comparison is ambiguous under C++20 (clang).
+    const auto first = object.MemberBegin();
+    for (rapidjson::SizeType i = 0; i < object.MemberCount(); ++i)
+        filled.AddMember(first[i].name, first[i].value, alloc); // moves
     object = filled;                              // moves
 }
 
