@@ -61,11 +61,11 @@ result<lint::input_set> reader::clusters()
     return out;
 }
 
-result<lint::input_set> reader::bindings()
+result<lint::input_set> reader::lists(std::string_view api_version, std::initializer_list<std::string_view> kinds)
 {
     lint::input_set out;
-    for (std::string_view kind : {"ResourceBinding", "ClusterResourceBinding"}) {
-        auto r = require(work_api, kind);
+    for (std::string_view kind : kinds) {
+        auto r = require(api_version, kind);
         if (!r)
             return r.error();
         if (auto added = add_list(*r, {}, out); !added)
@@ -74,17 +74,14 @@ result<lint::input_set> reader::bindings()
     return out;
 }
 
+result<lint::input_set> reader::bindings()
+{
+    return lists(work_api, {"ResourceBinding", "ClusterResourceBinding"});
+}
+
 result<lint::input_set> reader::policies()
 {
-    lint::input_set out;
-    for (std::string_view kind : {"PropagationPolicy", "ClusterPropagationPolicy"}) {
-        auto r = require(policy_api, kind);
-        if (!r)
-            return r.error();
-        if (auto added = add_list(*r, {}, out); !added)
-            return added.error();
-    }
-    return out;
+    return lists(policy_api, {"PropagationPolicy", "ClusterPropagationPolicy"});
 }
 
 result<lint::input_set> reader::workloads(const std::vector<workload_query>& queries, std::vector<std::string>& notes)

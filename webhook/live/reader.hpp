@@ -3,7 +3,9 @@
 // them, so that the loaders (and so every decision) are the ones the exported files go through.
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.hpp"
@@ -32,6 +34,8 @@ private:
     // One list as an input file named after the read ("<server> clusters.cluster.karmada.io").
     result<bool> add_list(const kube::api_resource& r, const std::string& namespace_, lint::input_set& out);
     result<kube::api_resource> require(std::string_view api_version, std::string_view kind);
+    // Every object of each kind (all namespaces), one input per kind; each kind must be served.
+    result<lint::input_set> lists(std::string_view api_version, std::initializer_list<std::string_view> kinds);
 
     kube::client& client_;
 };
