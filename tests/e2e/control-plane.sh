@@ -5,6 +5,8 @@
 # pins it; Karmada v1.18.2, the conformance oracle's):
 #   tests/e2e/control-plane.sh up DIR     start it; DIR/kubeconfig (admin) and DIR/bin/kubectl; exit 0 once ready
 #   tests/e2e/control-plane.sh down DIR   stop everything `up` started (also what a crashed run left)
+#   tests/e2e/control-plane.sh examples DIR   put the shipped examples on it (Clusters with their status,
+#                                             workloads, policies) and wait until they are scheduled
 # Environment: KPW_BINARY (default build/webhook/karmada-policy-webhook), KPW_E2E_BIN (built binaries,
 # default build-e2e/bin), KPW_E2E_TIMEOUT (seconds for `up`, default 300).
 set -euo pipefail
@@ -13,7 +15,7 @@ repo=$(cd "$here/../.." && pwd)
 if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then PATH=$PATH:/usr/local/go/bin; fi
 
 say() { printf 'control-plane.sh: %s\n' "$*" >&2; }
-usage() { echo "usage: $0 up DIR | down DIR" >&2; exit 2; }
+usage() { echo "usage: $0 up DIR | down DIR | examples DIR" >&2; exit 2; }
 [ $# -eq 2 ] || usage
 cmd=$1 dir=$2
 mkdir -p "$dir"
@@ -39,7 +41,8 @@ build() {
     go build -o "$bin/karmada-scheduler" github.com/karmada-io/karmada/cmd/scheduler &&
     go build -o "$bin/karmada-aggregated-apiserver" github.com/karmada-io/karmada/cmd/aggregated-apiserver &&
     go build -o "$bin/karmada-controller-manager" github.com/karmada-io/karmada/cmd/controller-manager &&
-    go build -o "$bin/control-plane" ./cmd/control-plane)
+    go build -o "$bin/control-plane" ./cmd/control-plane &&
+    go build -o "$bin/seed-examples" ./cmd/seed-examples)
   echo "$want" >"$stamp"
   say "built in $((SECONDS - t0)) s"
 }
@@ -97,8 +100,15 @@ up() {
   say "up in $((SECONDS - t0)) s: KUBECONFIG=$dir/kubeconfig $dir/bin/kubectl get crd"
 }
 
+examples() {
+  [ -f "$dir/ready" ] || { say "$dir is not up: tests/e2e/control-plane.sh up $dir first"; exit 1; }
+  build
+  "$bin/seed-examples" --kubeconfig "$dir/kubeconfig" --kubectl "$dir/bin/kubectl" --examples "$repo/manifests/examples"
+}
+
 case "$cmd" in
   up) up ;;
   down) down ;;
+  examples) examples ;;
   *) usage ;;
 esac
