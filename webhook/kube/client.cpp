@@ -181,7 +181,10 @@ result<std::optional<api_resource>> client::resolve(std::string_view api_version
     const std::string_view version = slash == std::string_view::npos ? api_version : api_version.substr(slash + 1);
     auto resources = impl_->discover(group, version);
     if (!resources) {
-        if (is_karmada_group(group))
+        // Only an answer that is not Karmada's discovery document suggests the wrong server; a refused
+        // certificate or credential says what it says.
+        const error_kind k = last_error_kind();
+        if (is_karmada_group(group) && (k == error_kind::not_found || k == error_kind::bad_reply || k == error_kind::server))
             return failure{resources.error().message + "; is this karmada-apiserver?", {}};
         return resources.error();
     }

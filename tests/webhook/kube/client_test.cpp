@@ -306,6 +306,13 @@ TEST_CASE("client: a 404 collection is not_found; an unserved Karmada group asks
     CHECK(c.last_error_kind() == error_kind::server);
     CHECK(contains(resolved.error().message, "etcd is down"));
     CHECK(contains(resolved.error().message, "is this karmada-apiserver?"));
+
+    // Refused credentials on a Karmada group are what they are, not a hint at the wrong server.
+    s.server.require_token("someone-else");
+    resolved = c.resolve("cluster.karmada.io/v1alpha1", "Cluster");
+    REQUIRE_FALSE(resolved.ok());
+    CHECK(c.last_error_kind() == error_kind::unauthorized);
+    CHECK_FALSE(contains(resolved.error().message, "is this karmada-apiserver?"));
 }
 
 TEST_CASE("client: a closed port fails fast as unreachable with kubectl's hint")
