@@ -27,7 +27,8 @@ webhook=${KPW_BINARY:-$repo/build/webhook/karmada-policy-webhook}
 # second `up` on the same machine starts in seconds.
 build() {
   local stamp want
-  want=$(cd "$here" && { go version; cat go.mod go.sum; find cmd internal -name '*.go' -print0 | sort -z | xargs -0 cat; } | sha256sum | cut -d' ' -f1)
+  # This script counts too: it lists what is built.
+  want=$(cd "$here" && { go version; cat go.mod go.sum control-plane.sh; find cmd internal -name '*.go' -print0 | sort -z | xargs -0 cat; } | sha256sum | cut -d' ' -f1)
   stamp="$bin/.stamp"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
   mkdir -p "$bin"
