@@ -5,7 +5,8 @@
 #   ./dev.sh demo   build and lint the shipped examples: the dry run, the placement diff against the edited
 #                   copy manifests/examples/pr-edit/ (lint --base), today's bindings (lint --bindings) and
 #                   the drills of manifests/examples/drills/ (simulate) and the multi-component jobs of
-#                   manifests/examples/ai/ (--feature-gates, --explain)
+#                   manifests/examples/ai/ (--feature-gates, --explain); with the control plane built
+#                   (./dev.sh e2e once), `plan` against it with the examples on it
 #   ./dev.sh test   everything CI runs, ending with one "N passed, N failed" line: the release build and its
 #                   tests, the whole suite again under clang ASan + UBSan with short fuzz runs, the container
 #                   image built and run (`image`), and lint against Karmada's own code (`conformance`)
@@ -607,6 +608,17 @@ HINT
       --clusters manifests/examples/ai/clusters.yaml --workloads manifests/examples/ai/workloads \
       manifests/examples/ai/policies/keep-together.yaml ||
       echo "(exit 1 expected: no cluster holds a complete FlinkDeployment set)"
+    echo
+    if [ -f build-e2e/bin/.stamp ] && have_go; then
+      echo "== plan against a live control plane: the loopback plane with the examples on it, then what pr-edit would move =="
+      tests/e2e/control-plane.sh up build/demo-plane
+      tests/e2e/control-plane.sh examples build/demo-plane >/dev/null
+      build/webhook/karmada-policy-webhook plan --kubeconfig build/demo-plane/kubeconfig manifests/examples/pr-edit |
+        sed -n '/^policies on the server/,$p' || true
+      tests/e2e/control-plane.sh down build/demo-plane
+    else
+      echo "== plan against a live control plane: after ./dev.sh e2e has built it once, ./dev.sh demo shows it too"
+    fi
     echo
     echo "== next: the same answers from Karmada's own code (needs Go 1.26): ./dev.sh conformance; on a real"
     echo "== control plane (etcd, kube-apiserver, Karmada's webhook and scheduler on loopback): ./dev.sh e2e"
