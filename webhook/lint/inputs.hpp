@@ -20,8 +20,10 @@ struct input_set {
     std::vector<file_error> errors; // unreadable paths; the run still lints the rest
 };
 
-// Largest file lint reads; anything bigger is an error, not a memory spike.
-inline constexpr std::size_t max_input_bytes = 64u << 20;
+// Largest file lint reads; anything bigger is an error, not a memory spike. As large as a list the
+// live client accepts (kube::client_options::max_body_bytes): `kubectl get clusters -o yaml` of 5,000
+// Clusters is 119 MiB, and an export must load wherever the live read of the same objects does.
+inline constexpr std::size_t max_input_bytes = 512u << 20;
 
 // Directories are walked recursively for *.yaml, *.yml and *.json in sorted order; symlinked
 // directories are not followed (no loops). A named file is read whatever its extension.
