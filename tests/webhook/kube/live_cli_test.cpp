@@ -360,6 +360,8 @@ TEST_CASE("serve --kubeconfig: warnings follow Clusters added, tainted and delet
     serve_process s({"--kubeconfig=" + p.kubeconfig.string(), "--live-workloads=apps/v1/Deployment"});
     REQUIRE(wait_until([&] { return has_metric(s, state_line("synced")); }));
     CHECK(has_metric(s, R"(karmada_policy_webhook_live_objects{resource="clusters.cluster.karmada.io"} 9)"));
+    // "synced" is the watch's state; the snapshot built from it is published just after.
+    REQUIRE(wait_until([&] { return has_metric(s, "karmada_policy_webhook_snapshot_clusters 9"); }));
     tls_client c(s.webhook_port(), {s.bundle().ca_crt});
     REQUIRE_FALSE(c.connect());
 

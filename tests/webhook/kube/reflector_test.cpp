@@ -159,6 +159,8 @@ TEST_CASE("reflector: a 410 ERROR and a broken watch re-list and keep the store 
     f.server.break_watches("clusters", true);
     REQUIRE(eventually([&] { return f.r->status().relists == 2; }));
     CHECK(f.r->status().state == reflector_state::synced);
+    // The garbage must reach a watch: wait until the re-listed reflector is watching again.
+    REQUIRE(eventually([&] { return f.server.open_watches() == 1; }));
 
     f.server.send_line("clusters", "this is not an event");
     REQUIRE(eventually([&] { return f.r->status().relists == 3; }));
