@@ -21,7 +21,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/yaml"
 
 	"karmada-policy-webhook/tests/e2e/internal/e2eenv"
@@ -119,7 +118,7 @@ func (x *examples) tearDown(t *testing.T, ctx context.Context) {
 			t.Fatal(err)
 		}
 		if len(c.GetFinalizers()) > 0 {
-			updateCluster(t, ctx, x.dyn, name, func(c *unstructured.Unstructured) { c.SetFinalizers(nil) })
+			e2eenv.UpdateCluster(t, ctx, x.dyn, name, func(c *unstructured.Unstructured) { c.SetFinalizers(nil) })
 		}
 		if err := x.dyn.Resource(clustersGVR).Delete(ctx, name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 			t.Fatalf("deleting Cluster %s: %v", name, err)
@@ -251,22 +250,6 @@ func createCluster(t *testing.T, ctx context.Context, dyn dynamic.Interface, u *
 	created.Object["status"] = status
 	if _, err := dyn.Resource(clustersGVR).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
 		t.Fatalf("writing Cluster %s's status: %v", u.GetName(), err)
-	}
-}
-
-// updateCluster changes a live Cluster's spec or metadata (retried on conflict).
-func updateCluster(t *testing.T, ctx context.Context, dyn dynamic.Interface, name string, f func(c *unstructured.Unstructured)) {
-	t.Helper()
-	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		c, err := dyn.Resource(clustersGVR).Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		f(c)
-		_, err = dyn.Resource(clustersGVR).Update(ctx, c, metav1.UpdateOptions{})
-		return err
-	}); err != nil {
-		t.Fatalf("updating Cluster %s: %v", name, err)
 	}
 }
 

@@ -240,12 +240,12 @@ func serveFollowsClusters(t *testing.T, ctx context.Context, x *examples) {
 
 	// Tainted: member1 NoSchedule leaves nginx (a watched Deployment) unschedulable there.
 	taint := map[string]any{"key": "e2e-live", "effect": "NoSchedule"}
-	updateCluster(t, ctx, x.dyn, "member1", func(c *unstructured.Unstructured) {
+	e2eenv.UpdateCluster(t, ctx, x.dyn, "member1", func(c *unstructured.Unstructured) {
 		taints, _, _ := unstructured.NestedSlice(c.Object, "spec", "taints")
 		_ = unstructured.SetNestedSlice(c.Object, append(taints, taint), "spec", "taints")
 	})
 	untaint := func() {
-		updateCluster(t, ctx, x.dyn, "member1", func(c *unstructured.Unstructured) {
+		e2eenv.UpdateCluster(t, ctx, x.dyn, "member1", func(c *unstructured.Unstructured) {
 			taints, _, _ := unstructured.NestedSlice(c.Object, "spec", "taints")
 			var kept []any
 			for _, tn := range taints {

@@ -120,7 +120,7 @@ func (b *barrier) pass(t *testing.T, ctx context.Context) {
 	t.Helper()
 	b.on = !b.on
 	value := map[bool]string{true: "on", false: "off"}[b.on]
-	updateCluster(t, ctx, b.dyn, barrierName, func(c *unstructured.Unstructured) {
+	e2eenv.UpdateCluster(t, ctx, b.dyn, barrierName, func(c *unstructured.Unstructured) {
 		labels := c.GetLabels()
 		labels[barrierLabel] = value
 		c.SetLabels(labels)

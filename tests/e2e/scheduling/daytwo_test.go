@@ -11,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/yaml"
 
 	"karmada-policy-webhook/tests/e2e/internal/e2eenv"
@@ -136,39 +135,6 @@ func onCluster(name string, f func(c *unstructured.Unstructured)) func(*unstruct
 	}
 }
 
-// updateCluster changes a live Cluster's spec or metadata (retried on conflict).
-func updateCluster(t *testing.T, ctx context.Context, dyn dynamic.Interface, name string, f func(c *unstructured.Unstructured)) {
-	t.Helper()
-	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		c, err := dyn.Resource(clustersGVR).Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		f(c)
-		_, err = dyn.Resource(clustersGVR).Update(ctx, c, metav1.UpdateOptions{})
-		return err
-	}); err != nil {
-		t.Fatalf("updating Cluster %s: %v", name, err)
-	}
-}
-
-// updateClusterStatus changes a live Cluster's status through the status subresource, as the
-// cluster-status controller would.
-func updateClusterStatus(t *testing.T, ctx context.Context, dyn dynamic.Interface, name string, f func(c *unstructured.Unstructured)) {
-	t.Helper()
-	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		c, err := dyn.Resource(clustersGVR).Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		f(c)
-		_, err = dyn.Resource(clustersGVR).UpdateStatus(ctx, c, metav1.UpdateOptions{})
-		return err
-	}); err != nil {
-		t.Fatalf("writing Cluster %s's status: %v", name, err)
-	}
-}
-
 var maintenance = map[string]any{"key": "e2e-maintenance", "effect": "NoSchedule"}
 
 func addTaint(c *unstructured.Unstructured) {
@@ -226,7 +192,7 @@ spec:
 			edit: func(t *testing.T, x *exported) {
 				x.clusters = editList(t, x.clusters, x.clusters+".next", onCluster("cluster2", addTaint))
 			},
-			apply: func(t *testing.T) { updateCluster(t, ctx, dyn, "cluster2", addTaint) }},
+			apply: func(t *testing.T) { e2eenv.UpdateCluster(t, ctx, dyn, "cluster2", addTaint) }},
 		{name: "scale nginx-overflow to 30 with cluster2 tainted",
 			edit: func(t *testing.T, x *exported) {
 				x.workloads = editList(t, x.workloads, x.workloads+".next", func(d *unstructured.Unstructured) {
@@ -248,12 +214,12 @@ spec:
 			edit: func(t *testing.T, x *exported) {
 				x.clusters = editList(t, x.clusters, x.clusters+".next", onCluster("cluster3", scarce))
 			},
-			apply: func(t *testing.T) { updateClusterStatus(t, ctx, dyn, "cluster3", scarce) }},
+			apply: func(t *testing.T) { e2eenv.UpdateClusterStatus(t, ctx, dyn, "cluster3", scarce) }},
 		{name: "cluster2's taint removed",
 			edit: func(t *testing.T, x *exported) {
 				x.clusters = editList(t, x.clusters, x.clusters+".next", onCluster("cluster2", removeTaint))
 			},
-			apply: func(t *testing.T) { updateCluster(t, ctx, dyn, "cluster2", removeTaint) }},
+			apply: func(t *testing.T) { e2eenv.UpdateCluster(t, ctx, dyn, "cluster2", removeTaint) }},
 		{name: "WorkloadRebalancer for nginx-overflow",
 			// The controller sets the binding's spec.rescheduleTriggeredAt to the rebalancer's creation
 			// time, which must be after status.lastScheduledTime (both at one-second precision) for a Fresh

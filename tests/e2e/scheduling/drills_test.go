@@ -204,19 +204,19 @@ func playDrill(t *testing.T, e e2eenv.Env, name, policyFile, workload, ns string
 					return w != st.Scale.Workload || n == st.Scale.Replicas
 				}
 			case st.SetResources != nil:
-				updateClusterStatus(t, ctx, dyn, st.SetResources.Cluster, func(c *unstructured.Unstructured) {
+				e2eenv.UpdateClusterStatus(t, ctx, dyn, st.SetResources.Cluster, func(c *unstructured.Unstructured) {
 					for k, v := range st.SetResources.Allocated {
 						_ = unstructured.SetNestedField(c.Object, v, "status", "resourceSummary", "allocated", k)
 					}
 				})
 			case st.Taint != nil:
 				taint := parseTaint(t, st.Taint.Taint)
-				updateCluster(t, ctx, dyn, st.Taint.Cluster, func(c *unstructured.Unstructured) {
+				e2eenv.UpdateCluster(t, ctx, dyn, st.Taint.Cluster, func(c *unstructured.Unstructured) {
 					taints, _, _ := unstructured.NestedSlice(c.Object, "spec", "taints")
 					_ = unstructured.SetNestedSlice(c.Object, append(taints, taint), "spec", "taints")
 				})
 			case st.Untaint != nil:
-				updateCluster(t, ctx, dyn, st.Untaint.Cluster, func(c *unstructured.Unstructured) {
+				e2eenv.UpdateCluster(t, ctx, dyn, st.Untaint.Cluster, func(c *unstructured.Unstructured) {
 					untaint(t, c, st.Untaint.Taint)
 				})
 			case st.ClusterDown != nil:
@@ -342,7 +342,7 @@ func setReady(t *testing.T, ctx context.Context, dyn dynamic.Interface, cluster,
 		t.Fatalf("Ready status %q", status)
 	}
 	reason, message := texts[0], texts[1]
-	updateClusterStatus(t, ctx, dyn, cluster, func(c *unstructured.Unstructured) {
+	e2eenv.UpdateClusterStatus(t, ctx, dyn, cluster, func(c *unstructured.Unstructured) {
 		conds, _, _ := unstructured.NestedSlice(c.Object, "status", "conditions")
 		for i, x := range conds {
 			if m, _ := x.(map[string]any); m["type"] == "Ready" && m["status"] != status {
@@ -560,7 +560,7 @@ func (m *members) run(t *testing.T, ctx context.Context, dyn dynamic.Interface, 
 		if delta == 0 {
 			continue
 		}
-		updateClusterStatus(t, ctx, dyn, c, func(cl *unstructured.Unstructured) {
+		e2eenv.UpdateClusterStatus(t, ctx, dyn, c, func(cl *unstructured.Unstructured) {
 			for res, per := range m.request {
 				add(t, cl, res, per, delta)
 			}
