@@ -54,6 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 type common struct {
 	lint, oracle string
 	oracleRuns   int
+	tieRuns      int
 	timeout      time.Duration
 	parallel     int
 	verbose      bool
@@ -65,7 +66,8 @@ type common struct {
 func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.lint, "lint", "build/webhook/karmada-policy-webhook", "the karmada-policy-webhook binary")
 	fs.StringVar(&c.oracle, "oracle", "build-oracle/karmada-oracle", "the karmada-oracle binary")
-	fs.IntVar(&c.oracleRuns, "oracle-runs", 5, "oracle runs on a case whose lint answer has a tie or FitError alternatives")
+	fs.IntVar(&c.oracleRuns, "oracle-runs", 5, "oracle runs on a case whose lint answer has FitError alternatives")
+	fs.IntVar(&c.tieRuns, "tie-runs", 30, "the most oracle runs on a case until it produces lint's tie outcome")
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "per run of either binary")
 	// The oracle mostly waits (its scheduler's informers and queues): 0.2 s of CPU in 0.9 s.
 	fs.IntVar(&c.parallel, "j", 4*runtime.NumCPU(), "cases compared at once")
@@ -86,6 +88,7 @@ func (c *common) comparer() *compare.Comparer {
 		Lint:       compare.Binary{Path: c.lint, Timeout: c.timeout},
 		Oracle:     oracle,
 		OracleRuns: c.oracleRuns,
+		TieRuns:    c.tieRuns,
 		Rules:      compare.Intentional,
 	}
 }

@@ -18,8 +18,8 @@ type Pack struct {
 	Subset func(subs []int) []string
 }
 
-// ComparePack runs lint once and the oracle once on the pack (again, at most OracleRuns times in all,
-// while a sub-case's lint answer has FitError alternatives or a tie the oracle has not produced yet), and
+// ComparePack runs lint once and the oracle once on the pack (again while a sub-case's answer needs
+// another run, as Compare decides: FitError alternatives, or a tie the oracle has not produced yet), and
 // judges each sub-case on its own results: exactly what Compare does on that sub-case alone, given that
 // the sub-cases cannot see each other. It returns ok false, with why, when the pack cannot be split:
 // either binary failed or refused an input (exit 2), or the exit codes differ (a sub-case's exit code is
@@ -65,11 +65,10 @@ func (c *Comparer) ComparePack(ctx context.Context, p Pack) (vs []Verdict, ok bo
 	if why := oracle(nil); why != "" {
 		return nil, false, why
 	}
-	for runs := 1; runs < c.OracleRuns && ctx.Err() == nil; runs++ {
+	for ctx.Err() == nil {
 		var again []int
 		for j := 0; j < p.N; j++ {
-			ties, alternatives := randomness(lSubs[j])
-			if alternatives || (ties && unmatchedTie(Judge(lSubs[j], kSubs[j], c.Rules))) {
+			if c.anotherRun(lSubs[j], kSubs[j]) {
 				again = append(again, j)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,24 +29,25 @@ func TestCompareRunsTheOracleUntilItProducesLintsTieOutcome(t *testing.T) {
 	tests := []struct {
 		name     string
 		lint     string
+		bAt      int // the oracle's run that takes the other branch of the tie
 		wantRuns int
 		want     Status
 	}{
-		{"lint's outcome is Karmada's third run: three runs", tie(b), 3, Agree},
-		{"lint's outcome is Karmada's first run: one run", tie(a), 1, Agree},
-		{"lint's outcome never produced: every run", tie(string(out(t, schedResult(placed(false, tc("m3", 3)))))), 5, Differ},
+		{"lint's outcome is Karmada's third run: three runs", tie(b), 3, 3, Agree},
+		{"lint's outcome is Karmada's first run: one run", tie(a), 3, 1, Agree},
+		{"lint's outcome comes after OracleRuns misses: the runs go on", tie(b), 9, 9, Agree},
+		{"lint's outcome never produced: TieRuns runs", tie(string(out(t, schedResult(placed(false, tc("m3", 3)))))), 3, 12, Differ},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			counter := filepath.Join(dir, "runs")
-			// The oracle answers a, a, b, a, a, ...: its third run takes the other branch of the tie.
 			oracle := script(t, dir, "oracle", `n=$(cat `+counter+` 2>/dev/null || echo 0); n=$((n+1)); echo $n > `+counter+`
-if [ $n -eq 3 ]; then echo '`+b+`'; else echo '`+a+`'; fi
+if [ $n -eq `+strconv.Itoa(tt.bAt)+` ]; then echo '`+b+`'; else echo '`+a+`'; fi
 `)
 			lint := script(t, dir, "lint", "echo '"+tt.lint+"'\n")
 			c := Comparer{Lint: Binary{Path: lint, Timeout: 10 * time.Second}, Oracle: Binary{Path: oracle, Timeout: 10 * time.Second},
-				OracleRuns: 5}
+				OracleRuns: 5, TieRuns: 12}
 			v := c.Compare(context.Background(), []string{"p.yaml"})
 			if v.Status != tt.want || v.OracleRuns != tt.wantRuns {
 				t.Errorf("status %v after %d runs, want %v after %d (diffs %v)", v.Status, v.OracleRuns, tt.want, tt.wantRuns, v.Diffs)
