@@ -112,8 +112,8 @@ graceful_eviction_task decode_task(const doc::value& node, const field::path& p,
 object_reference decode_resource(const doc::value* node, const field::path& at, field::error_list& errors)
 {
     object_reference r;
-    if (!present(node))
-        return r;
+    if (!present(node) || !read::struct_item(*node, at, errors))
+        return r; // a resource that is no object: Karmada's Go client cannot restore the struct
     r.api_version = read::string(node->find("apiVersion"), at.child("apiVersion"), errors);
     r.kind = read::string(node->find("kind"), at.child("kind"), errors);
     r.namespace_ = read::string(node->find("namespace"), at.child("namespace"), errors);
@@ -158,6 +158,7 @@ void decode_status(const doc::value& status, field::error_list& errors, binding&
                [&](const doc::value& item, const field::path& p) {
                    b.aggregated_status.push_back({read::string(item.find("clusterName"), p.child("clusterName"), errors),
                                                   read::string(item.find("health"), p.child("health"), errors)});
+                   boolean(item.find("applied"), p.child("applied"), errors); // a bool for the Go client
                });
     read::structs(status.find("conditions"), at.child("conditions"), errors,
                [&](const doc::value& condition, const field::path& p) {
@@ -197,8 +198,14 @@ void decode_metadata(const doc::value* metadata, field::error_list& errors, bind
         // Read by the Go client with the rest (a binding's controller owner is its template): an item that
         // is no object, or a time that is no RFC3339 time, fails the decoding of the whole binding.
         read::time(metadata->find("creationTimestamp"), meta.child("creationTimestamp"), errors);
+        // Its fields too (metav1.OwnerReference): `controller: yes-please` is no *bool for the Go client.
         read::structs(metadata->find("ownerReferences"), meta.child("ownerReferences"), errors,
-                      [](const doc::value&, const field::path&) {});
+                      [&](const doc::value& owner, const field::path& p) {
+                          for (const char* key : {"apiVersion", "kind", "name", "uid"})
+                              read::string(owner.find(key), p.child(key), errors);
+                          boolean(owner.find("controller"), p.child("controller"), errors);
+                          boolean(owner.find("blockOwnerDeletion"), p.child("blockOwnerDeletion"), errors);
+                      });
     }
     if (b.name.empty())
         errors.push_back(field::required(meta.child("name"), "name or generateName is required"));

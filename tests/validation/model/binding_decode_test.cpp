@@ -251,3 +251,24 @@ TEST_CASE("target clusters and owner references that are no object are type erro
     REQUIRE(owner.errors.size() == 1);
     CHECK(owner.errors[0].field == "metadata.ownerReferences[0]");
 }
+
+TEST_CASE("an owner reference, an aggregated status or a resource with a field of another type is a type error")
+{
+    // Karmada's Go client fails to decode the binding ("unrecognized type: bool", "cannot restore struct
+    // from: string"), so lint refuses it as well (conformance: tests/fuzz/corpus/bindings).
+    auto owner = model::decode_binding(
+        load_one("apiVersion: work.karmada.io/v1alpha2\nkind: ResourceBinding\n"
+                 "metadata: {name: w, namespace: s, ownerReferences: [{apiVersion: apps/v1, kind: Deployment, "
+                 "name: w, uid: u, controller: tr000003, blockOwnerDeletion: true}]}\n"
+                 "spec: {resource: Time}\nstatus: {aggregatedStatus: [{clusterName: m1, applied: tmember2}]}\n"));
+    REQUIRE(owner.errors.size() == 3);
+    CHECK(owner.errors[0].field == "metadata.ownerReferences[0].controller");
+    CHECK(owner.errors[1].field == "spec.resource");
+    CHECK(owner.errors[2].field == "status.aggregatedStatus[0].applied");
+    // Written as the Go client writes them, they decode.
+    CHECK(model::decode_binding(load_one("apiVersion: work.karmada.io/v1alpha2\nkind: ResourceBinding\n"
+                                         "metadata: {name: w, namespace: s, ownerReferences: [{controller: true, "
+                                         "blockOwnerDeletion: false, uid: u}]}\n"
+                                         "status: {aggregatedStatus: [{clusterName: m1, applied: true}]}\n"))
+              .errors.empty());
+}
