@@ -2,6 +2,8 @@
 // Cluster decoding: metadata, spec placement fields, API enablements, conditions and resource summary.
 #include "model/cluster_decode.hpp"
 
+#include <cmath>
+
 #include "field/error.hpp"
 
 namespace kpw::model {
@@ -147,6 +149,13 @@ std::int64_t integer(const doc::value* node, const field::path& at, field::error
 {
     if (!present(node))
         return def;
+    // A whole number written as a float (`09`, `1e3`, `3.0`): go-yaml v2 resolves it to a float64, which
+    // kubectl's reader writes as the JSON number 9, and Go decodes that into an integer field.
+    if (node->is_number() && !node->is_int()) {
+        const double d = node->as_double();
+        if (d == std::trunc(d) && d >= -9.2233720368547758e18 && d < 9.2233720368547758e18)
+            return static_cast<std::int64_t>(d);
+    }
     if (!node->is_int()) {
         errors.push_back(field::type_invalid(at, render(*node), "expected integer"));
         return def;

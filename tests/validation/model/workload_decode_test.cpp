@@ -2,6 +2,10 @@
 // Workload decoding: replicas per kind and the per-replica request (spec 1.3).
 #include <doctest/doctest.h>
 
+#include <initializer_list>
+#include <string>
+#include <utility>
+
 #include "doc/load.hpp"
 #include "model/workload_decode.hpp"
 
@@ -92,6 +96,23 @@ TEST_CASE("replicas default to 1 and the namespace to the default one")
     CHECK(d.value.namespace_ == "default");
     CHECK_FALSE(d.value.has_requirements);
     CHECK(model::is_workload(d.value));
+}
+
+TEST_CASE("replicas written as a whole float (09, 1e1, 3.0) are that integer, as kubectl's reader gives Go")
+{
+    // go-yaml v2 resolves `09` (no octal) to the float 9, which kubectl writes as the JSON number 9.
+    for (const auto& [text, want] : std::initializer_list<std::pair<const char*, std::int64_t>>{
+             {"09", 9}, {"1e1", 10}, {"3.0", 3}}) {
+        CAPTURE(text);
+        auto d = decode(std::string("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  replicas: ") +
+                        text + "\n  template: {spec: {containers: [{name: c}]}}\n");
+        CHECK(d.errors.empty());
+        CHECK(d.value.replicas == want);
+    }
+    auto half = decode("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  replicas: 2.5\n"
+                       "  template: {spec: {containers: [{name: c}]}}\n");
+    REQUIRE(half.errors.size() == 1);
+    CHECK(half.errors[0].field == "spec.replicas");
 }
 
 TEST_CASE("init containers raise the per-resource maximum; overhead is added; cpu rounds up per container")
