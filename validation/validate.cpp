@@ -48,26 +48,6 @@ model::policy decode_admission(policy_kind kind, const doc::value& object, std::
     return p;
 }
 
-// Schema "required" errors that a live Karmada masks: the mutating webhook's round trip re-emits the
-// field as "" / {} and the schema then passes (rules §4.3). Lint keeps them, as warnings, so that its
-// verdict stays the live server's.
-bool is_masked_required(const field::error& e)
-{
-    if (e.type != field::reason::required)
-        return false;
-    const std::string_view f = e.field;
-    if (f == "spec.failover.application.decisionConditions")
-        return true;
-    constexpr std::string_view prefix = "spec.resourceSelectors[";
-    if (!f.starts_with(prefix))
-        return false;
-    const auto close = f.find("].");
-    if (close == std::string_view::npos)
-        return false;
-    const std::string_view leaf = f.substr(close + 2);
-    return leaf == "apiVersion" || leaf == "kind";
-}
-
 // metadata as the API server checks it on CREATE: after Karmada's mutating webhook appended its controller
 // finalizer (karmada: pkg/webhook/propagationpolicy/mutating.go controllerutil.AddFinalizer), so a finalizer
 // error lists it too, as karmada-apiserver's does.
@@ -77,16 +57,6 @@ model::object_meta created_meta(policy_kind kind, model::object_meta meta)
     if (std::find(meta.finalizers.begin(), meta.finalizers.end(), finalizer) == meta.finalizers.end())
         meta.finalizers.emplace_back(finalizer);
     return meta;
-}
-
-// A policy without spec: the mutating webhook decodes it into Karmada's Go types and re-encodes spec (a
-// field without omitempty, propagation_types.go) as {}, so the schema, which runs after it, finds
-// spec.resourceSelectors missing rather than spec (seen in the conformance oracle; rules §4.1 said `spec`).
-void rewrite_masked_spec(field::error_list& errors)
-{
-    for (auto& e : errors)
-        if (e.type == field::reason::required && e.field == "spec")
-            e = field::required(field::path::root("spec").child("resourceSelectors"));
 }
 
 // kube-apiserver calls the validating webhooks only after the object passed its own checks (metadata,
@@ -103,14 +73,67 @@ void defer_webhook_errors(const field::error_list& webhook_errors, field::warnin
                             (e.locate_at.empty() ? e.body() : e.str()) + std::string(note)});
 }
 
-void move_masked_to_warnings(field::error_list& errors, field::warning_list& warnings)
+// The schema errors of the document as written that the mutating webhook's round trip makes go away (a
+// required field re-emitted as "" / 0 / {}, an omitempty "" dropped so the default applies): the API
+// server never sees them, so they do not deny; lint keeps them as warnings. An error that the round trip
+// only moves (a missing spec becomes a missing spec.resourceSelectors) is still an error there.
+bool survives(const field::error& e, const field::error_list& mutated)
 {
-    for (const auto& e : errors)
-        if (is_masked_required(e))
+    return std::any_of(mutated.begin(), mutated.end(), [&](const field::error& m) {
+        const std::string_view f = m.field;
+        return f.starts_with(e.field) && (f.size() == e.field.size() || f[e.field.size()] == '.' ||
+                                          f[e.field.size()] == '[');
+    });
+}
+
+void masked_to_warnings(const field::error_list& as_written, const field::error_list& mutated,
+                        field::warning_list& warnings)
+{
+    for (const auto& e : as_written) {
+        if (survives(e, mutated))
+            continue;
+        if (e.type == field::reason::required)
             warnings.push_back({"required-masked", e.field,
                                 "Required value: a live Karmada accepts the omission (its mutating webhook "
                                 "re-emits an empty value), set it explicitly"});
-    std::erase_if(errors, is_masked_required);
+        else
+            warnings.push_back({"value-masked", e.field,
+                                e.body() + " (a live Karmada admits this: its mutating webhook re-encodes the "
+                                           "value through Karmada's Go types, which drop it, before the schema "
+                                           "runs)"});
+    }
+}
+
+// Errors the API server would report but never reaches, because Karmada's mutating webhook refused to
+// decode the object first: its 400 is the whole answer. The schema's type errors say what the decode
+// error says and are left out.
+void defer_after_refusal(const field::error_list& errors, field::warning_list& warnings)
+{
+    for (const auto& e : errors)
+        if (e.type != field::reason::type_invalid)
+            warnings.push_back({"denied-after-decode", e.field,
+                                e.body() + " (the API server denies this too once Karmada's mutating webhook "
+                                           "can decode the object)"});
+}
+
+// Go keeps a JSON [] as an empty, non-nil slice, which a field without omitempty re-encodes as []; the
+// model has no nil, so to_value wrote null there. Those fields (propagation_types.go: resourceSelectors,
+// statePreservation.rules) get their [] back, for the schema's "at least 1 items".
+void keep_empty_lists(doc::value& stored, const doc::value& written)
+{
+    using keys = std::initializer_list<std::string_view>;
+    for (keys path : {keys{"spec", "resourceSelectors"}, keys{"spec", "failover", "application", "statePreservation", "rules"},
+                      keys{"spec", "failover", "cluster", "statePreservation", "rules"}}) {
+        const doc::value* was = written.find_path(path);
+        if (!was || !was->is_sequence() || !was->items().empty())
+            continue;
+        doc::value* at = &stored;
+        for (auto k = path.begin(); at && k + 1 != path.end(); ++k)
+            at = at->find(*k);
+        if (at && at->is_mapping())
+            if (doc::value* list = at->find(*(path.end() - 1)); list && list->is_null())
+                *list = doc::value::sequence();
+    }
 }
 
 // Stage 2 (mutating webhook) and its round trip: mutating defaults, Go re-encoding (which drops
@@ -119,6 +142,7 @@ doc::value mutate(const schema::node* crd, model::policy& p, const doc::value& o
 {
     model::apply_mutating_defaults(p, ns);
     doc::value stored = model::to_value(p);
+    keep_empty_lists(stored, original);
     if (const doc::value* meta = original.find("metadata"); meta && meta->is_mapping()) {
         doc::value m = *meta; // keep everything the API server keeps in metadata
         if (!ns.empty())
@@ -288,23 +312,35 @@ manifest_verdict validate_manifest(policy_kind kind, const doc::value& object, s
     p.kind = kind_name(kind);
     if (is_pp(kind))
         v.policy_namespace = p.metadata.ns.empty() ? std::string(default_namespace) : p.metadata.ns;
-    // Stage 3 on the document as written: object metadata, then the CRD schema (apiserver order).
-    rules::validate_object_meta(created_meta(kind, p.metadata), v.errors);
+    // The schema on the document as written: its warnings (unknown fields, which the round trip drops),
+    // and the errors the round trip masks.
+    field::error_list as_written;
     if (crd)
-        schema::check(*crd, written, field::path(), v.errors, v.warnings);
-    move_masked_to_warnings(v.errors, v.warnings);
-    rewrite_masked_spec(v.errors);
-    // Stage 2's first step, before stage 3 in the API server's order: reported apart (it is no field
-    // error), and like stage 3's errors it stops the request before Karmada's validating webhook.
+        schema::check(*crd, written, field::path(), as_written, v.warnings);
+    // Stage 2, Karmada's mutating webhook, runs before the API server validates anything: its decode
+    // error is the whole answer (reported apart: it is no field error).
     v.mutating_refusal = mutating_decode_error(written);
-    if (!v.mutating_refusal.empty())
-        v.mutating_refusal_at = go_error_path(written, v.mutating_refusal);
-    // Stages 2 and 4: Karmada's mutating defaults, then its validating webhook (no permanent-id check),
-    // which the API server calls only when stage 3 passed.
+    // Stage 2's round trip: Karmada's mutating defaults and its Go re-encoding, CRD defaults again.
     v.defaulted = mutate(crd, p, written, v.policy_namespace);
     p.kind = kind_name(kind);
     const rules::options opts{v.policy_namespace, options.allow_aggregated_overflow};
     auto spec_errors = rules::validate_propagation_spec(p.spec, opts);
+    if (!v.mutating_refusal.empty()) {
+        v.mutating_refusal_at = go_error_path(written, v.mutating_refusal);
+        field::error_list server_errors;
+        rules::validate_object_meta(created_meta(kind, p.metadata), server_errors);
+        server_errors.insert(server_errors.end(), as_written.begin(), as_written.end());
+        defer_after_refusal(server_errors, v.warnings);
+    } else {
+        // Stage 3 on the object the mutating webhook returned: object metadata, then the CRD schema
+        // (apiserver order).
+        rules::validate_object_meta(created_meta(kind, p.metadata), v.errors);
+        field::warning_list none; // the round trip left no unknown field
+        if (crd)
+            schema::check(*crd, v.defaulted, field::path(), v.errors, none);
+        masked_to_warnings(as_written, v.errors, v.warnings);
+    }
+    // Stage 4: Karmada's validating webhook (no permanent-id check), called only when stages 2 and 3 passed.
     if (v.errors.empty() && v.mutating_refusal.empty())
         v.errors.insert(v.errors.end(), spec_errors.begin(), spec_errors.end());
     else

@@ -76,12 +76,13 @@ private:
 };
 
 // Decodes into a C++ value; false when the JSON type did not fit (the value is then left alone).
-bool read(decoder& d, const doc::value& v, std::string& out)
+// `go_type` names a named string type (v1alpha1.PurgeMode) as encoding/json prints it.
+bool read(decoder& d, const doc::value& v, std::string& out, std::string_view go_type = "string")
 {
     if (v.is_null())
         return true;
     if (!v.is_string())
-        return d.mismatch(v, "string");
+        return d.mismatch(v, go_type);
     out = v.text();
     return true;
 }
@@ -149,6 +150,16 @@ struct fields {
         if (m.first.size() == key.size() && m.first == key)
             read_member(key, out);
     }
+    // A field whose Go type is not the one its C++ type names: a named string type
+    // ("v1alpha1.PurgeMode"), or a struct of the same shape as the C++ one (NodeSelectorRequirement).
+    template <class T, class Name>
+    void as(std::string_view key, T& out, Name go_type) const
+    {
+        if (m.first.size() == key.size() && m.first == key) {
+            decoder::scope s(d, key, go_struct);
+            read_as(d, m.second, out, go_type);
+        }
+    }
     template <class Int>
     void integer(std::string_view key, Int& out, std::string_view go_type) const
     {
@@ -195,24 +206,66 @@ bool read(decoder& d, const doc::value& v, std::optional<T>& out)
     return true;
 }
 
-// Every API struct: must be a JSON object, then its members are read by read_fields.
+bool read_as(decoder& d, const doc::value& v, std::string& out, std::string_view go_type)
+{
+    return read(d, v, out, go_type);
+}
+
+std::string qualified(go_name name) { return std::string(name.first) + "." + std::string(name.second); }
+
+// An API struct decoded as Go type `name`: must be a JSON object, then its members are read by read_fields.
 template <class T>
     requires requires(const fields& f, T& t) { read_fields(f, t); }
-bool read(decoder& d, const doc::value& v, T& out)
+bool read_as(decoder& d, const doc::value& v, T& out, go_name name)
 {
     if (v.is_null())
         return true;
     if (!v.is_mapping())
-        return d.mismatch(v, go_type_of(&out));
+        return d.mismatch(v, qualified(name));
     for (const auto& m : v.members())
-        read_fields(fields{d, m, go_name_of(&out).second}, out);
+        read_fields(fields{d, m, name.second}, out);
     return true;
+}
+
+template <class T>
+bool read_as(decoder& d, const doc::value& v, std::optional<T>& out, go_name name)
+{
+    if (v.is_null())
+        return true;
+    T x{};
+    if (!read_as(d, v, x, name))
+        return false;
+    out = std::move(x);
+    return true;
+}
+
+template <class T>
+bool read_as(decoder& d, const doc::value& v, std::vector<T>& out, go_name name)
+{
+    if (v.is_null())
+        return true;
+    if (!v.is_sequence())
+        return d.mismatch(v, "[]" + qualified(name));
+    out.reserve(v.items().size());
+    for (const auto& item : v.items())
+        if (!read_as(d, item, out.emplace_back(), name))
+            out.pop_back();
+    return true;
+}
+
+// Every API struct as the Go type of the same name.
+template <class T>
+    requires requires(const fields& f, T& t) { read_fields(f, t); }
+bool read(decoder& d, const doc::value& v, T& out)
+{
+    return read_as(d, v, out, go_name_of(&out));
 }
 
 void read_fields(const fields& f, selector_requirement& out)
 {
     f("key", out.key);
-    f("operator", out.op);
+    // Also a fieldSelector's corev1.NodeSelectorRequirement: the same JSON shape under another Go name.
+    f.as("operator", out.op, f.go_struct == "NodeSelectorRequirement" ? "v1.NodeSelectorOperator" : "v1.LabelSelectorOperator");
     f("values", out.values);
 }
 
@@ -222,7 +275,10 @@ void read_fields(const fields& f, label_selector& out)
     f("matchExpressions", out.match_expressions);
 }
 
-void read_fields(const fields& f, field_selector& out) { f("matchExpressions", out.match_expressions); }
+void read_fields(const fields& f, field_selector& out)
+{
+    f.as("matchExpressions", out.match_expressions, go_name{"v1", "NodeSelectorRequirement"});
+}
 
 void read_fields(const fields& f, cluster_affinity& out)
 {
@@ -248,15 +304,15 @@ void read_fields(const fields& f, cluster_affinity_term& out)
 void read_fields(const fields& f, toleration& out)
 {
     f("key", out.key);
-    f("operator", out.op);
+    f.as("operator", out.op, "v1.TolerationOperator");
     f("value", out.value);
-    f("effect", out.effect);
+    f.as("effect", out.effect, "v1.TaintEffect");
     f.integer("tolerationSeconds", out.toleration_seconds, "int64");
 }
 
 void read_fields(const fields& f, spread_constraint& out)
 {
-    f("spreadByField", out.spread_by_field);
+    f.as("spreadByField", out.spread_by_field, "v1alpha1.SpreadFieldValue");
     f("spreadByLabel", out.spread_by_label);
     f.integer("maxGroups", out.max_groups, "int");
     f.integer("minGroups", out.min_groups, "int");
@@ -271,13 +327,13 @@ void read_fields(const fields& f, static_cluster_weight& out)
 void read_fields(const fields& f, cluster_preferences& out)
 {
     f("staticWeightList", out.static_weight_list);
-    f("dynamicWeight", out.dynamic_weight);
+    f.as("dynamicWeight", out.dynamic_weight, "v1alpha1.DynamicWeightFactor");
 }
 
 void read_fields(const fields& f, replica_scheduling_strategy& out)
 {
-    f("replicaSchedulingType", out.replica_scheduling_type);
-    f("replicaDivisionPreference", out.replica_division_preference);
+    f.as("replicaSchedulingType", out.replica_scheduling_type, "v1alpha1.ReplicaSchedulingType");
+    f.as("replicaDivisionPreference", out.replica_division_preference, "v1alpha1.ReplicaDivisionPreference");
     f("weightPreference", out.weight_preference);
 }
 
@@ -286,7 +342,7 @@ void read_fields(const fields& f, workload_affinity_term& out) { f("groupByLabel
 void read_fields(const fields& f, workload_affinity& out)
 {
     f("affinity", out.affinity);
-    f("antiAffinity", out.anti_affinity);
+    f.as("antiAffinity", out.anti_affinity, go_name{"v1alpha1", "WorkloadAntiAffinityTerm"});
 }
 
 void read_fields(const fields& f, placement& out)
@@ -315,14 +371,14 @@ void read_fields(const fields& f, decision_conditions& out)
 void read_fields(const fields& f, application_failover_behavior& out)
 {
     f("decisionConditions", out.decision_conditions);
-    f("purgeMode", out.purge_mode);
+    f.as("purgeMode", out.purge_mode, "v1alpha1.PurgeMode");
     f.integer("gracePeriodSeconds", out.grace_period_seconds, "int32");
     f("statePreservation", out.state_preservation);
 }
 
 void read_fields(const fields& f, cluster_failover_behavior& out)
 {
-    f("purgeMode", out.purge_mode);
+    f.as("purgeMode", out.purge_mode, "v1alpha1.PurgeMode");
     f("statePreservation", out.state_preservation);
 }
 
@@ -342,7 +398,7 @@ void read_fields(const fields& f, suspension& out)
 
 void read_fields(const fields& f, schedule_priority& out)
 {
-    f("priorityClassSource", out.priority_class_source);
+    f.as("priorityClassSource", out.priority_class_source, "v1alpha1.PriorityClassSource");
     f("priorityClassName", out.priority_class_name);
 }
 
@@ -362,12 +418,12 @@ void read_fields(const fields& f, propagation_spec& out)
     f("propagateDeps", out.propagate_deps);
     f("placement", out.placement);
     f.integer("priority", out.priority, "int32");
-    f("preemption", out.preemption);
+    f.as("preemption", out.preemption, "v1alpha1.PreemptionBehavior");
     f("dependentOverrides", out.dependent_overrides);
     f("schedulerName", out.scheduler_name);
     f("failover", out.failover);
-    f("conflictResolution", out.conflict_resolution);
-    f("activationPreference", out.activation_preference);
+    f.as("conflictResolution", out.conflict_resolution, "v1alpha1.ConflictResolution");
+    f.as("activationPreference", out.activation_preference, "v1alpha1.ActivationPreference");
     f("suspension", out.suspension);
     f("preserveResourcesOnDeletion", out.preserve_resources_on_deletion);
     f("schedulePriority", out.schedule_priority);

@@ -33,6 +33,10 @@ inline constexpr std::string_view activation_preference_lazy = "Lazy";
 inline constexpr std::string_view purge_mode_directly = "Directly";
 inline constexpr std::string_view purge_mode_gracefully = "Gracefully";
 inline constexpr std::string_view purge_mode_never = "Never";
+// Deprecated, still in v1.18.2's CRD enum (application failover only): Immediately is Directly, Graciously
+// is Gracefully (karmada: pkg/apis/policy/v1alpha1/propagation_types.go).
+inline constexpr std::string_view purge_mode_immediately = "Immediately";
+inline constexpr std::string_view purge_mode_graciously = "Graciously";
 
 inline constexpr std::string_view default_scheduler_name = "default-scheduler";
 

@@ -34,6 +34,12 @@ constexpr std::array entries{
                     "the object. Check spelling and nesting"},
     catalogue_entry{"required-masked", false, "a CRD-required field is missing but a live Karmada accepts it",
                     "Karmada's mutating webhook re-emits it as an empty value; set it explicitly"},
+    catalogue_entry{"value-masked", false, "a value the CRD refuses as written but a live Karmada admits",
+                    "Karmada's mutating webhook re-encodes it through its Go types (an empty enum value is dropped "
+                    "and the default applies); write the value you mean, or remove the field"},
+    catalogue_entry{"denied-after-decode", false,
+                    "the API server would deny this too, once Karmada's mutating webhook can decode the object",
+                    "the webhook's decode error is the whole answer; fix it first, then this"},
     catalogue_entry{"denied-after-schema", false,
                     "Karmada's webhook would deny this too, once the API server's own errors are fixed",
                     "kube-apiserver calls validating webhooks only for objects that passed its schema checks; "
@@ -48,6 +54,8 @@ constexpr std::array entries{
                     "remove weightPreference or set replicaDivisionPreference: Weighted"},
     catalogue_entry{"toleration-seconds-ignored", false, "tolerationSeconds only applies to NoExecute tolerations",
                     "set effect: NoExecute or remove tolerationSeconds"},
+    catalogue_entry{"purge-mode-deprecated", false, "a deprecated purgeMode (Immediately, Graciously)",
+                    "use Directly for Immediately and Gracefully for Graciously; Karmada treats them alike"},
     catalogue_entry{"toleration-value-ignored", false, "an Exists toleration ignores its value",
                     "remove the value or use operator: Equal"},
     catalogue_entry{"affinity-matches-no-cluster", false,

@@ -20,11 +20,16 @@ namespace kpw::rules {
 //                                 drops it (with --validate=strict, lint's default, it is a BadRequest error).
 //  required-masked                (lint) a field the CRD requires but a live Karmada accepts when absent,
 //                                 because its mutating webhook re-emits it as an empty value.
+//  value-masked                   (lint) a value the CRD refuses as written ("" for an enum) that a live
+//                                 Karmada admits: its mutating webhook's Go re-encoding drops it.
+//  denied-after-decode            (lint) an API server error behind Karmada's mutating webhook's decode error.
 //  static-weight-cluster-unselected  a staticWeightList entry names a cluster the clusterAffinity's
 //                                 explicit clusterNames do not include; that weight never applies.
 //  static-weights-ignored         staticWeightList next to dynamicWeight: the dynamic weight wins.
 //  weight-preference-ignored      weightPreference without Divided + Weighted scheduling has no effect.
 //  toleration-seconds-ignored     tolerationSeconds on a toleration whose effect is not NoExecute.
+//  purge-mode-deprecated          failover.application.purgeMode Immediately or Graciously (the CRD still
+//                                 admits them): Directly and Gracefully are the current names.
 //  toleration-value-ignored       a value on an Exists toleration (Exists matches any value).
 //  selector-label-ignored         a resource selector with both name and labelSelector; the name wins.
 //  policy-claims-nothing          (lint --workloads) a policy matches none of the given workloads.

@@ -20,6 +20,17 @@ struct warner {
         out.push_back({std::string(id), at.str(), std::move(message)});
     }
 
+    // purge-mode-deprecated: the CRD still admits the old names of Directly and Gracefully.
+    void purge_mode(std::string_view mode, const field::path& at)
+    {
+        const std::string_view now = mode == model::purge_mode_immediately  ? model::purge_mode_directly
+                                     : mode == model::purge_mode_graciously ? model::purge_mode_gracefully
+                                                                            : std::string_view();
+        if (!now.empty())
+            add("purge-mode-deprecated", at,
+                field::go_quote(mode) + " is deprecated, use " + field::go_quote(now) + " (the same behaviour)");
+    }
+
     // cluster-included-and-excluded
     void affinity(const model::cluster_affinity& a, const field::path& at)
     {
@@ -146,6 +157,9 @@ field::warning_list spec_warnings(const model::propagation_spec& spec)
     w.weights(p, at);
     w.tolerations(p.cluster_tolerations, at.child("clusterTolerations"));
     w.selectors(spec.resource_selectors, spec_path.child("resourceSelectors"));
+    if (spec.failover && spec.failover->application)
+        w.purge_mode(spec.failover->application->purge_mode,
+                     spec_path.child("failover").child("application").child("purgeMode"));
     return out;
 }
 

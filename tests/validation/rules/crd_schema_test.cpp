@@ -60,11 +60,13 @@ TEST_CASE("schema constraints are reported with the apiserver's reasons and path
     const std::vector<schema_case> cases{
         {"affinityName too long", "placement:\n  clusterAffinities:\n    - affinityName: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
          {{tl, ca + ".affinityName"}}},
-        {"affinityName missing", "placement:\n  clusterAffinities:\n    - clusterNames: [a]\n", {{req, ca + ".affinityName"}}},
+        // Missing fields without omitempty reach the schema as Go zero values: Karmada's mutating webhook
+        // re-encodes the object first.
+        {"affinityName missing", "placement:\n  clusterAffinities:\n    - clusterNames: [a]\n", {{inv, ca + ".affinityName"}}},
         {"overflow affinityName missing",
          "placement:\n  clusterAffinities:\n    - affinityName: g\n      clusterNames: [a]\n"
          "      overflowAffinities: [{clusterNames: [b]}]\n",
-         {{req, ca + ".overflowAffinities[0].affinityName"}}},
+         {{inv, ca + ".overflowAffinities[0].affinityName"}}},
         {"replicaSchedulingType enum", "placement:\n  replicaScheduling: {replicaSchedulingType: X}\n",
          {{ns, rs + ".replicaSchedulingType"}}},
         {"division preference and dynamicWeight enums",
@@ -73,32 +75,22 @@ TEST_CASE("schema constraints are reported with the apiserver's reasons and path
         {"static weights", "placement:\n  replicaScheduling:\n    weightPreference:\n      staticWeightList:\n"
                            "        - {targetCluster: {clusterNames: [a]}, weight: 0}\n        - {}\n",
          {{inv, rs + ".weightPreference.staticWeightList[0].weight"},
-          {req, rs + ".weightPreference.staticWeightList[1].targetCluster"},
-          {req, rs + ".weightPreference.staticWeightList[1].weight"}}},
+          {inv, rs + ".weightPreference.staticWeightList[1].weight"}}},
         {"spreadByField enum", "placement:\n  spreadConstraints: [{spreadByField: rack}]\n",
          {{ns, "spec.placement.spreadConstraints[0].spreadByField"}}},
         {"groupByLabelKey required", "placement:\n  workloadAffinity:\n    antiAffinity: {}\n",
-         // Karmada's webhook would add FieldValueInvalid on the same field, but kube-apiserver stops at
-         // the schema's error and never calls it (denied-after-schema).
-         {{req, "spec.placement.workloadAffinity.antiAffinity.groupByLabelKey"}}},
-        {"selector requirements", "placement:\n  clusterAffinity:\n    labelSelector:\n      matchExpressions: [{values: [a]}]\n",
-         {{req, "spec.placement.clusterAffinity.labelSelector.matchExpressions[0].key"},
-          {req, "spec.placement.clusterAffinity.labelSelector.matchExpressions[0].operator"}}},
+         // groupByLabelKey reaches the schema as "" (the oracle agrees)
+         {{inv, "spec.placement.workloadAffinity.antiAffinity.groupByLabelKey"}}},
         {"spec enums", "preemption: Sometimes\nconflictResolution: Merge\nactivationPreference: Eager\n",
          {{ns, "spec.preemption"}, {ns, "spec.conflictResolution"}, {ns, "spec.activationPreference"}}},
         {"purge modes", "propagateDeps: true\nfailover:\n  application:\n    decisionConditions: {}\n"
                         "    purgeMode: Immediately\n  cluster:\n    purgeMode: Never\n",
-         {{ns, "spec.failover.application.purgeMode"}, {ns, "spec.failover.cluster.purgeMode"}}},
+         {{ns, "spec.failover.cluster.purgeMode"}}}, // v1.18.2's application enum still has Immediately
         {"state preservation", "failover:\n  cluster:\n    statePreservation: {}\n  application:\n"
                                "    decisionConditions: {}\n    statePreservation: {rules: [{aliasLabelName: a}]}\n",
-         {{req, "spec.failover.cluster.statePreservation.rules"}, // document order
-          {req, "spec.failover.application.statePreservation.rules[0].jsonPath"}}},
+         {{req, "spec.failover.cluster.statePreservation.rules"}}}, // a missing jsonPath becomes ""
         {"schedulePriority", "schedulePriority: {priorityClassSource: PodPriorityClass}\n",
-         {{req, "spec.schedulePriority.priorityClassName"}, {ns, "spec.schedulePriority.priorityClassSource"}}},
-        {"types", "priority: high\npropagateDeps: 'yes'\nplacement:\n  spreadConstraints: [{maxGroups: 1.5}]\n"
-                  "  clusterAffinity: {clusterNames: [1]}\n",
-         {{typ, "spec.priority"}, {typ, "spec.propagateDeps"}, {typ, "spec.placement.spreadConstraints[0].maxGroups"},
-          {typ, "spec.placement.clusterAffinity.clusterNames[0]"}}},
+         {{ns, "spec.schedulePriority.priorityClassSource"}}}, // a missing priorityClassName becomes ""
     };
     for (const auto& c : cases) {
         const std::string name = c.name;
@@ -124,11 +116,9 @@ TEST_CASE("a valid policy has no schema findings")
 TEST_CASE("schema messages use the apiserver's wording")
 {
     const auto v = testing::lint_spec(
-        "priority: high\nplacement:\n  clusterAffinities:\n    - affinityName: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
+        "priority: 1\nplacement:\n  clusterAffinities:\n    - affinityName: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
         "      clusterNames: [a]\n  replicaScheduling:\n    replicaSchedulingType: X\n    weightPreference:\n"
         "      staticWeightList: [{targetCluster: {}, weight: 0}]\n");
-    CHECK(message_at(v, "spec.priority") ==
-          R"(spec.priority: Invalid value: "string": spec.priority in body must be of type integer: "string")");
     CHECK(message_at(v, "spec.placement.clusterAffinities[0].affinityName") ==
           "spec.placement.clusterAffinities[0].affinityName: Too long: may not be more than 32 bytes");
     CHECK(message_at(v, "spec.placement.replicaScheduling.replicaSchedulingType") ==
@@ -252,4 +242,74 @@ TEST_CASE("a value of another JSON type than Karmada's Go field is the mutating 
     CHECK(testing::lint("apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: p\n"
                         "  labels: {a: 1}\nspec:\n  resourceSelectors:\n  - {apiVersion: v1, kind: Pod}\n")
               .mutating_refusal.empty());
+}
+
+// Karmada's mutating webhook decodes the object into its Go types and patches it to the re-encoded one
+// before the API server runs the schema (karmada: pkg/webhook/propagationpolicy/mutating.go,
+// admission.PatchResponseFromRaw): the schema sees Go zero values, not omissions (conformance cases
+// missing-*, empty-enum-value-dropped, label-selector-requirement-without-operator).
+TEST_CASE("the schema checks the object Karmada's mutating webhook re-encoded")
+{
+    const auto name = testing::lint_spec("placement:\n  clusterAffinities:\n  - {}\n");
+    CHECK(field::aggregate(name.errors) == "spec.placement.clusterAffinities[0].affinityName: Invalid value: \"\": "
+                                           "spec.placement.clusterAffinities[0].affinityName in body should be at "
+                                           "least 1 chars long");
+    const auto weight =
+        testing::lint_spec("placement:\n  replicaScheduling:\n    weightPreference:\n      staticWeightList:\n      - {}\n");
+    CHECK(testing::findings(weight.errors) ==
+          std::vector<finding>{{inv, "spec.placement.replicaScheduling.weightPreference.staticWeightList[0].weight"}});
+    const auto target = testing::lint_spec(
+        "placement:\n  replicaScheduling:\n    weightPreference:\n      staticWeightList:\n      - weight: 2\n");
+    CHECK(target.errors.empty());
+    CHECK(testing::warning_ids(target.warnings) == std::vector<std::string>{"required-masked"});
+    const auto empty_enum = testing::lint_spec("placement:\n  replicaScheduling:\n    replicaSchedulingType: \"\"\n");
+    CHECK(empty_enum.errors.empty());
+    CHECK(testing::warning_ids(empty_enum.warnings) == std::vector<std::string>{"value-masked"});
+    CHECK(testing::lint_spec("placement:\n  clusterAffinity:\n    labelSelector:\n      matchExpressions:\n"
+                             "      - values: [gold]\n")
+              .errors.empty());
+    // The validating webhook then sees key and operator "" (the schema has no constraint on them).
+    const auto field_op =
+        testing::lint_spec("placement:\n  clusterAffinities:\n  - affinityName: a\n    fieldSelector:\n"
+                           "      matchExpressions:\n      - {}\n");
+    REQUIRE(field_op.errors.size() == 1);
+    CHECK(field_op.errors[0].field == "spec.placement.clusterAffinities[0].fieldSelector");
+    CHECK(field_op.errors[0].detail.starts_with("unsupported key \"\""));
+}
+
+TEST_CASE("the mutating webhook's decode error names Karmada's Go types and is the whole answer")
+{
+    const auto named = testing::lint_spec("placement:\n  replicaScheduling:\n    replicaDivisionPreference: 1\n"
+                                          "    replicaSchedulingType: Divided\n");
+    CHECK(named.mutating_refusal == "json: cannot unmarshal number into Go struct field ReplicaSchedulingStrategy."
+                                    "spec.placement.replicaScheduling.replicaDivisionPreference of type "
+                                    "v1alpha1.ReplicaDivisionPreference");
+    CHECK(named.errors.empty()); // the schema's type error is never reached
+    CHECK(named.warnings.empty()); // the schema's type error behind it says the same
+    CHECK(testing::lint_spec("placement:\n  clusterAffinity:\n    fieldSelector:\n      matchExpressions:\n"
+                             "      - {key: 1, operator: In, values: [a]}\n")
+              .mutating_refusal == "json: cannot unmarshal number into Go struct field NodeSelectorRequirement."
+                                   "spec.placement.clusterAffinity.fieldSelector.matchExpressions.key of type string");
+    CHECK(testing::lint_spec("placement:\n  clusterAffinity:\n    fieldSelector:\n      matchExpressions: [1]\n")
+              .mutating_refusal == "json: cannot unmarshal number into Go struct field FieldSelector."
+                                   "spec.placement.clusterAffinity.fieldSelector.matchExpressions of type "
+                                   "v1.NodeSelectorRequirement");
+    CHECK(testing::lint_spec("placement:\n  clusterTolerations:\n  - {operator: 1}\n").mutating_refusal ==
+          "json: cannot unmarshal number into Go struct field Toleration.spec.placement.clusterTolerations.operator "
+          "of type v1.TolerationOperator");
+}
+
+TEST_CASE("v1.18.2's CRD still admits the deprecated purge modes, with a warning of ours")
+{
+    const auto immediately = testing::lint_spec(
+        "propagateDeps: true\nfailover:\n  application:\n    decisionConditions: {tolerationSeconds: 60}\n"
+        "    purgeMode: Immediately\n");
+    CHECK(immediately.errors.empty());
+    CHECK(testing::warning_ids(immediately.warnings) == std::vector<std::string>{"purge-mode-deprecated"});
+    // Graciously is Gracefully to Karmada's validating webhook: it needs gracePeriodSeconds.
+    const auto graciously = testing::lint_spec(
+        "propagateDeps: true\nfailover:\n  application:\n    decisionConditions: {tolerationSeconds: 60}\n"
+        "    purgeMode: Graciously\n");
+    CHECK(testing::findings(graciously.errors) ==
+          std::vector<finding>{{inv, "spec.failover.application.gracePeriodSeconds"}});
 }
