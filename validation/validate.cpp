@@ -225,7 +225,8 @@ std::string go_error_path(const doc::value& object, std::string_view message)
     std::vector<std::string_view> keys;
     for (std::string_view rest = qualified.substr(qualified.find('.') + 1); !rest.empty();) {
         const auto next = rest.find('.');
-        keys.push_back(rest.substr(0, next));
+        if (const std::string_view key = rest.substr(0, next); key.empty() || key[0] < 'A' || key[0] > 'Z')
+            keys.push_back(key); // not an embedded struct's Go name (ClusterAffinity): no JSON key
         rest = next == std::string_view::npos ? std::string_view() : rest.substr(next + 1);
     }
     return refused_at(object, keys, 0, "", word).value_or("spec");

@@ -3,6 +3,7 @@
 #include "model/decode.hpp"
 
 #include <limits>
+#include <optional>
 
 #include "model/go_names.hpp"
 
@@ -140,6 +141,11 @@ struct fields {
     decoder& d;
     const doc::value::member& m;
     std::string_view go_struct;
+    // The Go field name of the embedded struct being read inline (ClusterAffinity): encoding/json puts it
+    // in the error's field path before the promoted field's key.
+    std::string_view embedded = {};
+
+    fields inlined(std::string_view go_field) const { return {d, m, go_struct, go_field}; }
 
     // Every member is offered every field of its struct, so the key test must be cheap: a length
     // check inline. The read stays out of line (noinline), or GCC inlines it and then declines to
@@ -156,6 +162,9 @@ struct fields {
     void as(std::string_view key, T& out, Name go_type) const
     {
         if (m.first.size() == key.size() && m.first == key) {
+            std::optional<decoder::scope> e;
+            if (!embedded.empty())
+                e.emplace(d, embedded, go_struct);
             decoder::scope s(d, key, go_struct);
             read_as(d, m.second, out, go_type);
         }
@@ -164,6 +173,9 @@ struct fields {
     void integer(std::string_view key, Int& out, std::string_view go_type) const
     {
         if (m.first.size() == key.size() && m.first == key) {
+            std::optional<decoder::scope> e;
+            if (!embedded.empty())
+                e.emplace(d, embedded, go_struct);
             decoder::scope s(d, key, go_struct);
             read_int(d, m.second, out, go_type);
         }
@@ -173,6 +185,9 @@ private:
     template <class T>
     [[gnu::noinline]] void read_member(std::string_view key, T& out) const
     {
+        std::optional<decoder::scope> e;
+        if (!embedded.empty())
+            e.emplace(d, embedded, go_struct);
         decoder::scope s(d, key, go_struct);
         read(d, m.second, out);
     }
@@ -291,13 +306,13 @@ void read_fields(const fields& f, cluster_affinity& out)
 void read_fields(const fields& f, overflow_cluster_affinity& out)
 {
     f("affinityName", out.affinity_name);
-    read_fields(f, out.cluster_affinity); // inline: same JSON object, same Go struct in errors
+    read_fields(f.inlined("ClusterAffinity"), out.cluster_affinity); // inline: same JSON object and Go struct
 }
 
 void read_fields(const fields& f, cluster_affinity_term& out)
 {
     f("affinityName", out.affinity_name);
-    read_fields(f, out.cluster_affinity);
+    read_fields(f.inlined("ClusterAffinity"), out.cluster_affinity);
     f("overflowAffinities", out.overflow_affinities);
 }
 

@@ -294,6 +294,12 @@ TEST_CASE("the mutating webhook's decode error names Karmada's Go types and is t
               .mutating_refusal == "json: cannot unmarshal number into Go struct field FieldSelector."
                                    "spec.placement.clusterAffinity.fieldSelector.matchExpressions of type "
                                    "v1.NodeSelectorRequirement");
+    // A promoted field of the embedded ClusterAffinity: encoding/json puts the Go field's name in the path.
+    const auto embedded = testing::lint_spec("placement:\n  clusterAffinities:\n  - affinityName: a\n"
+                                             "    labelSelector: {matchLabels: {zone: 1}}\n");
+    CHECK(embedded.mutating_refusal == "json: cannot unmarshal number into Go struct field LabelSelector.spec.placement."
+                                       "clusterAffinities.ClusterAffinity.labelSelector.matchLabels of type string");
+    CHECK(embedded.mutating_refusal_at == "spec.placement.clusterAffinities[0].labelSelector.matchLabels.zone");
     CHECK(testing::lint_spec("placement:\n  clusterTolerations:\n  - {operator: 1}\n").mutating_refusal ==
           "json: cannot unmarshal number into Go struct field Toleration.spec.placement.clusterTolerations.operator "
           "of type v1.TolerationOperator");
