@@ -123,8 +123,13 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
     auto& w = out.value;
     w.where = object.pos();
     decode_metadata(object, default_namespace, out);
+    // No spec (or spec: null) is an empty one: kube-apiserver's defaults still apply to it (a Deployment
+    // without spec gets spec.replicas 1, as the conformance oracle's apiserverDefaults sets).
+    static const doc::value no_spec = doc::value::mapping();
     const doc::value* spec = object.find("spec");
-    if (spec == nullptr || !spec->is_mapping())
+    if (spec == nullptr || spec->is_null())
+        spec = &no_spec;
+    if (!spec->is_mapping())
         return out;
     auto at = field::path::root("spec");
     // Kinds with a component interpreter (§6.1): spec.components as the detector computes them with the

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "model/binding.hpp"
+#include "model/policy.hpp"
+#include "model/workload.hpp"
 #include "scheduling/simulator.hpp"
 #include "scheduling/snapshot.hpp"
 #include "settings/feature_gates.hpp"
@@ -49,10 +51,17 @@ struct reschedule_outcome {
 reschedule_outcome reschedule(const model::binding& b, const snapshot& clusters, const options& opts,
                               const settings::feature_gates& gates, model::timestamp now);
 
-// The detector's policy apply (day2-semantics §5.2): the binding keeps its claim; the policy's defaulted
-// placement, failover and schedulerName replace the binding's; `replicas` (the template's count now, when
-// known) replaces spec.replicas.
-model::binding apply_policy(const model::binding& b, const model::propagation_spec& spec,
-                            const std::optional<std::int32_t>& replicas);
+// The claim `p` writes into a binding it applies to (detector claim.go AddPPClaimMetadata /
+// AddCPPClaimMetadata): its kind, namespace and name; the permanent id is the policy's label, or
+// namespace/name when it has none.
+model::policy_claim claim_of(const model::policy& p);
+
+// The detector's ApplyPolicy on an existing binding (day2-semantics §5.2): the claim names `p` (a claim
+// that already names it is kept as it is); the policy's defaulted placement, failover and schedulerName
+// replace the binding's; when the template is at hand (`now`), spec.replicas, replicaRequirements and
+// components become what BuildResourceBinding reads off it (scheduled_form: components and replicas 0 with
+// MultiplePodTemplatesScheduling, else replicas and requirements). A spec change bumps the generation.
+model::binding apply_policy(const model::binding& b, const model::policy& p, const model::workload* now,
+                            const settings::feature_gates& gates);
 
 } // namespace kpw::scheduling

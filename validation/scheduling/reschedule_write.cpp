@@ -3,6 +3,8 @@
 #include "scheduling/reschedule.hpp"
 
 #include "model/encode.hpp"
+#include "model/well_known.hpp"
+#include "scheduling/component_sets.hpp"
 
 namespace kpw::scheduling {
 
@@ -75,19 +77,45 @@ reschedule_outcome reschedule(const model::binding& b, const snapshot& clusters,
     return out;
 }
 
-// karmada: pkg/detector/detector.go ApplyPolicy ("Just update necessary fields"); a spec change bumps
-// metadata.generation as the API server does.
-model::binding apply_policy(const model::binding& b, const model::propagation_spec& spec,
-                            const std::optional<std::int32_t>& replicas)
+model::policy_claim claim_of(const model::policy& p)
+{
+    model::policy_claim c;
+    c.cluster_policy = p.kind == model::kind_cluster_propagation_policy;
+    c.namespace_ = c.cluster_policy ? "" : p.metadata.ns;
+    c.name = p.metadata.name;
+    auto label = p.metadata.labels.find(std::string(c.cluster_policy ? model::cpp_permanent_id_label
+                                                                      : model::pp_permanent_id_label));
+    c.permanent_id = label != p.metadata.labels.end() ? label->second : c.namespace_ + "/" + c.name;
+    return c;
+}
+
+// karmada: pkg/detector/detector.go ApplyPolicy ("Just update necessary fields", detector.go:485-503):
+// the labels BuildResourceBinding's claimFunc writes are merged in, and Spec.Replicas,
+// ReplicaRequirements and Components are copied from the binding it builds (applyReplicaInterpretation,
+// detector.go:1496: components alone, replicas 0, with MultiplePodTemplatesScheduling and a component
+// interpreter; else GetReplicas). A spec change bumps metadata.generation as the API server does.
+model::binding apply_policy(const model::binding& b, const model::policy& p, const model::workload* now,
+                            const settings::feature_gates& gates)
 {
     model::binding out = b;
-    out.placement = spec.placement;
-    out.failover = spec.failover;
-    out.scheduler_name = spec.scheduler_name;
-    if (replicas)
-        out.replicas = *replicas;
+    auto claim = claim_of(p);
+    if (!b.claim || b.claim->cluster_policy != claim.cluster_policy || b.claim->name != claim.name ||
+        b.claim->namespace_ != claim.namespace_)
+        out.claim = std::move(claim);
+    out.placement = p.spec.placement;
+    out.failover = p.spec.failover;
+    out.scheduler_name = p.spec.scheduler_name;
+    if (now != nullptr) {
+        const model::workload read = scheduled_form(*now, gates);
+        out.replicas = read.replicas;
+        out.has_requirements = read.has_requirements;
+        out.request = read.request;
+        out.components = read.components;
+    }
     bool changed = out.placement != b.placement || out.failover != b.failover ||
-                   out.scheduler_name != b.scheduler_name || out.replicas != b.replicas;
+                   out.scheduler_name != b.scheduler_name || out.replicas != b.replicas ||
+                   out.has_requirements != b.has_requirements || out.request != b.request ||
+                   out.components != b.components;
     if (changed)
         ++out.generation;
     return out;

@@ -39,7 +39,9 @@ selection by_cluster(std::vector<candidate> ordered, const model::spread_constra
         if (pick != reserve.size())
             std::swap(chosen[slot], reserve[pick]);
     }
-    if (total_available(chosen) < need)
+    // select_clusters_by_cluster.go:39 tests len(selected) == 0: an empty selection (maxGroups 0) fails
+    // here even when it needs no replicas.
+    if (chosen.empty() || total_available(chosen) < need)
         return {{}, "no enough resource when selecting " + std::to_string(need_cnt) + " clusters"};
     return {std::move(chosen), {}};
 }

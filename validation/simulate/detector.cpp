@@ -19,19 +19,6 @@ bool bound(const world& w, const model::workload& wl)
                        [&](const model::binding& b) { return model::refers_to(b.resource, wl); });
 }
 
-// The claim a policy writes (detector claim.go); the permanent id is the policy's label when present.
-model::policy_claim claim_for(const model::policy& p)
-{
-    model::policy_claim c;
-    c.cluster_policy = is_cluster_policy(p);
-    c.namespace_ = c.cluster_policy ? "" : p.metadata.ns;
-    c.name = p.metadata.name;
-    auto label = p.metadata.labels.find(std::string(c.cluster_policy ? model::cpp_permanent_id_label
-                                                                      : model::pp_permanent_id_label));
-    c.permanent_id = label != p.metadata.labels.end() ? label->second : c.namespace_ + "/" + c.name;
-    return c;
-}
-
 model::binding new_binding(const model::workload& wl, const model::policy& p)
 {
     model::binding b;
@@ -39,7 +26,7 @@ model::binding new_binding(const model::workload& wl, const model::policy& p)
     b.namespace_ = wl.namespace_;
     b.name = controllers::generate_binding_name(wl.kind, wl.name);
     b.generation = 1;
-    b.claim = claim_for(p);
+    b.claim = scheduling::claim_of(p);
     b.resource = {wl.api_version, wl.kind, wl.namespace_, wl.name, wl.uid, ""};
     b.replicas = wl.replicas;
     b.has_requirements = wl.has_requirements;
@@ -66,7 +53,8 @@ const model::policy* claiming_policy_of(const world& w, const model::binding& b)
     return nullptr;
 }
 
-void claim_unbound(world& w, std::vector<std::size_t>& created, std::vector<std::string>& events)
+void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<std::size_t>& created,
+                   std::vector<std::string>& events)
 {
     std::vector<scheduling::policy_view> views;
     for (const auto& p : w.policies)
@@ -81,23 +69,19 @@ void claim_unbound(world& w, std::vector<std::size_t>& created, std::vector<std:
         w.bindings.push_back(new_binding(wl, p));
         w.dispatched.emplace_back();
         created.push_back(w.bindings.size() - 1);
-        refresh_binding(w, w.bindings.size() - 1);
+        refresh_binding(w, w.bindings.size() - 1, gates);
         events.push_back(workload_key(wl) + ": claimed by " + policy_label(p) + ", binding " + w.bindings.back().name +
                          " created");
     }
 }
 
-bool refresh_binding(world& w, std::size_t i)
+bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gates)
 {
     model::binding& b = w.bindings[i];
     const model::policy* p = claiming_policy_of(w, b);
     if (p == nullptr)
         return false;
-    const model::workload* wl = workload_of_binding(w, b);
-    std::optional<std::int32_t> replicas;
-    if (wl != nullptr)
-        replicas = wl->replicas;
-    model::binding updated = scheduling::apply_policy(b, p->spec, replicas);
+    model::binding updated = scheduling::apply_policy(b, *p, workload_of_binding(w, b), gates);
     if (updated == b)
         return false;
     ++updated.generation;

@@ -102,11 +102,11 @@ step_outcome initial_step(world& w, const settings_in_force& s)
     std::vector<model::binding> before = w.bindings;
     step_log log;
     for (std::size_t i = 0; i < w.bindings.size(); ++i) {
-        refresh_binding(w, i);
+        refresh_binding(w, i, s.gates());
         log.enqueued.insert(i); // every binding is added to the scheduler's queue when it starts
     }
     std::vector<std::size_t> created;
-    claim_unbound(w, created, log.events);
+    claim_unbound(w, s.gates(), created, log.events);
     log.enqueued.insert(created.begin(), created.end());
     return close_step(w, "initial placement", {}, before, log, s);
 }
@@ -125,7 +125,7 @@ drill run(world start, const scenario& sc, const std::vector<step_inputs>& input
         w.now += 1; // the controllers compare times at one-second precision
         std::vector<model::binding> before = w.bindings;
         step_log log;
-        apply_step(w, step, k < inputs.size() ? inputs[k] : step_inputs{}, log);
+        apply_step(w, step, k < inputs.size() ? inputs[k] : step_inputs{}, settings.gates(), log);
         d.steps.push_back(close_step(w, step_label(step), step.where, before, log, settings));
     }
     d.failed = std::any_of(d.steps.begin(), d.steps.end(), [](const step_outcome& s) { return s.failed; });

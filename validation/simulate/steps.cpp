@@ -95,7 +95,7 @@ bool same_workload(const model::workload& wl, const workload_ref& r)
 }
 
 // The template's replica count changes; the detector carries it into the binding (a spec change).
-void scale(world& w, const scale_step& s, step_log& log)
+void scale(world& w, const scale_step& s, const settings::feature_gates& gates, step_log& log)
 {
     for (auto& wl : w.workloads)
         if (same_workload(wl, s.workload))
@@ -108,7 +108,7 @@ void scale(world& w, const scale_step& s, step_log& log)
                 w.bindings[i].replicas = s.replicas;
                 ++w.bindings[i].generation;
             }
-            if (refresh_binding(w, i) || !known)
+            if (refresh_binding(w, i, gates) || !known)
                 log.enqueued.insert(i);
         }
     }
@@ -142,7 +142,8 @@ bool same_policy(const model::policy& a, const model::policy& b)
 
 // A new version of policies is applied: every binding it claims is refreshed (ApplyPolicy), and
 // templates nobody claims yet may be claimed now.
-void apply_policies(world& w, const std::vector<model::policy>& policies, step_log& log)
+void apply_policies(world& w, const std::vector<model::policy>& policies, const settings::feature_gates& gates,
+                    step_log& log)
 {
     for (const auto& p : policies) {
         auto it = std::find_if(w.policies.begin(), w.policies.end(), [&](const model::policy& x) { return same_policy(x, p); });
@@ -156,17 +157,18 @@ void apply_policies(world& w, const std::vector<model::policy>& policies, step_l
         const model::policy* p = claiming_policy_of(w, w.bindings[i]);
         if (p == nullptr || p->spec.activation_preference == model::activation_preference_lazy)
             continue; // Lazy: the binding is refreshed at the template's next user change (day2-semantics §5.4)
-        if (refresh_binding(w, i))
+        if (refresh_binding(w, i, gates))
             log.enqueued.insert(i);
     }
     std::vector<std::size_t> created;
-    claim_unbound(w, created, log.events);
+    claim_unbound(w, gates, created, log.events);
     log.enqueued.insert(created.begin(), created.end());
 }
 
 } // namespace
 
-void apply_step(world& w, const step& s, const step_inputs& inputs, step_log& log)
+void apply_step(world& w, const step& s, const step_inputs& inputs, const settings::feature_gates& gates,
+                step_log& log)
 {
     std::visit(overloaded{
                    [&](const taint_step& t) { apply_taint(w, t, log); },
@@ -177,9 +179,9 @@ void apply_step(world& w, const step& s, const step_inputs& inputs, step_log& lo
                        change_cluster(w, r.cluster.name, log, [](model::cluster& c) { c.deleting = true; });
                    },
                    [&](const set_resources_step& r) { set_resources(w, r); },
-                   [&](const scale_step& sc) { scale(w, sc, log); },
+                   [&](const scale_step& sc) { scale(w, sc, gates, log); },
                    [&](const rebalance_step& r) { rebalance(w, r, log); },
-                   [&](const apply_policy_step&) { apply_policies(w, inputs.policies, log); },
+                   [&](const apply_policy_step&) { apply_policies(w, inputs.policies, gates, log); },
                    [&](const wait_step& wt) { w.now += wt.seconds; },
                },
                s.what);

@@ -247,10 +247,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             ++r.totals.not_predicted; // claimed by a policy that is not among PATH (or by none)
             continue;
         }
-        std::optional<std::int32_t> replicas;
-        if (w != nullptr)
-            replicas = w->replicas;
-        model::binding applied = scheduling::apply_policy(b, p->policy.spec, replicas);
+        model::binding applied = scheduling::apply_policy(b, p->policy, w, ctx.gates);
         auto out = scheduling::reschedule(applied, *ctx.snapshot, opts, ctx.gates, ctx.now);
         r.results[p->result].scheduling.push_back(to_result(applied, out));
         r.totals.unschedulable += r.results[p->result].scheduling.back().scheduled ? 0 : 1;

@@ -98,6 +98,16 @@ TEST_CASE("replicas default to 1 and the namespace to the default one")
     CHECK(model::is_workload(d.value));
 }
 
+TEST_CASE("a Deployment without spec has kube-apiserver's default of 1 replica, a Job too")
+{
+    // Conformance cases reschedule-scale-up-not-enough and spread-constraint-empty-selection: the template
+    // the detector reads has spec.replicas 1 after the API server's defaults.
+    CHECK(decode("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n").value.replicas == 1);
+    CHECK(decode("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n").value.replicas == 1);
+    CHECK(decode("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\n").value.replicas == 1);
+    CHECK(decode("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n").value.replicas == 0);
+}
+
 TEST_CASE("replicas written as a whole float (09, 1e1, 3.0) are that integer, as kubectl's reader gives Go")
 {
     // go-yaml v2 resolves `09` (no octal) to the float 9, which kubectl writes as the JSON number 9.

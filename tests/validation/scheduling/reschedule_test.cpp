@@ -27,6 +27,16 @@ model::placement two_terms()
     return p;
 }
 
+// PropagationPolicy default/<name> (no permanent-id label).
+model::policy policy_named(std::string name)
+{
+    model::policy p;
+    p.kind = std::string(model::kind_propagation_policy);
+    p.metadata.ns = "default";
+    p.metadata.name = std::move(name);
+    return p;
+}
+
 trigger fired(const model::binding& b, const std::vector<model::cluster>& cs)
 {
     return should_schedule(b, snapshot(cs), gates).fired;
@@ -164,14 +174,62 @@ TEST_CASE("nothing to schedule only records the generation as observed")
 TEST_CASE("apply_policy keeps the claim, replaces placement and replicas, and bumps the generation")
 {
     auto b = bound(dynamic_on({"member1"}), 2, {{"member1", 2, {}}});
-    auto spec = dynamic_weight_spec();
-    spec.placement.cluster_affinity = names({"member1", "member2"});
-    auto after = apply_policy(b, spec, 5);
-    CHECK(after.claim == b.claim);
-    CHECK(after.placement == spec.placement);
+    auto p = policy_named("pp");
+    p.spec.placement.cluster_affinity = names({"member1", "member2"});
+    auto now = deployment(5);
+    auto after = apply_policy(b, p, &now, gates);
+    CHECK(after.claim == b.claim); // the policy's own claim is kept with its permanent id
+    CHECK(after.placement == p.spec.placement);
     CHECK(after.replicas == 5);
     CHECK(after.generation == b.generation + 1);
     CHECK(after.clusters == b.clusters);
-    spec.placement = *b.placement;
-    CHECK(apply_policy(b, spec, std::nullopt).generation == b.generation);
+    p.spec.placement = *b.placement;
+    CHECK(apply_policy(b, p, nullptr, gates).generation == b.generation);
+}
+
+TEST_CASE("apply_policy claims an unclaimed binding for the policy, so the scheduler no longer ignores it")
+{
+    // karmada: detector.go ApplyPolicy merges the claim labels of BuildResourceBinding (conformance cases
+    // reschedule-acted-karmada-only, reschedule-assign-not-enough, reschedule-no-cluster-fit).
+    auto b = bound(dynamic_on({"member1"}), 2, {{"member1", 2, {}}});
+    b.claim.reset();
+    REQUIRE(should_schedule(b, snapshot(std::vector<model::cluster>{}), gates).ignored);
+    auto p = policy_named("other");
+    p.spec = dynamic_weight_spec();
+    auto now = deployment(2);
+    auto after = apply_policy(b, p, &now, gates);
+    REQUIRE(after.claim);
+    CHECK(after.claim->name == "other");
+    CHECK(after.claim->namespace_ == "default");
+    CHECK_FALSE(should_schedule(after, snapshot(std::vector<model::cluster>{}), gates).ignored);
+}
+
+TEST_CASE("apply_policy takes replicaRequirements and components from the template as the detector reads it")
+{
+    // karmada: detector.go:491-493 copies ReplicaRequirements, Replicas and Components from the binding
+    // BuildResourceBinding builds (applyReplicaInterpretation, detector.go:1496).
+    auto b = bound(dynamic_on({"member1"}), 8, {{"member1", 8, {}}});
+    auto p = policy_named("pp");
+    p.spec.placement = *b.placement;
+    auto gpu = deployment(8);
+    gpu.has_requirements = true;
+    gpu.request = {{"nvidia.com/gpu", 2}};
+    auto after = apply_policy(b, p, &gpu, gates);
+    CHECK(after.has_requirements);
+    CHECK(after.request == gpu.request);
+    CHECK(after.generation == b.generation + 1); // reschedule-affinity-group: the group without a GPU fails
+
+    // With MultiplePodTemplatesScheduling a component kind's binding has components and replicas 0, so
+    // spec.clusters adding up to 0 is no replica change (reschedule-acted-lint-only).
+    const auto on = *settings::parse_feature_gates("MultiplePodTemplatesScheduling=true");
+    auto job = deployment(3);
+    job.kind = "PyTorchJob";
+    job.components = {{"worker", 3, false, {}, {}}};
+    b.clusters = {{"member1", 0, {}}};
+    auto read = apply_policy(b, p, &job, on);
+    CHECK(read.replicas == 0);
+    CHECK(read.components == job.components);
+    CHECK(should_schedule(read, snapshot(std::vector<model::cluster>{cluster("member1", 5)}), on).fired ==
+          trigger::none);
+    CHECK(apply_policy(b, p, &job, gates).components.empty()); // gate off: GetReplicas
 }

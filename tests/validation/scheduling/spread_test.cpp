@@ -42,6 +42,19 @@ TEST_CASE("a cluster constraint without maxGroups fails the group")
     CHECK(schedule(dup, deployment(2), cs).message == "no clusters available to schedule");
 }
 
+TEST_CASE("a cluster constraint without maxGroups fails selection even for a workload scaled to 0")
+{
+    // select_clusters_by_cluster.go:39 tests len(selected) == 0, not the replicas (conformance case
+    // spread-constraint-empty-selection).
+    auto spec = dynamic_weight_spec();
+    spec.placement.spread_constraints = {{"cluster", "", 0, 1}};
+    auto scaled_to_zero = deployment(0);
+    scaled_to_zero.has_requirements = true; // a workload (spec.IsWorkload), not a Duplicated non-workload
+    auto d = schedule(spec, scaled_to_zero, std::vector<model::cluster>{cluster("m1", 5)});
+    CHECK_FALSE(d.scheduled);
+    CHECK(d.message == "no enough resource when selecting 0 clusters");
+}
+
 TEST_CASE("an undefaulted constraint reads as spreadByField cluster with minGroups 1")
 {
     auto spec = duplicated_spec();
