@@ -190,6 +190,7 @@ scheduling_result to_result(const model::binding& applied, const scheduling::res
             s.condition_message = out.after.scheduled->message;
         }
     }
+    s.has_condition = out.acted || out.after.scheduled.has_value();
     s.acted = out.acted;
     s.why = out.verdict.message;
     s.trigger = out.acted ? std::string(scheduling::trigger_name(out.verdict.fired)) : "";

@@ -132,11 +132,14 @@ value moves_json(const std::vector<move_row>& moves)
 // The explain and day-2 keys of one scheduling entry (issues 12 and 13).
 void add_decision_details(value& v, const scheduling_result& s)
 {
-    value condition = value::mapping();
-    condition.add("status", value::string(s.scheduled ? "True" : "False"));
-    condition.add("reason", value::string(s.scheduled ? "Success" : s.condition_reason));
-    condition.add("message", value::string(s.scheduled ? "Binding has been scheduled successfully." : s.condition_message));
-    v.add("condition", std::move(condition));
+    if (s.has_condition) {
+        value condition = value::mapping();
+        condition.add("status", value::string(s.scheduled ? "True" : "False"));
+        condition.add("reason", value::string(s.scheduled ? "Success" : s.condition_reason));
+        condition.add("message",
+                      value::string(s.scheduled ? "Binding has been scheduled successfully." : s.condition_message));
+        v.add("condition", std::move(condition));
+    }
     if (s.condition_reason == "NoClusterFit") {
         v.add("diagnosis", value::string(s.condition_message));
         if (!s.condition_alternatives.empty())

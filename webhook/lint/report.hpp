@@ -88,7 +88,9 @@ struct scheduling_result {
     std::vector<std::string> attempts; // why earlier groups failed, one line each
     std::vector<group_row> groups;     // every group tried; the last decided the outcome
 
-    // The Scheduled condition Karmada would write (status "True" when scheduled).
+    // The Scheduled condition Karmada would write (status "True" when scheduled); has_condition is false
+    // for a binding that has none and that the scheduler leaves alone (day two): nothing writes one.
+    bool has_condition = true;
     std::string condition_reason;
     std::string condition_message;
     std::vector<std::string> condition_alternatives; // other texts another plugin order prints

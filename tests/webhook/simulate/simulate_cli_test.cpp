@@ -175,6 +175,55 @@ TEST_CASE("lint --bindings: scale-up, sticky group and placement change predicte
     CHECK(checkout.find("moves")->items()[0].find("to")->as_int() == 10);
 }
 
+TEST_CASE("lint --bindings: a binding without a Scheduled condition that the scheduler leaves alone has none")
+{
+    // Karmada writes no condition when doScheduleBinding decides nothing (scheduler.go:458): the entry has
+    // no `condition` key, as the oracle's (conformance case reschedule-acted-lint-only). Its spec.clusters
+    // add up to spec.replicas and the applied placement is the policy's, so no rule fires.
+    temp_dir dir;
+    auto policy = dir.write("policy.yaml", R"(apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: pp, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
+  placement:
+    clusterAffinity: {clusterNames: [member1]}
+    replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Aggregated}
+)");
+    auto workloads = dir.write("workloads.yaml", "apiVersion: apps/v1\nkind: Deployment\n"
+                                                 "metadata: {name: web, namespace: default}\nspec: {replicas: 2}\n");
+    auto clusters = dir.write("clusters.yaml", "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\n"
+                                               "metadata: {name: member1}\n");
+    const std::string bindings = R"(apiVersion: work.karmada.io/v1alpha2
+kind: ResourceBinding
+metadata:
+  name: web-deployment
+  namespace: default
+  labels: {propagationpolicy.karmada.io/permanent-id: id-1}
+  annotations:
+    propagationpolicy.karmada.io/namespace: default
+    propagationpolicy.karmada.io/name: pp
+    policy.karmada.io/applied-placement: '{"clusterAffinity":{"clusterNames":["member1"]},"replicaScheduling":{"replicaDivisionPreference":"Aggregated","replicaSchedulingType":"Divided"}}'
+spec:
+  resource: {apiVersion: apps/v1, kind: Deployment, namespace: default, name: web}
+  replicas: 2
+  clusters: [{name: member1, replicas: 2}]
+)";
+    auto run = [&](const std::string& text) {
+        auto r = kpw::test::run_lint({"-o", "json", "--clusters", clusters.string(), "--workloads", workloads.string(),
+                                      "--bindings", dir.write("bindings.yaml", text).string(), policy.string()});
+        REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        auto v = json_of(r.out);
+        const auto& s = v.find("results")->items()[0].find("scheduling")->items();
+        REQUIRE(s.size() == 1);
+        CHECK_FALSE(s[0].find("acted")->as_bool());
+        CHECK(s[0].find("scheduled")->as_bool());
+        return s[0].find("condition") != nullptr;
+    };
+    CHECK_FALSE(run(bindings));
+    CHECK(run(bindings + "status:\n  conditions: [{type: Scheduled, status: 'True', reason: Success}]\n"));
+}
+
 TEST_CASE("lint --bindings: a binding whose policy is not linted is counted, not predicted")
 {
     auto r = kpw::test::run_lint({"-o", "json", "--clusters", examples + "clusters.yaml", "--bindings",
