@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <istream>
 #include <optional>
 #include <map>
-#include <sstream>
+#include <streambuf>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -24,11 +26,23 @@
 namespace kpw::doc {
 namespace {
 
+// Lines before the text yaml-cpp reads: 0, or where load_yaml starts it again after a piece kubectl
+// does not read to its end (see load_yaml).
+thread_local int line_offset = 0;
+
 position to_position(const YAML::Mark& m)
 {
     if (m.line < 0 || m.column < 0)
         return {};
-    return {m.line + 1, m.column + 1}; // yaml-cpp marks are 0-based
+    return {m.line + 1 + line_offset, m.column + 1}; // yaml-cpp marks are 0-based
+}
+
+// position_of in the text yaml-cpp reads, as a position in the whole text.
+position part_position(std::string_view part, std::size_t offset)
+{
+    position at = position_of(part, offset);
+    at.line += line_offset;
+    return at;
 }
 
 struct load_error {
@@ -100,6 +114,82 @@ std::optional<std::pair<std::size_t, std::uint32_t>> control_character_go_refuse
     return std::nullopt;
 }
 
+// go-yaml v2 scans an anchor (&name) or alias (*name) name as letters, digits, '_' and '-' only, ended
+// by a blank, a line break, the end of the text or one of ?:,]}%@` (scannerc.go yaml_parser_scan_anchor);
+// anything else right after the name fails the file with "did not find expected alphabetic or numeric
+// character". yaml-cpp 0.7 takes every character but blanks and []{}, into the name (`&3"`, `&&a`,
+// `*@x`). `at` is the offset of the '&' or '*': the offset of the first bad byte, or npos.
+std::size_t bad_anchor_name(std::string_view text, std::size_t at)
+{
+    std::size_t i = at + 1;
+    auto alnum = [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == '-';
+    };
+    while (i < text.size() && alnum(text[i]))
+        ++i;
+    if (i == at + 1)
+        return i;
+    if (i == text.size() || std::string_view(" \t\r\n?:,]}%@`").find(text[i]) != std::string_view::npos)
+        return std::string_view::npos;
+    return i;
+}
+
+// A directive line (`%NAME ...` at column 0) before a document. kubectl's reader cuts the stream at
+// every line starting with "---" and hands each piece without that line to go-yaml v2 (apimachinery
+// YAMLReader), so a directive is never followed by its "---" there: go-yaml refuses every piece that
+// starts with one (parserc.go: did not find expected <document start>), or a malformed one earlier
+// (scannerc.go yaml_parser_scan_directive). yaml-cpp 0.7 reads %YAML 1.x and %TAG and skips an unknown or
+// empty directive. Only the lines before a piece's first content are directive lines (blank and comment
+// lines may come first). Returns the offset and go-yaml's words, or nullopt.
+std::optional<std::pair<std::size_t, const char*>> directive_go_yaml_refuses(std::string_view text)
+{
+    bool prologue = true;
+    for (std::size_t start = 0; start < text.size();) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        const std::string_view line = text.substr(start, end - start);
+        const std::size_t here = start;
+        start = end + 1;
+        if (line.starts_with("---")) {
+            prologue = true;
+            continue;
+        }
+        if (!prologue)
+            continue;
+        const std::size_t first = line.find_first_not_of(" \t\r");
+        if (first == std::string_view::npos || line[first] == '#')
+            continue; // blank or comment lines do not end the prologue
+        if (line[0] != '%') {
+            prologue = false;
+            continue;
+        }
+        std::size_t i = 1;
+        while (i < line.size() && ((line[i] >= '0' && line[i] <= '9') || (line[i] >= 'A' && line[i] <= 'Z') ||
+                                   (line[i] >= 'a' && line[i] <= 'z') || line[i] == '_' || line[i] == '-'))
+            ++i;
+        if (i == 1)
+            return std::pair{here + i, "could not find expected directive name"};
+        if (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+            return std::pair{here + i, "found unexpected non-alphabetical character"};
+        const std::string_view name = line.substr(1, i - 1);
+        if (name != "YAML" && name != "TAG")
+            return std::pair{here + 1, "found unknown directive name"};
+        return std::pair{here, "did not find expected <document start>"};
+    }
+    return std::nullopt;
+}
+
+// An istream's buffer over the text as it is: yaml-cpp reads it without a copy.
+class view_buffer final : public std::streambuf {
+public:
+    explicit view_buffer(std::string_view text)
+    {
+        char* p = const_cast<char*>(text.data()); // read only: no put area, no putback into it
+        setg(p, p, p + text.size());
+    }
+};
+
 class tree_builder final : public YAML::EventHandler {
 public:
     tree_builder(std::string_view text, const load_limits& limits, std::size_t max_nodes)
@@ -110,6 +200,7 @@ public:
     void OnDocumentStart(const YAML::Mark& mark) override
     {
         start_ = to_position(mark);
+        start_offset_ = mark.pos < 0 ? 0 : static_cast<std::size_t>(mark.pos);
         anchors_.clear();
         has_root_ = false;
     }
@@ -128,6 +219,7 @@ public:
             throw load_error{"an empty entry in a flow collection (a ',' where a value belongs): kubectl's go-yaml "
                              "refuses the file here (did not find expected node content)",
                              to_position(mark)};
+        check_anchor(mark, anchor);
         if (tagged_not_null(mark)) {
             emit(value::string("", to_position(mark)), anchor, mark);
             return;
@@ -137,6 +229,9 @@ public:
 
     void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override
     {
+        if (mark.pos >= 0 && static_cast<std::size_t>(mark.pos) < text_.size() &&
+            text_[static_cast<std::size_t>(mark.pos)] == '*')
+            refuse_bad_name(static_cast<std::size_t>(mark.pos), "an alias (*name)");
         auto it = anchors_.find(anchor);
         if (it == anchors_.end())
             throw load_error{"unknown alias", to_position(mark)};
@@ -150,6 +245,7 @@ public:
     void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   const std::string& text) override
     {
+        check_anchor(mark, anchor);
         const position at = to_position(mark);
         // "?" = plain (resolve like YAML 1.1), "!" = quoted, or an explicit tag such as !!str. go-yaml v2
         // resolves untagged scalars and those tagged !!bool, !!int, !!float, !!timestamp (and !!null here);
@@ -170,6 +266,7 @@ public:
     void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                          YAML::EmitterStyle::value style) override
     {
+        check_anchor(mark, anchor);
         open(value::sequence(to_position(mark)), anchor, mark);
         stack_.back().block = style != YAML::EmitterStyle::Flow;
     }
@@ -178,16 +275,69 @@ public:
     void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                     YAML::EmitterStyle::value style) override
     {
+        check_anchor(mark, anchor);
         open(value::mapping(to_position(mark)), anchor, mark);
         stack_.back().block = style != YAML::EmitterStyle::Flow;
     }
     void OnMapEnd() override { close(); }
 
     bool has_root() const { return has_root_; }
-    value take_root() { return std::move(root_); }
+
+    value take_root()
+    {
+        has_root_ = false;
+        return std::move(root_);
+    }
     position start() const { return start_; }
+    std::size_t start_offset() const { return start_offset_; }
 
 private:
+    // A node with an anchor starts at its properties (`&name`, `!tag &name`, `&name !tag`): the anchor's
+    // name is held to go-yaml's rule (bad_anchor_name). Only anchored nodes pay for the look.
+    void check_anchor(const YAML::Mark& mark, YAML::anchor_t anchor) const
+    {
+        if (!anchor || mark.pos < 0)
+            return;
+        std::size_t i = static_cast<std::size_t>(mark.pos);
+        for (int property = 0; property < 2 && i < text_.size(); ++property) {
+            if (text_[i] == '&') {
+                refuse_bad_name(i, "an anchor (&name)");
+                return;
+            }
+            if (text_[i] != '!')
+                return;
+            i = text_.find_first_of(" \t\r\n", i);
+            if (i == std::string_view::npos)
+                return;
+            i = text_.find_first_not_of(" \t\r\n", i);
+            if (i == std::string_view::npos)
+                return;
+        }
+    }
+
+    void refuse_bad_name(std::size_t at, const char* what) const
+    {
+        const std::size_t bad = bad_anchor_name(text_, at);
+        if (bad == std::string_view::npos) {
+            // `&name: x`: go-yaml ends the name at the ':' and reads an anchored empty key, which kubectl's
+            // sigs.k8s.io/yaml refuses; yaml-cpp 0.7 read an anchor named "name:" on a null.
+            std::size_t end = at + 1;
+            while (end < text_.size() && std::string_view(" \t\r\n?:,]}%@`").find(text_[end]) == std::string_view::npos)
+                ++end;
+            if (text_[at] == '&' && end < text_.size() && text_[end] == ':' &&
+                (end + 1 == text_.size() || std::string_view(" \t\r\n").find(text_[end + 1]) != std::string_view::npos))
+                throw load_error{"an anchor name ends at ':' for kubectl's go-yaml, which then reads an empty (null) "
+                                 "mapping key here: kubectl refuses the file (unsupported map key of type: <nil>)",
+                                 part_position(text_, end)};
+            return;
+        }
+        throw load_error{std::string("the name of ") + what +
+                             " may hold only letters, digits, '_' and '-', and ends at a space, a line break or one "
+                             "of ?:,]}%@` (kubectl's go-yaml refuses the file here: did not find expected "
+                             "alphabetic or numeric character)",
+                         part_position(text_, bad)};
+    }
+
     // Whether the node at `mark` carries a tag other than !!null (after an anchor, if any).
     bool tagged_not_null(const YAML::Mark& mark) const
     {
@@ -217,6 +367,23 @@ private:
         position key_pos;
         bool block = false; // a block collection (entries on their own lines), not a flow one ({a: 1}, [1])
     };
+
+    // Whether the key at `mark` of a mapping is no key at all: yaml-cpp 0.7 marks a missing key at the ':'
+    // (`: x`, `a: 1` then `: 2`, `{a, : b}`) and reads a null key, and reads `:x` in { } as a plain key;
+    // go-yaml v2 takes a ':' in { } as the value indicator, and refuses the file at a key that is missing
+    // ("did not find expected key", in { } "did not find expected node content"). An explicit key ("? "
+    // on the line) may be empty. Called for null keys and for the keys of { } mappings only.
+    bool empty_key(const YAML::Mark& mark) const
+    {
+        if (mark.pos < 0 || static_cast<std::size_t>(mark.pos) >= text_.size())
+            return false;
+        const auto start = static_cast<std::size_t>(mark.pos);
+        if (text_[start] != ':')
+            return false;
+        const auto line_start = text_.rfind('\n', start == 0 ? 0 : start - 1);
+        const std::size_t from = line_start == std::string_view::npos || start == 0 ? 0 : line_start + 1;
+        return text_.substr(from, start - from).find('?') == std::string_view::npos;
+    }
 
     // Whether the implicit key starting at `mark` of a block mapping has no ':' after it on its line.
     // yaml-cpp 0.7 takes such a line (`  clu` as the last line of a mapping) as a key with a null value;
@@ -311,6 +478,12 @@ private:
         frame& top = stack_.back();
         if (k.is_sequence() || k.is_mapping())
             throw load_error{"mapping keys must be scalars", to_position(mark)};
+        if ((k.is_null() || !top.block) && empty_key(mark))
+            throw load_error{top.block ? "a ':' with no key before it: a line in a mapping needs \"key: value\" "
+                                         "(kubectl's go-yaml refuses the file here: did not find expected key)"
+                                       : "a ':' with no key before it in a { } mapping (kubectl's go-yaml refuses "
+                                         "the file here: did not find expected node content)",
+                             to_position(mark)};
         if (top.block && key_without_colon(mark))
             throw load_error{"could not find expected ':' after this key: a line in a mapping needs \"key: value\" "
                              "(kubectl's go-yaml refuses the file here)",
@@ -379,7 +552,57 @@ private:
     value root_;
     bool has_root_ = false;
     position start_;
+    std::size_t start_offset_ = 0;
 };
+
+// kubectl's reader (apimachinery YAMLReader) cuts the stream into pieces at each line starting with
+// "---" and sigs.k8s.io/yaml.Unmarshal reads only the first document of a piece: what follows its root
+// in the same piece (a stray '}' after a JSON object, a document after "...") is never parsed. The
+// offsets where pieces start after the first: each "---" line.
+std::vector<std::size_t> piece_starts(std::string_view text)
+{
+    std::vector<std::size_t> out;
+    if (text.starts_with("---"))
+        out.push_back(0);
+    for (std::size_t at = text.find("\n---"); at != std::string_view::npos; at = text.find("\n---", at + 1))
+        out.push_back(at + 1);
+    return out;
+}
+
+// The piece of the text that `offset` is in (0: before the first "---" line).
+std::size_t piece_of(const std::vector<std::size_t>& starts, std::size_t offset)
+{
+    return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin());
+}
+
+// Whether the piece starting at `from` (after its "---", blank and comment lines) starts with '{' or '['.
+bool flow_root(std::string_view text, std::size_t from)
+{
+    std::size_t i = text.substr(from).starts_with("---") ? from + 3 : from;
+    for (;;) {
+        i = text.find_first_not_of(" \t\r\n", i);
+        if (i == std::string_view::npos)
+            return false;
+        if (text[i] != '#')
+            return text[i] == '{' || text[i] == '[';
+        i = text.find('\n', i);
+        if (i == std::string_view::npos)
+            return false;
+    }
+}
+
+// The byte offset of a 1-based position (the end of the text when past it).
+std::size_t offset_of(std::string_view text, position at)
+{
+    std::size_t offset = 0;
+    for (int line = 1; line < at.line; ++line) {
+        offset = text.find('\n', offset);
+        if (offset == std::string_view::npos)
+            return text.size();
+        ++offset;
+    }
+    return std::min(text.size(), offset + static_cast<std::size_t>(at.column > 0 ? at.column - 1 : 0));
+}
 
 } // namespace
 
@@ -392,6 +615,20 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
         return failure{text[bad] == '\0' ? "NUL byte: this is not a YAML or JSON text file"
                                          : "invalid UTF-8 (YAML and JSON must be UTF-8)",
                        position_of(text, bad)};
+
+    // go-yaml takes a lone CR as a line break (a "\r" in a quoted scalar folds to a space, a line after
+    // it is a new line); yaml-cpp 0.7 does not. A CR not before an LF becomes an LF, one byte for one, so
+    // offsets and marks hold; only a text that has one is copied.
+    std::string breaks;
+    for (std::size_t cr = text.find('\r'); cr != std::string_view::npos; cr = text.find('\r', cr + 1)) {
+        if (cr + 1 < text.size() && text[cr + 1] == '\n')
+            continue;
+        if (breaks.empty()) {
+            breaks.assign(text);
+            text = breaks;
+        }
+        breaks[cr] = '\n';
+    }
 
     if (auto control = control_character_go_refuses(text)) {
         char code[16];
@@ -408,28 +645,98 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
                        "file here: found character that cannot start any token)",
                        position_of(text, *tab)};
 
+    if (auto directive = directive_go_yaml_refuses(text))
+        return failure{std::string("a directive line (%YAML, %TAG) before a document: kubectl cuts the stream at "
+                                   "each --- line and its go-yaml then refuses the directive (") +
+                           directive->second + ")",
+                       position_of(text, directive->first)};
+
     const std::size_t max_nodes = limits.max_nodes ? limits.max_nodes : 4 * text.size() + 1024;
+    const std::vector<std::size_t> pieces = piece_starts(text);
     std::vector<document> docs;
-    std::istringstream in{std::string(text)};
-    try {
-        YAML::Parser parser(in);
-        tree_builder builder(text, limits, max_nodes);
-        for (int index = 0; parser.HandleNextDocument(builder); ++index) {
+    std::size_t read_piece = std::string_view::npos; // the last piece whose first document was read
+    std::size_t base = 0;                              // where yaml-cpp starts reading
+    int index = 0;
+    line_offset = 0;
+    struct reset_offset {
+        ~reset_offset() { line_offset = 0; }
+    } reset;
+    std::size_t limit = text.size(); // where yaml-cpp stops reading (see below)
+    position first_failed;
+    std::string first_why;
+    for (;;) {
+        const std::string_view part = text.substr(base, limit - base);
+        view_buffer buffer(part);
+        std::istream in(&buffer);
+        tree_builder builder(part, limits, max_nodes);
+        auto take = [&] {
             if (!builder.has_root())
-                continue;
+                return;
             value root = builder.take_root();
+            const std::size_t piece = piece_of(pieces, base + builder.start_offset());
+            if (piece == read_piece)
+                return; // after the piece's first document: kubectl never reads it
             if (root.is_null())
-                continue; // an empty document ("---" alone), as kubectl skips it
+                return; // an empty document ("---" alone) is skipped, as kubectl skips it
+            read_piece = piece;
             docs.push_back({index, builder.start(), std::move(root)});
+        };
+        std::optional<position> failed;
+        std::string why;
+        try {
+            YAML::Parser parser(in);
+            for (; parser.HandleNextDocument(builder); ++index)
+                take();
+            if (limit == text.size())
+                return docs;
+            // Read up to a stray '}' or ']' (below): go on at the next piece after it, if any.
+            const std::size_t next = piece_of(pieces, limit);
+            if (next >= pieces.size())
+                return docs;
+            line_offset += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(base),
+                                                       text.begin() + static_cast<std::ptrdiff_t>(pieces[next]), '\n'));
+            base = pieces[next];
+            limit = text.size();
+            ++index;
+            continue;
+        } catch (const load_error& e) {
+            failed = e.where;
+            why = e.message;
+        } catch (const YAML::Exception& e) {
+            failed = to_position(e.mark);
+            why = e.msg;
+        } catch (const std::exception& e) {
+            return failure{e.what(), {}};
         }
-    } catch (const load_error& e) {
-        return explain_yaml_error(text, e.message, e.where);
-    } catch (const YAML::Exception& e) {
-        return explain_yaml_error(text, e.msg, to_position(e.mark));
-    } catch (const std::exception& e) {
-        return failure{e.what(), {}};
+        // yaml-cpp may fail on what follows a complete root while it looks for the document's end.
+        take();
+        if (limit != text.size()) // the text up to a stray '}' or ']' is no document either
+            return explain_yaml_error(text, first_why, first_failed);
+        // An error after the first document of its piece is one kubectl never sees: go on at the next
+        // piece, if any. Any other is the file's error.
+        if (!failed->known() || failed->line <= line_offset)
+            return explain_yaml_error(text, why, *failed);
+        const std::size_t at = base + offset_of(part, {failed->line - line_offset, failed->column});
+        const std::size_t piece = piece_of(pieces, at);
+        // yaml-cpp looks past a { } or [ ] root (it could be a key) before it reports the root: a stray
+        // '}' or ']' after it fails the parse before any event. go-yaml reads the root and stops: so
+        // does lint, by reading the text up to the stray one again.
+        if (piece != read_piece && why == YAML::ErrorMsg::FLOW_END && limit == text.size() && at > base &&
+            piece_of(pieces, base) == piece && flow_root(text, piece == 0 ? 0 : pieces[piece - 1])) {
+            limit = at;
+            first_failed = *failed;
+            first_why = why;
+            continue;
+        }
+        if (piece != read_piece)
+            return explain_yaml_error(text, why, *failed);
+        if (piece >= pieces.size())
+            return docs;
+        line_offset += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(base),
+                                                   text.begin() + static_cast<std::ptrdiff_t>(pieces[piece]), '\n'));
+        base = pieces[piece];
+        ++index;
     }
-    return docs;
 }
 
 } // namespace kpw::doc

@@ -147,11 +147,16 @@ TEST_CASE("yaml: malformed and hostile input fails fast with a position")
     }
     SUBCASE("a stray ',' at the top level is named, not taken for an alias bomb")
     {
-        for (const char* text : {",", "\"foo\",\"bar\"", "\"top\"\n,\n"}) {
-            CAPTURE(text);
-            auto r = doc::load_yaml(text);
-            REQUIRE_FALSE(r.ok());
-            CHECK(r.error().message.find("not valid YAML: the parser makes no progress here") == 0);
+        auto r = doc::load_yaml(",");
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find("not valid YAML: the parser makes no progress here") == 0);
+        // After a first document, as kubectl reads a piece: the document only ("foo", no object).
+        for (const char* text : {"\"foo\",\"bar\"", "\"top\"\n,\n"}) {
+            CAPTURE(std::string(text));
+            auto first = doc::load_yaml(text);
+            REQUIRE(first.ok());
+            REQUIRE(first->size() == 1);
+            CHECK(first->front().root.is_string());
         }
     }
     SUBCASE("binary with NUL bytes")
@@ -318,4 +323,104 @@ TEST_CASE("yaml: an empty entry of a flow collection is refused, as go-yaml refu
     }
     // A null value after a flow key, nulls written out and a trailing comma still load.
     CHECK(doc::load_yaml("a: {b: , c: 1}\nd: [1, null, ~]\ne: [f, ]\ng: {h: 1,}\n").ok());
+}
+
+TEST_CASE("yaml: an anchor or alias name with a character go-yaml does not take is refused there")
+{
+    // go-yaml v2 takes letters, digits, '_' and '-' and then needs a blank or one of ?:,]}%@`; yaml-cpp
+    // 0.7 read `&3"` as the anchor named 3".
+    // (An alias such as *x" names no anchor for yaml-cpp either: refused as undefined.)
+    for (std::string text : {"a: &3\"\n  b\n", "a:\n  - &&&&-9y\n", "&@\"\nb: 1\n", "a: !t &q\" v\n"}) {
+        CAPTURE(text);
+        auto r = doc::load_yaml(text);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find("did not find expected alphabetic or numeric character") != std::string::npos);
+    }
+    auto r = doc::load_yaml("a: &3\"\n  b\n");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().where.line == 1);
+    CHECK(r.error().where.column == 6);
+    // Names go-yaml takes still load, with the value they anchor.
+    auto ok = doc::load_yaml("a: &x-1_B v\nb: *x-1_B\nc: [&y 1, *y]\nd: {&z e: f, g: *z}\nh: &w\ni: !!str &k 2\n");
+    REQUIRE(ok.ok());
+    CHECK((*ok)[0].root.string_at("b") == "v");
+}
+
+TEST_CASE("yaml: a directive line before a document is refused, as kubectl's reader makes go-yaml refuse it")
+{
+    // kubectl cuts the stream at each --- line, so go-yaml never sees the --- a directive needs.
+    const std::pair<const char*, const char*> cases[] = {
+        {"%\na: 1\n", "could not find expected directive name"},
+        {"# c\n%icWeated copy\na: 1\n", "found unknown directive name"},
+        {"%YAML1.1\n---\na: 1\n", "found unexpected non-alphabetical character"},
+        {"%YAML 1.1\n---\na: 1\n", "did not find expected <document start>"},
+        {"a: 1\n---\n%TAG ! tag:x,2000:\n---\nb: 2\n", "did not find expected <document start>"},
+    };
+    for (const auto& [text, words] : cases) {
+        CAPTURE(std::string(text));
+        auto r = doc::load_yaml(text);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find(words) != std::string::npos);
+    }
+    // A '%' that is no directive line: inside a document, indented, or in a scalar.
+    CHECK(doc::load_yaml("a: 1\nb: \"x\n%y\"\nc: |\n  %z\nd: 50%\n").ok());
+}
+
+TEST_CASE("yaml: a ':' with no key, a ':' starting a key in { } and &name: are refused, as go-yaml refuses them")
+{
+    const std::pair<const char*, const char*> cases[] = {
+        {"a: 1\n: 2\n", "did not find expected key"},
+        {"a:\n  b: 1\n  :\n    c\n", "did not find expected key"},
+        {"a:\n  - &eAffinities:\n  - b\n", "unsupported map key of type: <nil>"},
+        {"{\"labels\": {\"app\",:\"x\"}}\n", "did not find expected node content"},
+        {"{\"labels\": {\"app\", : x}}\n", "did not find expected node content"},
+    };
+    for (const auto& [text, words] : cases) {
+        CAPTURE(std::string(text));
+        auto r = doc::load_yaml(text);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find(words) != std::string::npos);
+    }
+    // A quoted key over several lines is refused by yaml-cpp too; an explicit key may span lines, and
+    // a ':' inside a block key is text.
+    CHECK_FALSE(doc::load_yaml("x: 1\n\"a\nb\": 1\n").ok());
+    CHECK(doc::load_yaml("? \"a\n  b\"\n: 1\nc: \"d\n  e\"\n:x: 2\n").ok());
+}
+
+TEST_CASE("yaml: a lone CR is a line break, as go-yaml reads it; CRLF is unchanged")
+{
+    auto r = doc::load_yaml("a: \"ch\reckout\"\rb: 1\r\nc: 2\r\n");
+    REQUIRE(r.ok());
+    CHECK((*r)[0].root.string_at("a") == "ch eckout");
+    CHECK((*r)[0].root.find("b")->as_int() == 1);
+    CHECK((*r)[0].root.find("c")->as_int() == 2);
+    CHECK((*r)[0].root.find("c")->pos().line == 4); // go-yaml counts the CR in the string as a line too
+}
+
+TEST_CASE("yaml: only the first document of each piece between --- lines is read, as kubectl reads a stream")
+{
+    // apimachinery's YAMLReader cuts at each "---" line and sigs.k8s.io/yaml.Unmarshal parses one
+    // document of the piece: a stray '}' after it, or a document after "...", is never read.
+    auto stray = doc::load_yaml("{a: 1}}\n---\nc: [3,\n  4]\n");
+    REQUIRE(stray.ok());
+    REQUIRE(stray->size() == 2);
+    CHECK((*stray)[0].root.find("a")->as_int() == 1);
+    CHECK((*stray)[1].root.find("c")->pos().line == 3);
+    CHECK((*stray)[1].root.find("c")->items()[1].pos().line == 4);
+    auto ended = doc::load_yaml("a: 1\n...\nb: 2\n---\nc: 3\n");
+    REQUIRE(ended.ok());
+    REQUIRE(ended->size() == 2);
+    CHECK((*ended)[0].root.find("a") != nullptr);
+    CHECK((*ended)[1].root.find("c") != nullptr);
+    CHECK(doc::load_yaml("[1]]\n").ok());
+    CHECK(doc::load_yaml("a: 1\n...\n}\n").ok());
+    // A block mapping is still open at a '}' on the next line: go-yaml refuses it (did not find expected key).
+    CHECK_FALSE(doc::load_yaml("a: 1\n}\n").ok());
+    // An error in a piece's first document is still the file's error, at its line.
+    auto bad = doc::load_yaml("a: 1\n---\nb: [1\n");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().where.line >= 3);
+    auto after = doc::load_yaml("{a: 1}}\n---\nb: 1\n  c: 2\n");
+    REQUIRE_FALSE(after.ok());
+    CHECK(after.error().where.line == 4);
 }
