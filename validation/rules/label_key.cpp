@@ -15,6 +15,11 @@ constexpr std::string_view dns1123_subdomain_msg =
     "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
+constexpr std::string_view dns1123_label_msg =
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "
+    "end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
 constexpr std::string_view label_value_regex_msg =
     "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
     "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "
@@ -23,6 +28,13 @@ constexpr std::string_view label_value_regex_msg =
 constexpr std::size_t qualified_name_max = 63;
 constexpr std::size_t label_value_max = 63;
 constexpr std::size_t dns1123_subdomain_max = 253;
+constexpr std::size_t dns1123_label_max = 63;
+
+// apimachinery has two spellings of its length message: pkg/api/validate/content (label keys, label
+// values, a key's DNS prefix) says "bytes", pkg/util/validation (object names and namespaces) says
+// "characters" (apimachinery v0.35.3 content/errors.go:34, util/validation/validation.go:425).
+std::string max_len_bytes(std::size_t n) { return "must be no more than " + std::to_string(n) + " bytes"; }
+std::string max_len_characters(std::size_t n) { return "must be no more than " + std::to_string(n) + " characters"; }
 
 bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
@@ -67,9 +79,34 @@ std::vector<std::string> dns1123_subdomain_errors(std::string_view value)
 {
     std::vector<std::string> errs;
     if (value.size() > dns1123_subdomain_max)
-        errs.push_back("must be no more than " + std::to_string(dns1123_subdomain_max) + " bytes");
+        errs.push_back(max_len_bytes(dns1123_subdomain_max));
     if (!matches_dns1123_subdomain(value))
         errs.emplace_back(dns1123_subdomain_msg);
+    return errs;
+}
+
+std::vector<std::string> object_name_errors(std::string_view value)
+{
+    std::vector<std::string> errs;
+    if (value.size() > dns1123_subdomain_max)
+        errs.push_back(max_len_characters(dns1123_subdomain_max));
+    if (!matches_dns1123_subdomain(value))
+        errs.emplace_back(dns1123_subdomain_msg);
+    return errs;
+}
+
+std::vector<std::string> namespace_name_errors(std::string_view value)
+{
+    std::vector<std::string> errs;
+    if (value.size() > dns1123_label_max)
+        errs.push_back(max_len_characters(dns1123_label_max));
+    if (!matches_dns1123_label(value)) {
+        // Already too long or not: a valid subdomain that is no label can only hold dots.
+        if (matches_dns1123_subdomain(value))
+            errs.emplace_back("must not contain dots");
+        else
+            errs.emplace_back(dns1123_label_msg);
+    }
     return errs;
 }
 
@@ -77,7 +114,7 @@ std::vector<std::string> label_value_errors(std::string_view value)
 {
     std::vector<std::string> errs;
     if (value.size() > label_value_max)
-        errs.push_back("must be no more than " + std::to_string(label_value_max) + " bytes");
+        errs.push_back(max_len_bytes(label_value_max));
     if (!value.empty() && !matches_qualified_name(value)) // ^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$
         errs.emplace_back(label_value_regex_msg);
     return errs;
@@ -105,7 +142,7 @@ std::vector<std::string> qualified_name_errors(std::string_view value)
     if (name.empty())
         errs.emplace_back("name part must be non-empty");
     else if (name.size() > qualified_name_max)
-        errs.push_back("name part must be no more than " + std::to_string(qualified_name_max) + " bytes");
+        errs.push_back("name part " + max_len_bytes(qualified_name_max));
     if (!matches_qualified_name(name))
         errs.push_back("name part " + std::string(qualified_name_regex_msg));
     return errs;

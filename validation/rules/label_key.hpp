@@ -16,8 +16,16 @@ std::vector<std::string> qualified_name_errors(std::string_view value);
 // validation.IsValidLabelValue: at most 63 bytes, and empty or a qualified-name-like token.
 std::vector<std::string> label_value_errors(std::string_view value);
 
-// validation.IsDNS1123Subdomain: the length message and/or the regex message (rules §4.2).
+// content.IsDNS1123Subdomain (a label key's prefix): the length message ("bytes") and/or the regex message.
 std::vector<std::string> dns1123_subdomain_errors(std::string_view value);
+
+// NameIsDNSSubdomain, the check of metadata.name (util/validation.IsDNS1123Subdomain): the same checks,
+// its length message says "characters" (rules §4.2).
+std::vector<std::string> object_name_errors(std::string_view value);
+
+// ValidateNamespaceName (util/validation.IsDNS1123Label): at most 63 characters, "must not contain dots"
+// for a subdomain, else the RFC 1123 label message.
+std::vector<std::string> namespace_name_errors(std::string_view value);
 
 // karmada: metav1validation.ValidateLabelName as used for affinity names, groupByLabelKey and
 // aliasLabelName: one FieldValueInvalid per message, the value Go-quoted.

@@ -12,16 +12,34 @@ namespace {
 // apimachinery TotalAnnotationSizeLimitB: keys and values together.
 constexpr std::size_t annotations_size_limit = 256 * 1024;
 
-void validate_name(const model::object_meta& meta, const field::path& at, field::error_list& errs)
+// ValidateObjectMetaAccessor with NameIsDNSSubdomain: generateName (its trailing '-' masked, as a suffix
+// follows it), then the name. Without a name, generateName lets the server pick one (kubectl create);
+// a bad prefix is already reported at generateName.
+void validate_names(const model::object_meta& meta, const field::path& at, field::error_list& errs)
 {
+    if (!meta.generate_name.empty()) {
+        std::string prefix = meta.generate_name;
+        if (prefix.size() > 1 && prefix.back() == '-')
+            prefix.back() = 'a'; // maskTrailingDash
+        for (auto& msg : object_name_errors(prefix))
+            errs.push_back(field::invalid(at.child("generateName"), field::go_quote(meta.generate_name), std::move(msg)));
+    }
+    const field::path name = at.child("name");
     if (meta.name.empty()) {
-        // generateName lets the server pick the name (kubectl create); the generated name is valid.
         if (meta.generate_name.empty())
-            errs.push_back(field::required(at, "name or generateName is required"));
+            errs.push_back(field::required(name, "name or generateName is required"));
         return;
     }
-    for (auto& msg : dns1123_subdomain_errors(meta.name))
-        errs.push_back(field::invalid(at, field::go_quote(meta.name), std::move(msg)));
+    for (auto& msg : object_name_errors(meta.name))
+        errs.push_back(field::invalid(name, field::go_quote(meta.name), std::move(msg)));
+}
+
+// A namespaced object's namespace (ValidateNamespaceName). An empty one is kubectl's context namespace
+// by the time the request is made; a cluster-scoped object's is cleared by the API server (BeforeCreate).
+void validate_namespace(const model::object_meta& meta, const field::path& at, field::error_list& errs)
+{
+    for (auto& msg : namespace_name_errors(meta.ns))
+        errs.push_back(field::invalid(at, field::go_quote(meta.ns), std::move(msg)));
 }
 
 // Positions the errors from `first` on at `where` (its key with `at_key`).
@@ -91,10 +109,12 @@ void validate_finalizers(const model::object_meta& meta, const field::path& at, 
 
 } // namespace
 
-void validate_object_meta(const model::object_meta& meta, field::error_list& errs)
+void validate_object_meta(const model::object_meta& meta, bool namespaced, field::error_list& errs)
 {
     const field::path at = field::path::root("metadata");
-    validate_name(meta, at.child("name"), errs);
+    validate_names(meta, at, errs);
+    if (namespaced && !meta.ns.empty())
+        validate_namespace(meta, at.child("namespace"), errs);
     validate_labels(meta, at.child("labels"), errs);
     validate_annotations(meta, at.child("annotations"), errs);
     validate_finalizers(meta, at.child("finalizers"), errs);

@@ -50,7 +50,8 @@ void validate_failover(const model::propagation_spec& spec, const field::path& s
 // total size; finalizer names.
 // kube-apiserver: apimachinery ValidateObjectMetaAccessor (NameIsDNSSubdomain), ValidateLabels,
 // ValidateAnnotations, ValidateFinalizers
-void validate_object_meta(const model::object_meta& meta, field::error_list& errs);
+// `namespaced` (a PropagationPolicy): a non-empty metadata.namespace must be a DNS-1123 label.
+void validate_object_meta(const model::object_meta& meta, bool namespaced, field::error_list& errs);
 
 // UPDATE-only checks U1, U2 (§6.1): the denial message, or nullopt when the update may proceed.
 std::optional<std::string> validate_update(const model::policy& now, const model::policy& old);
