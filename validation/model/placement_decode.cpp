@@ -82,6 +82,8 @@ void report(std::string_view go_error, std::size_t depth, const doc::value& node
     dotted.remove_prefix(std::min(dotted.size(), dotted.find('.') + 1)); // the struct name
     const std::string go_type(go_error.substr(t + type_marker.size()));
     auto keys = split_dotted(dotted);
+    // An embedded struct's Go field name (clusterAffinities.ClusterAffinity.labelSelector) is no JSON key.
+    std::erase_if(keys, [](const std::string& k) { return !k.empty() && k[0] >= 'A' && k[0] <= 'Z'; });
     keys.erase(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(std::min(depth, keys.size())));
     found first, misfit;
     walk(node, keys, at, go_type, first, misfit);

@@ -47,7 +47,8 @@ void apply_field_validation(policy_kind kind, const doc::value& object, schema::
     for (const auto& f : schema::unknown_fields(*crd, object)) {
         const position where = doc::locate_key(object, f.at.str());
         if (mode == schema::field_validation::strict)
-            found.push_back({"BadRequest", f.at.str(), schema::strict_decoding_message(kind_name(kind), version, {f}),
+            // The field as the API server's pruning renders it: a map key is a child (matchLabels.zone.x).
+            found.push_back({"BadRequest", f.api_path, schema::strict_decoding_message(kind_name(kind), version, {f}),
                              where, true});
         else
             found.push_back({"unknown-field", f.at.str(), "unknown field \"" + f.api_path + "\"", where, true});
