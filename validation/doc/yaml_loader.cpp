@@ -696,8 +696,7 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
             line_offset += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(base),
                                                        text.begin() + static_cast<std::ptrdiff_t>(pieces[next]), '\n'));
             base = pieces[next];
-            limit = text.size();
-            ++index;
+            limit = text.size(); // (the loop above counted the document read)
             continue;
         } catch (const load_error& e) {
             failed = e.where;

@@ -405,6 +405,7 @@ TEST_CASE("yaml: only the first document of each piece between --- lines is read
     REQUIRE(stray.ok());
     REQUIRE(stray->size() == 2);
     CHECK((*stray)[0].root.find("a")->as_int() == 1);
+    CHECK((*stray)[1].index == 1); // the index yaml-cpp gives the document after the "---"
     CHECK((*stray)[1].root.find("c")->pos().line == 3);
     CHECK((*stray)[1].root.find("c")->items()[1].pos().line == 4);
     auto ended = doc::load_yaml("a: 1\n...\nb: 2\n---\nc: 3\n");
