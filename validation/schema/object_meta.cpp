@@ -99,9 +99,14 @@ std::optional<object_meta_type_error> element_error(const doc::value& v, const f
 
 std::optional<object_meta_type_error> object_meta_type_check(const doc::value& metadata)
 {
-    if (!metadata.is_mapping())
-        return std::nullopt; // the schema and the decoder report a metadata that is no object
     const field::path root = field::path::root("metadata");
+    if (metadata.is_null())
+        return std::nullopt;
+    // The API server reads metadata on its own (unstructured's ObjectMeta accessor json-decodes it):
+    // anything but an object fails there, before the schema is consulted.
+    if (!metadata.is_mapping())
+        return object_meta_type_error{root, "json: cannot unmarshal " + json_value_word(metadata, false) +
+                                                " into Go value of type v1.ObjectMeta"};
     // meta_fields is in sorted key order, the order the re-encoded metadata is decoded in.
     for (const auto& f : meta_fields) {
         const doc::value* v = metadata.find(f.name);

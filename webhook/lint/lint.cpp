@@ -76,6 +76,16 @@ void apply_object_meta_decoding(policy_kind kind, const doc::value& object, poli
                             doc::locate(object, bad->at.str()), true});
 }
 
+bool is_string_map(const doc::value& v)
+{
+    if (!v.is_mapping())
+        return v.is_null(); // null reads as no annotations, not as a malformed map
+    for (const auto& m : v.members())
+        if (!m.second.is_string())
+            return false;
+    return true;
+}
+
 bool is_list(const doc::value& object)
 {
     const std::string_view kind = object.string_at("kind");
@@ -122,7 +132,22 @@ void lint_object(const doc::value& object, const std::string& file, int document
                                std::string(metadata ? metadata->string_at("name") : "")});
         return;
     }
-    out.results.push_back(lint_policy_typed(*kind, object, file, document, options, &part.typed, out.results.size()));
+    const doc::value* annotations = object.find("metadata") ? object.find("metadata")->find("annotations") : nullptr;
+    if (annotations && !is_string_map(*annotations)) {
+        // kubectl apply adds its last-applied-configuration annotation through unstructured's
+        // GetAnnotations, which reads a map with a value that is no string as no map at all: the
+        // annotations sent are that one annotation alone (kubectl apply.go CreateApplyAnnotation).
+        doc::value sent = object;
+        sent.find("metadata")->erase("annotations");
+        out.results.push_back(lint_policy_typed(*kind, sent, file, document, options, &part.typed, out.results.size()));
+        out.results.back().warnings.push_back(
+            {"annotations-dropped", "metadata.annotations",
+             "kubectl apply sends none of these annotations: a value that is not a string makes it replace them "
+             "all with its last-applied-configuration (quote the value to keep them)",
+             annotations->pos(), false});
+    } else {
+        out.results.push_back(lint_policy_typed(*kind, object, file, document, options, &part.typed, out.results.size()));
+    }
     const policy_result& r = out.results.back();
     ++out.totals.policies;
     out.totals.denied += r.allowed ? 0 : 1;

@@ -39,6 +39,10 @@ TEST_CASE("metadata decoded into ObjectMeta: the first Go type error, in sorted 
          "json: cannot unmarshal object into Go struct field ObjectMeta.finalizers of type string"},
         {"a fraction as the generation", "generation: 1.5", "metadata.generation",
          "json: cannot unmarshal number 1.5 into Go struct field ObjectMeta.generation of type int64"},
+        {"metadata that is a string", "just-a-name", "metadata",
+         "json: cannot unmarshal string into Go value of type v1.ObjectMeta"},
+        {"metadata that is a list", "[name, web]", "metadata",
+         "json: cannot unmarshal array into Go value of type v1.ObjectMeta"},
         {"annotations are decoded before labels", "labels: {a: 1}\nannotations: {b: 2}", "metadata.annotations[b]",
          "json: cannot unmarshal number into Go struct field ObjectMeta.annotations of type string"},
     };

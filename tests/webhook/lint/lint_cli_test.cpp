@@ -260,3 +260,20 @@ TEST_CASE("--validate=warn warns with the API server's warning and admits; ignor
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("--validate") != std::string::npos);
 }
+
+TEST_CASE("an annotation value that is no string: kubectl apply sends no annotations, so the policy is admitted")
+{
+    // Karmada (the conformance oracle) admits it: kubectl's CreateApplyAnnotation reads the map through
+    // unstructured's GetAnnotations, which returns nil for it, and sends last-applied-configuration alone.
+    std::string text = policy_yaml;
+    text.insert(text.find("spec:"), "  annotations: {owner: team-a, note: {}}\n");
+    auto r = run_lint({"-"}, text);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("<stdin>:6:16: warning: metadata.annotations: kubectl apply sends none of these annotations") !=
+          std::string::npos);
+    CHECK(r.out.find("[annotations-dropped]") != std::string::npos);
+    // A map of strings is sent as written: no warning.
+    text = policy_yaml;
+    text.insert(text.find("spec:"), "  annotations: {owner: team-a}\n");
+    CHECK(run_lint({"-"}, text).out.find("annotations-dropped") == std::string::npos);
+}
