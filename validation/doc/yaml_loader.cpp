@@ -591,6 +591,15 @@ bool flow_root(std::string_view text, std::size_t from)
     }
 }
 
+// Whether the text up to `at` is a JSON object that starts the stream: kubectl's YAMLOrJSONDecoder then
+// reads it with Go's JSON decoder and decodes the rest as a YAML stream of its own, which fails at the
+// stray '}' or ']' (and kubectl reports the JSON error).
+bool json_before(std::string_view text, std::size_t piece, std::size_t at)
+{
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    return piece == 0 && first != std::string_view::npos && text[first] == '{' && parse_json(text.substr(0, at)).ok();
+}
+
 // The byte offset of a 1-based position (the end of the text when past it).
 std::size_t offset_of(std::string_view text, position at)
 {
@@ -721,7 +730,8 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
         // '}' or ']' after it fails the parse before any event. go-yaml reads the root and stops: so
         // does lint, by reading the text up to the stray one again.
         if (piece != read_piece && why == YAML::ErrorMsg::FLOW_END && limit == text.size() && at > base &&
-            piece_of(pieces, base) == piece && flow_root(text, piece == 0 ? 0 : pieces[piece - 1])) {
+            piece_of(pieces, base) == piece && flow_root(text, piece == 0 ? 0 : pieces[piece - 1]) &&
+            !json_before(text, piece, at)) {
             limit = at;
             first_failed = *failed;
             first_why = why;
