@@ -60,7 +60,7 @@ void add_shared_lint_flags(CLI::App& sub, const std::shared_ptr<lint_flags>& fla
         ->capture_default_str();
     sub.add_flag("--explain", flags->options.explain,
                  "dry run: for every affinity group tried, every cluster considered and why it got what it got "
-                 "(always present in -o json)");
+                 "(text; -o json gets the `considered` rows)");
     sub.add_flag("--legacy-default-tolerations", flags->legacy_tolerations,
                  "dry run as Karmada v1.3-v1.14, whose webhook added NoExecute tolerations for "
                  "not-ready/unreachable clusters");
@@ -107,8 +107,8 @@ void prepare_dry_run(lint::dry_run_context& ctx, const lint_flags& flags, lint::
     ctx.options.legacy_default_tolerations = flags.legacy_tolerations;
     ctx.gates = options.feature_gates;
     ctx.options.gates = &ctx.gates;
-    // Every considered cluster is part of -o json and --explain; the short text output counts the
-    // clusters each group left out, so the rows are always computed.
+    // Every output counts the clusters each group left out and why, so the rows are always computed;
+    // the report keeps them only for --explain (lint/dry_run.cpp).
     ctx.options.explain = true;
     // A successful re-schedule writes lastScheduledTime = now; nothing else reads the clock.
     ctx.now = static_cast<model::timestamp>(std::time(nullptr));

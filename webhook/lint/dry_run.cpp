@@ -47,15 +47,45 @@ considered_row to_row(const scheduling::considered_cluster& c)
     return row;
 }
 
-group_row to_row(const scheduling::group_outcome& g)
+// "left out 3 cluster(s): a, b, c (2 not selected, 1 ...)": the clusters that got nothing and why.
+left_out_summary summarise_left_out(const std::vector<scheduling::considered_cluster>& considered)
 {
-    group_row row{g.affinity_name, g.outcome, g.error, g.diagnosis, g.diagnosis_alternatives, {}};
-    for (const auto& c : g.considered)
-        row.considered.push_back(to_row(c));
+    constexpr std::size_t max_names = 120;
+    left_out_summary out;
+    std::map<std::string_view, int> reasons;
+    bool cut = false;
+    for (const auto& c : considered) {
+        if (c.passed && (c.replicas > 0 || c.holds_job))
+            continue;
+        ++out.count;
+        const std::string_view reason = c.passed ? (c.left_out.empty() ? std::string_view("not selected") : c.left_out)
+                                   : c.failures.empty() ? std::string_view() : std::string_view(c.failures.front().reason);
+        ++reasons[reason];
+        if (cut)
+            continue;
+        if (out.names.size() + c.name.size() + 2 > max_names && !out.names.empty()) {
+            out.names.append(", ...");
+            cut = true;
+            continue;
+        }
+        out.names.append(out.names.empty() ? "" : ", ").append(c.name);
+    }
+    for (const auto& [reason, n] : reasons)
+        out.reasons.append(out.reasons.empty() ? "" : ", ").append(std::to_string(n) + " ").append(reason);
+    return out;
+}
+
+group_row to_row(const scheduling::group_outcome& g, bool keep_considered)
+{
+    group_row row{g.affinity_name, g.outcome, g.error, g.diagnosis, g.diagnosis_alternatives, {}, {}};
+    if (keep_considered)
+        for (const auto& c : g.considered)
+            row.considered.push_back(to_row(c));
+    row.left_out = summarise_left_out(g.considered);
     return row;
 }
 
-scheduling_result to_result(const model::workload& w, const scheduling::decision& d)
+scheduling_result to_result(const model::workload& w, const scheduling::decision& d, bool keep_considered)
 {
     scheduling_result s;
     s.workload = ref_of(w);
@@ -74,7 +104,7 @@ scheduling_result to_result(const model::workload& w, const scheduling::decision
     for (const auto& f : d.failures)
         s.attempts.push_back(f.str());
     for (const auto& g : d.groups)
-        s.groups.push_back(to_row(g));
+        s.groups.push_back(to_row(g, keep_considered));
     s.condition_reason = d.condition_reason;
     s.condition_message = d.condition_message;
     s.condition_alternatives = d.condition_alternatives;
@@ -169,9 +199,11 @@ std::vector<placement_row> rows_of(const std::vector<model::target_cluster>& clu
 
 // A re-schedule prediction as a scheduling entry: `clusters` is the predicted spec.clusters, with the
 // tier and available replicas of the attempt where it computed them.
-scheduling_result to_result(const model::binding& applied, const scheduling::reschedule_outcome& out)
+scheduling_result to_result(const model::binding& applied, const scheduling::reschedule_outcome& out,
+                            bool keep_considered)
 {
-    scheduling_result s = out.acted ? to_result(model::workload_of(applied), out.result) : scheduling_result{};
+    scheduling_result s =
+        out.acted ? to_result(model::workload_of(applied), out.result, keep_considered) : scheduling_result{};
     s.workload = ref_of(model::workload_of(applied));
     s.clusters = rows_of(out.after.clusters);
     if (out.acted)
@@ -250,7 +282,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         }
         model::binding applied = scheduling::apply_policy(b, p->policy, w, ctx.gates);
         auto out = scheduling::reschedule(applied, *ctx.snapshot, opts, ctx.gates, ctx.now);
-        r.results[p->result].scheduling.push_back(to_result(applied, out));
+        r.results[p->result].scheduling.push_back(to_result(applied, out, r.explain));
         r.totals.unschedulable += r.results[p->result].scheduling.back().scheduled ? 0 : 1;
     }
     for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
@@ -262,7 +294,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         const auto& w = ctx.workloads[i];
         const auto& p = policies[*claim];
         auto d = scheduling::schedule(p.policy.spec, w, *ctx.snapshot, opts);
-        r.results[p.result].scheduling.push_back(to_result(w, d));
+        r.results[p.result].scheduling.push_back(to_result(w, d, r.explain));
         r.totals.unschedulable += d.scheduled ? 0 : 1;
         if (!w.components.empty())
             add_component_warnings(ctx, p, w, r);

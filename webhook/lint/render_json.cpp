@@ -97,7 +97,7 @@ value considered_json(const std::vector<considered_row>& rows)
     return out;
 }
 
-value groups_json(const std::vector<group_row>& groups)
+value groups_json(const std::vector<group_row>& groups, bool explain)
 {
     value out = value::sequence();
     for (const auto& g : groups) {
@@ -110,7 +110,8 @@ value groups_json(const std::vector<group_row>& groups)
             v.add("diagnosis", value::string(g.diagnosis));
         if (!g.diagnosis_alternatives.empty())
             v.add("diagnosis_alternatives", strings_json(g.diagnosis_alternatives));
-        v.add("considered", considered_json(g.considered));
+        if (explain)
+            v.add("considered", considered_json(g.considered));
         out.push_back(std::move(v));
     }
     return out;
@@ -130,7 +131,7 @@ value moves_json(const std::vector<move_row>& moves)
 }
 
 // The explain and day-2 keys of one scheduling entry (issues 12 and 13).
-void add_decision_details(value& v, const scheduling_result& s)
+void add_decision_details(value& v, const scheduling_result& s, bool explain)
 {
     if (s.has_condition) {
         value condition = value::mapping();
@@ -145,8 +146,9 @@ void add_decision_details(value& v, const scheduling_result& s)
         if (!s.condition_alternatives.empty())
             v.add("diagnosis_alternatives", strings_json(s.condition_alternatives));
     }
-    v.add("considered", s.groups.empty() ? value::sequence() : considered_json(s.groups.back().considered));
-    v.add("groups", groups_json(s.groups));
+    if (explain) // every considered cluster is a row per workload: only when asked for (--explain)
+        v.add("considered", s.groups.empty() ? value::sequence() : considered_json(s.groups.back().considered));
+    v.add("groups", groups_json(s.groups, explain));
     if (!s.previous)
         return;
     v.add("acted", value::boolean(s.acted));
@@ -161,7 +163,7 @@ void add_decision_details(value& v, const scheduling_result& s)
     v.add("moves", moves_json(s.moves));
 }
 
-value scheduling_json(const scheduling_result& s)
+value scheduling_json(const scheduling_result& s, bool explain)
 {
     value workload = value::mapping();
     workload.add("apiVersion", value::string(s.workload.api_version));
@@ -178,11 +180,11 @@ value scheduling_json(const scheduling_result& s)
     v.add("clusters", placement_rows_json(s.clusters));
     v.add("message", value::string(s.message));
     v.add("tie", value::boolean(s.tie));
-    add_decision_details(v, s);
+    add_decision_details(v, s, explain);
     return v;
 }
 
-value result_json(const policy_result& p)
+value result_json(const policy_result& p, bool explain)
 {
     value v = value::mapping();
     v.add("file", value::string(p.file));
@@ -200,7 +202,7 @@ value result_json(const policy_result& p)
         warnings.push_back(warning_json(w));
     value& scheduling = v.add("scheduling", value::sequence());
     for (const auto& s : p.scheduling)
-        scheduling.push_back(scheduling_json(s));
+        scheduling.push_back(scheduling_json(s, explain));
     return v;
 }
 
@@ -333,7 +335,7 @@ void render_json(const report& r, std::ostream& out)
 
     value results = value::sequence();
     for (const auto& p : r.results)
-        results.push_back(result_json(p));
+        results.push_back(result_json(p, r.explain));
 
     value root = value::mapping();
     root.add("summary", std::move(summary));

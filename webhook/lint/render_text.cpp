@@ -23,35 +23,13 @@ std::string padded(std::string s, std::size_t width)
     return s;
 }
 
-// "3 cluster(s) did not match ..., 1 tier not needed": why the clusters that got nothing got nothing.
-std::string left_out_counts(const group_row& g, std::size_t& count, std::string& names)
-{
-    std::map<std::string, int> reasons;
-    for (const auto& c : g.considered) {
-        if (c.passed && (c.replicas > 0 || c.holds_job))
-            continue;
-        ++count;
-        names.append(names.empty() ? "" : ", ").append(c.cluster);
-        ++reasons[c.passed ? (c.left_out.empty() ? std::string("not selected") : c.left_out) : c.reason];
-    }
-    std::string s;
-    for (const auto& [reason, n] : reasons)
-        s.append(s.empty() ? "" : ", ").append(std::to_string(n) + " " + reason);
-    return s;
-}
-
+// "left out 3 cluster(s): a, b, c (2 not selected, 1 ...)": why the clusters that got nothing got nothing.
 void print_group_summary(std::ostream& out, const group_row& g)
 {
-    std::size_t count = 0;
-    std::string names;
-    std::string reasons = left_out_counts(g, count, names);
-    if (count == 0)
+    if (g.left_out.count == 0)
         return;
-    constexpr std::size_t max_names = 120;
-    if (names.size() > max_names)
-        names = names.substr(0, names.rfind(", ", max_names)) + ", ...";
-    out << "    group " << (g.affinity_name.empty() ? "(clusterAffinity)" : g.affinity_name) << ": left out " << count
-        << " cluster(s): " << names << " (" << reasons << ")\n";
+    out << "    group " << (g.affinity_name.empty() ? "(clusterAffinity)" : g.affinity_name) << ": left out "
+        << g.left_out.count << " cluster(s): " << g.left_out.names << " (" << g.left_out.reasons << ")\n";
 }
 
 void print_group_explained(std::ostream& out, const group_row& g)

@@ -181,6 +181,10 @@ TEST_CASE("the AI example's PyTorchJob: rows count sets, the chosen cluster hold
                                   ai + "policies/keep-together.yaml"};
     auto json_args = args;
     json_args.insert(json_args.begin(), {"-o", "json"});
+    // Without --explain JSON carries no considered rows (memory at 10,000 workloads x 5,000 clusters).
+    CHECK(result_named(json_of(run_lint(json_args).out), "bert-finetune").find("scheduling")->items()[0].find(
+              "considered") == nullptr);
+    json_args.insert(json_args.begin(), "--explain");
     auto r = run_lint(json_args);
     auto v = json_of(r.out);
     const auto& s = result_named(v, "bert-finetune").find("scheduling")->items();
