@@ -737,7 +737,7 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
             first_why = why;
             continue;
         }
-        if (piece != read_piece)
+        if (piece != read_piece || json_before(text, piece, at))
             return explain_yaml_error(text, why, *failed);
         if (piece >= pieces.size())
             return docs;

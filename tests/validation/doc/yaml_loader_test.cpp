@@ -417,6 +417,7 @@ TEST_CASE("yaml: only the first document of each piece between --- lines is read
     // A stream that starts with a JSON object: kubectl's JSON decoder reads it, and the rest ("}") as
     // YAML fails the file.
     CHECK_FALSE(doc::load_yaml("{\"a\": 1}\n}\n").ok());
+    CHECK_FALSE(doc::load_yaml("{\"a\": 1},\n").ok());
     CHECK(doc::load_yaml("a: 1\n...\n}\n").ok());
     // A block mapping is still open at a '}' on the next line: go-yaml refuses it (did not find expected key).
     CHECK_FALSE(doc::load_yaml("a: 1\n}\n").ok());
