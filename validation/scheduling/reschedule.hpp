@@ -60,7 +60,9 @@ model::policy_claim claim_of(const model::policy& p);
 // that already names it is kept as it is); the policy's defaulted placement, failover and schedulerName
 // replace the binding's; when the template is at hand (`now`), spec.replicas, replicaRequirements and
 // components become what BuildResourceBinding reads off it (scheduled_form: components and replicas 0 with
-// MultiplePodTemplatesScheduling, else replicas and requirements). A spec change bumps the generation.
+// MultiplePodTemplatesScheduling, else replicas and requirements), and spec.resource.uid the template's
+// uid (kept when the template has none: the uid is unknown then, not empty). A spec change bumps the
+// generation.
 model::binding apply_policy(const model::binding& b, const model::policy& p, const model::workload* now,
                             const settings::feature_gates& gates);
 

@@ -106,13 +106,18 @@ model::binding apply_policy(const model::binding& b, const model::policy& p, con
     out.failover = p.spec.failover;
     out.scheduler_name = p.spec.scheduler_name;
     if (now != nullptr) {
+        // spec.resource is the template's reference, uid included: the uid picks the Webster tie-breaker
+        // (helper.NewDispenser(..., spec.Resource.UID)), so a binding written without it still splits as
+        // Karmada splits it (detector.go ApplyPolicy: bindingCopy.Spec.Resource = binding.Spec.Resource).
+        if (!now->uid.empty())
+            out.resource.uid = now->uid;
         const model::workload read = scheduled_form(*now, gates);
         out.replicas = read.replicas;
         out.has_requirements = read.has_requirements;
         out.request = read.request;
         out.components = read.components;
     }
-    bool changed = out.placement != b.placement || out.failover != b.failover ||
+    bool changed = out.resource != b.resource || out.placement != b.placement || out.failover != b.failover ||
                    out.scheduler_name != b.scheduler_name || out.replicas != b.replicas ||
                    out.has_requirements != b.has_requirements || out.request != b.request ||
                    out.components != b.components;

@@ -233,3 +233,22 @@ TEST_CASE("apply_policy takes replicaRequirements and components from the templa
           trigger::none);
     CHECK(apply_policy(b, p, &job, gates).components.empty()); // gate off: GetReplicas
 }
+
+TEST_CASE("apply_policy gives the binding the template's uid, which picks Karmada's Webster tie-breaker")
+{
+    // karmada: detector.go ApplyPolicy copies Spec.Resource (the template's reference, uid included);
+    // the scheduler's dispenser breaks ties by that uid (helper/binding.go tieBreakerByUID). A binding
+    // exported without spec.resource.uid was predicted as a random tie (conformance fuzz seed 1000).
+    auto b = bound(dynamic_on({"member1"}), 2, {{"member1", 2, {}}});
+    b.resource.uid.clear();
+    auto p = policy_named("pp");
+    p.spec.placement = *b.placement;
+    auto now = deployment(2);
+    now.uid = "00000000-0000-4000-8000-000000363622";
+    auto after = apply_policy(b, p, &now, gates);
+    CHECK(after.resource.uid == now.uid);
+    CHECK(after.generation == b.generation + 1);
+    now.uid.clear(); // an unknown uid is not an empty one: the binding's stays
+    b.resource.uid = "kept";
+    CHECK(apply_policy(b, p, &now, gates).resource.uid == "kept");
+}
