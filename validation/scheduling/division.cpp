@@ -44,7 +44,8 @@ std::int32_t go_sum(const std::vector<voter>& voters)
 // The estimator's answer alone: on a first schedule available is exactly that (nothing is assigned).
 std::int32_t allocatable_of(const candidate& c, division_mode mode)
 {
-    return mode == division_mode::first ? c.available : c.allocatable;
+    // On a first schedule nothing is assigned, so available is the int32 estimate.
+    return mode == division_mode::first ? static_cast<std::int32_t>(c.available) : c.allocatable;
 }
 
 std::int32_t previous_of(const candidate& c, division_mode mode)

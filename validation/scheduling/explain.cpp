@@ -153,7 +153,7 @@ considered_cluster passed_row(const explain_input& in, const by_rank& idx, std::
 {
     considered_cluster row;
     row.passed = true;
-    row.available = c.available;
+    row.available = static_cast<std::int32_t>(std::min<std::int64_t>(c.available, unlimited_replicas));
     row.replicas = idx.replicas[c.name_rank];
     if (in.sets != nullptr) { // the component-set estimator decided `available`
         row.component_sets = true;

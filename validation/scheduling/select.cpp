@@ -29,7 +29,7 @@ selection by_cluster(std::vector<candidate> ordered, const model::spread_constra
         return {std::move(chosen), {}};
     std::vector<candidate> reserve(ordered.begin() + static_cast<std::ptrdiff_t>(need_cnt), ordered.end());
     for (std::size_t slot = chosen.size(); slot-- > 0 && total_available(chosen) < need && !reserve.empty();) {
-        std::int32_t best = chosen[slot].available;
+        std::int64_t best = chosen[slot].available;
         std::size_t pick = reserve.size();
         for (std::size_t i = 0; i < reserve.size(); ++i)
             if (reserve[i].available > best) {

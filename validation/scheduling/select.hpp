@@ -16,7 +16,10 @@ namespace kpw::scheduling {
 struct candidate {
     const model::cluster* cluster = nullptr;
     int tier = 0;                   // overflowOrder: 0 primary, i+1 for overflowAffinities[i]
-    std::int32_t available = 0;     // availableReplicas: the estimate (+ assigned, 0 on a first schedule)
+    // availableReplicas: the estimate (+ assigned, 0 on a first schedule), in int64 as Karmada adds them
+    // (group_clusters.go generateClustersInfo): a non-workload's MaxInt32 + its current replicas still
+    // orders a cluster with more current replicas first.
+    std::int64_t available = 0;
     std::uint32_t name_rank = 0;    // the cluster's position in name order (snapshot::name_rank)
     // Re-schedule only (all 0 on a first schedule):
     std::int32_t allocatable = 0; // the estimate alone (allocatableReplicas), without current replicas

@@ -40,7 +40,7 @@ struct considered_cluster {
     std::string tier;                     // the primary or overflow affinityName that selects it
     bool passed = false;                  // passed every filter plugin
     std::vector<plugin_failure> failures; // every plugin it fails, in registry order (empty: passed)
-    std::int32_t available = 0;           // passed: availableReplicas (current replicas included)
+    std::int32_t available = 0;           // passed: availableReplicas (current replicas included, at most MaxInt32)
     std::string bound_by;                 // passed: what bounds `available` (cpu, memory, pods, nvidia.com/gpu,
                                           // "resource model grade 2", "no resourceSummary", ...)
     std::int32_t replicas = 0;            // assigned in this group

@@ -34,8 +34,7 @@ struct candidate_maker {
                                 : memo      ? r.opts.filters->estimate_for(*memo, p.index, r.request)
                                             : general_estimate(r.snap.prepared(p.index), r.request).replicas;
         std::int32_t current = locality ? current_of(r.previous, rank) : 0;
-        auto available = static_cast<std::int32_t>(
-            std::min<std::int64_t>(std::int64_t(estimate) + std::max(current, 0), unlimited_replicas));
+        const std::int64_t available = std::int64_t(estimate) + std::max(current, 0);
         return {&r.snap.clusters()[p.index], p.tier, available, rank, estimate, current, targeted(rank) ? 100 : 0,
                 r.snap.region_rank(p.index)};
     }

@@ -74,17 +74,21 @@ void fill(decision& d, const group_scope& term, const attempt& a, const model::w
     d.scheduled = true;
     d.affinity_name = term.name;
     auto tier = [&](int t) { return tier_name(term, t); };
+    // Shown as the estimator's answer: a non-workload's MaxInt32 plus its current replicas stays MaxInt32.
+    auto shown = [](std::int64_t available) {
+        return static_cast<std::int32_t>(std::min<std::int64_t>(available, unlimited_replicas));
+    };
     if (candidate_rows) {
         replicas_by_rank given(a.result);
         d.candidates.reserve(a.feasible.size());
         for (const auto& c : a.feasible)
-            d.candidates.push_back({c.cluster->name, given[c.name_rank], tier(c.tier), c.available, {}});
+            d.candidates.push_back({c.cluster->name, given[c.name_rank], tier(c.tier), shown(c.available), {}});
     }
     std::vector<assigned> rows = a.result.clusters;
     std::stable_sort(rows.begin(), rows.end(),
                      [](const assigned& x, const assigned& y) { return canonical_before(*x.target, *y.target); });
     for (const auto& r : rows)
-        d.clusters.push_back({r.target->cluster->name, r.replicas, tier(r.target->tier), r.target->available, {}});
+        d.clusters.push_back({r.target->cluster->name, r.replicas, tier(r.target->tier), shown(r.target->available), {}});
     if (a.checked_tie) {
         d.tie_between = tie_clusters(a);
         d.tie = !d.tie_between.empty();

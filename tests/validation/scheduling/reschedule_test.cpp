@@ -252,3 +252,18 @@ TEST_CASE("apply_policy gives the binding the template's uid, which picks Karmad
     b.resource.uid = "kept";
     CHECK(apply_policy(b, p, &now, gates).resource.uid == "kept");
 }
+
+TEST_CASE("a non-workload's re-schedule prefers the cluster with more current replicas: availableReplicas is int64")
+{
+    // karmada: spreadconstraint/group_clusters.go generateClustersInfo adds the assigned replicas to the
+    // estimate (MaxInt32 for a binding without replicas) in int64, so member7 (4 current) sorts before
+    // member3 (3 current); lint clamped both to MaxInt32 and took member3 by name (conformance fuzz
+    // --kind snapshot, seeds 1001 and 1002).
+    auto p = dynamic_on({"member3", "member7"});
+    p.spread_constraints = {model::spread_constraint{"cluster", "", 1, 1}};
+    auto b = bound(p, 0, {{"member3", 3, {}}, {"member7", 4, {}}});
+    auto out = reschedule(b, snapshot(std::vector<model::cluster>{cluster("member3", 5), cluster("member7", 5)}), {},
+                          gates, 2000);
+    REQUIRE(out.acted);
+    CHECK(split(out.after.clusters) == std::map<std::string, std::int32_t>{{"member7", 0}});
+}
