@@ -84,12 +84,12 @@ int reschedule(bytes data)
         // The binding as stored, then with each policy applied and the replicas of its template when the
         // stream has it.
         reschedule_both_ways(b, snap, shared, gates, false);
-        const model::workload* now = nullptr;
+        const model::workload* template_now = nullptr;
         for (const model::workload& w : in.workloads)
             if (model::refers_to(b.resource, w))
-                now = &w;
+                template_now = &w;
         for (const model::policy& p : in.policies)
-            reschedule_both_ways(scheduling::apply_policy(b, p, now, gates), snap, shared, gates, true);
+            reschedule_both_ways(scheduling::apply_policy(b, p, template_now, gates), snap, shared, gates, true);
     }
     return 0;
 }

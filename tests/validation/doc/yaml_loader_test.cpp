@@ -356,7 +356,9 @@ TEST_CASE("yaml: a directive line before a document is refused, as kubectl's rea
         {"%YAML 1.1\n---\na: 1\n", "did not find expected <document start>"},
         {"a: 1\n---\n%TAG ! tag:x,2000:\n---\nb: 2\n", "did not find expected <document start>"},
     };
-    for (const auto& [text, words] : cases) {
+    for (const auto& c : cases) {
+        const char* text = c.first; // no structured binding: clang 14 cannot capture one in CAPTURE
+        const char* words = c.second;
         CAPTURE(std::string(text));
         auto r = doc::load_yaml(text);
         REQUIRE_FALSE(r.ok());
@@ -375,7 +377,9 @@ TEST_CASE("yaml: a ':' with no key, a ':' starting a key in { } and &name: are r
         {"{\"labels\": {\"app\",:\"x\"}}\n", "did not find expected node content"},
         {"{\"labels\": {\"app\", : x}}\n", "did not find expected node content"},
     };
-    for (const auto& [text, words] : cases) {
+    for (const auto& c : cases) {
+        const char* text = c.first; // no structured binding: clang 14 cannot capture one in CAPTURE
+        const char* words = c.second;
         CAPTURE(std::string(text));
         auto r = doc::load_yaml(text);
         REQUIRE_FALSE(r.ok());

@@ -111,8 +111,9 @@ TEST_CASE("a Deployment without spec has kube-apiserver's default of 1 replica, 
 TEST_CASE("replicas written as a whole float (09, 1e1, 3.0) are that integer, as kubectl's reader gives Go")
 {
     // go-yaml v2 resolves `09` (no octal) to the float 9, which kubectl writes as the JSON number 9.
-    for (const auto& [text, want] : std::initializer_list<std::pair<const char*, std::int64_t>>{
-             {"09", 9}, {"1e1", 10}, {"3.0", 3}}) {
+    for (const auto& c : std::initializer_list<std::pair<const char*, std::int64_t>>{{"09", 9}, {"1e1", 10}, {"3.0", 3}}) {
+        const char* text = c.first; // no structured binding: clang 14 cannot capture one in CAPTURE
+        const std::int64_t want = c.second;
         CAPTURE(text);
         auto d = decode(std::string("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  replicas: ") +
                         text + "\n  template: {spec: {containers: [{name: c}]}}\n");
