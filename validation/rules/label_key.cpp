@@ -75,24 +75,29 @@ bool matches_dns1123_subdomain(std::string_view s)
 
 } // namespace
 
-std::vector<std::string> dns1123_subdomain_errors(std::string_view value)
+namespace {
+
+// IsDNS1123Subdomain of either package; `max_len` words the length message.
+std::vector<std::string> subdomain_errors(std::string_view value, std::string (*max_len)(std::size_t))
 {
     std::vector<std::string> errs;
     if (value.size() > dns1123_subdomain_max)
-        errs.push_back(max_len_bytes(dns1123_subdomain_max));
+        errs.push_back(max_len(dns1123_subdomain_max));
     if (!matches_dns1123_subdomain(value))
         errs.emplace_back(dns1123_subdomain_msg);
     return errs;
 }
 
+} // namespace
+
+std::vector<std::string> dns1123_subdomain_errors(std::string_view value)
+{
+    return subdomain_errors(value, max_len_bytes);
+}
+
 std::vector<std::string> object_name_errors(std::string_view value)
 {
-    std::vector<std::string> errs;
-    if (value.size() > dns1123_subdomain_max)
-        errs.push_back(max_len_characters(dns1123_subdomain_max));
-    if (!matches_dns1123_subdomain(value))
-        errs.emplace_back(dns1123_subdomain_msg);
-    return errs;
+    return subdomain_errors(value, max_len_characters);
 }
 
 std::vector<std::string> namespace_name_errors(std::string_view value)
