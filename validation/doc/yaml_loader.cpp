@@ -5,6 +5,7 @@
 #include "doc/load.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <istream>
@@ -470,6 +471,14 @@ private:
             take_key(v, mark);
             return;
         }
+        // kubectl turns the YAML into JSON before anything reads it, and Go's encoder has no NaN or
+        // infinity: .nan / .inf as a value fails the whole document (a key is formatted as text instead).
+        if (v.is_number() && !v.is_int() && !std::isfinite(v.as_double()))
+            throw load_error{std::string("json: unsupported value: ") +
+                                 (std::isnan(v.as_double()) ? "NaN" : v.as_double() > 0 ? "+Inf" : "-Inf") +
+                                 " (kubectl: error converting YAML to JSON): " + v.text() +
+                                 " is no JSON number; quote it for a string",
+                             to_position(mark)};
         attach(std::move(v));
     }
 

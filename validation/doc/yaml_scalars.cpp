@@ -127,10 +127,14 @@ value resolve_plain(const std::string& s, position at)
             for (char c : s)
                 if (c != '_')
                     clean.push_back(c);
-            return value::number(std::strtod(clean.c_str(), nullptr), s, at);
+            const double d = std::strtod(clean.c_str(), nullptr);
+            // go-yaml keeps a float strconv.ParseFloat refuses as out of range (1e400) a string.
+            return std::isinf(d) ? value::string(s, at) : value::number(d, s, at);
         }
-        if (one_of(s, {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN"}))
+        if (one_of(s, {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"}))
             return value::number(s.find('-') != std::string::npos ? -HUGE_VAL : HUGE_VAL, s, at);
+        if (one_of(s, {".nan", ".NaN", ".NAN"}))
+            return value::number(std::nan(""), s, at);
     }
     return value::string(s, at);
 }

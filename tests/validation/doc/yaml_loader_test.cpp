@@ -433,3 +433,16 @@ TEST_CASE("yaml: only the first document of each piece between --- lines is read
     REQUIRE_FALSE(after.ok());
     CHECK(after.error().where.line == 4);
 }
+
+TEST_CASE("yaml: .nan and .inf values are refused as kubectl's JSON conversion refuses them; 1e400 is a string")
+{
+    const std::pair<const char*, const char*> cases[] = {
+        {"a: .nan\n", "json: unsupported value: NaN"},
+        {"a: [1, .Inf]\n", "json: unsupported value: +Inf"},
+        {"a: {b: -.INF}\n", "json: unsupported value: -Inf"},
+    };
+    check_refused(cases);
+    // go-yaml keeps a float out of float64's range a string, and formats a float key as text.
+    CHECK(load_one("a: 1e400\n").find("a")->is_string());
+    CHECK(load_one(".nan: 1\n").is_mapping());
+}
