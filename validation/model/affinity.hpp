@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "model/go_collection.hpp"
+
 namespace kpw::model {
 
 // ---- selectors ----------------------------------------------------------------------------
@@ -17,20 +19,20 @@ namespace kpw::model {
 struct selector_requirement {
     std::string key;
     std::string op; // JSON "operator" (a C++ keyword)
-    std::vector<std::string> values;
+    go_slice<std::string> values;
     friend bool operator==(const selector_requirement&, const selector_requirement&) = default;
 };
 
 // metav1.LabelSelector.
 struct label_selector {
-    std::map<std::string, std::string> match_labels; // sorted, as Go encodes maps
-    std::vector<selector_requirement> match_expressions;
+    go_map<std::string, std::string> match_labels; // sorted, as Go encodes maps
+    go_slice<selector_requirement> match_expressions;
     friend bool operator==(const label_selector&, const label_selector&) = default;
 };
 
 // FieldSelector: keys provider/region/zone, operators In/NotIn (checked by the webhook).
 struct field_selector {
-    std::vector<selector_requirement> match_expressions;
+    go_slice<selector_requirement> match_expressions;
     friend bool operator==(const field_selector&, const field_selector&) = default;
 };
 
@@ -38,8 +40,8 @@ struct field_selector {
 struct cluster_affinity {
     std::optional<model::label_selector> label_selector;
     std::optional<model::field_selector> field_selector;
-    std::vector<std::string> cluster_names;
-    std::vector<std::string> exclude;
+    go_slice<std::string> cluster_names;
+    go_slice<std::string> exclude;
     friend bool operator==(const cluster_affinity&, const cluster_affinity&) = default;
 };
 
@@ -54,7 +56,7 @@ struct overflow_cluster_affinity {
 struct cluster_affinity_term {
     std::string affinity_name;
     model::cluster_affinity cluster_affinity; // inline
-    std::vector<overflow_cluster_affinity> overflow_affinities;
+    go_slice<overflow_cluster_affinity> overflow_affinities;
     friend bool operator==(const cluster_affinity_term&, const cluster_affinity_term&) = default;
 };
 

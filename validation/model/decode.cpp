@@ -12,7 +12,9 @@ namespace {
 
 class decoder {
 public:
-    explicit decoder(std::string* first_error) : first_error_(first_error) {}
+    decoder(std::string* first_error, empty_collections empties) : first_error_(first_error), empties_(empties) {}
+
+    bool keeps_empty() const { return empties_ == empty_collections::kept; }
 
     // encoding/json's UnmarshalTypeError: Struct is the innermost struct whose field is being decoded,
     // Field the dotted JSON path from the root (no indices). Only the first error is kept, as Go does.
@@ -72,6 +74,7 @@ private:
     }
 
     std::string* first_error_;
+    empty_collections empties_;
     const scope* innermost_ = nullptr;
     std::string_view owner_;
 };
@@ -268,6 +271,33 @@ bool read_as(decoder& d, const doc::value& v, std::vector<T>& out, go_name name)
     return true;
 }
 
+// A slice or map of the Placement types: decoded as the plain container, then an explicit `[]` / `{}`
+// is marked when the caller keeps empties apart from absent values.
+template <class C>
+void mark_if_explicitly_empty(const decoder& d, const doc::value& v, go_collection<C>& out)
+{
+    if (d.keeps_empty() && !v.is_null() && out.empty())
+        out.explicitly_empty = true;
+}
+
+template <class C>
+bool read(decoder& d, const doc::value& v, go_collection<C>& out)
+{
+    if (!read(d, v, static_cast<C&>(out)))
+        return false;
+    mark_if_explicitly_empty(d, v, out);
+    return true;
+}
+
+template <class C>
+bool read_as(decoder& d, const doc::value& v, go_collection<C>& out, go_name name)
+{
+    if (!read_as(d, v, static_cast<C&>(out), name))
+        return false;
+    mark_if_explicitly_empty(d, v, out);
+    return true;
+}
+
 // Every API struct as the Go type of the same name.
 template <class T>
     requires requires(const fields& f, T& t) { read_fields(f, t); }
@@ -457,11 +487,11 @@ void read_fields(const fields& f, object_meta& out)
 
 } // namespace
 
-policy decode(const doc::value& object, std::string* first_error)
+policy decode(const doc::value& object, std::string* first_error, empty_collections empties)
 {
     if (first_error)
         first_error->clear();
-    decoder d(first_error);
+    decoder d(first_error, empties);
     policy out;
     const bool cluster_scoped = object.string_at("kind") == kind_cluster_propagation_policy;
     const std::string_view go_struct = cluster_scoped ? kind_cluster_propagation_policy : kind_propagation_policy;

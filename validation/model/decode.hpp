@@ -15,6 +15,13 @@ namespace kpw::model {
 // and the first such mismatch is described in `first_error` (when given) in encoding/json's words,
 // e.g. `json: cannot unmarshal string into Go struct field PropagationSpec.spec.priority of type int32`.
 // An empty `*first_error` after the call means the object would decode in Go.
-policy decode(const doc::value& object, std::string* first_error = nullptr);
+//
+// `empties`: whether an explicit `[]` / `{}` in the Placement types is kept apart from an absent one
+// (model/go_collection.hpp). A policy as admitted drops it (the mutating webhook re-encodes the object
+// with omitempty); a placement read as written (a binding's spec, the applied-placement annotation)
+// keeps it, as encoding/json does.
+enum class empty_collections { dropped, kept };
+policy decode(const doc::value& object, std::string* first_error = nullptr,
+              empty_collections empties = empty_collections::dropped);
 
 } // namespace kpw::model

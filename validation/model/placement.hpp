@@ -43,7 +43,7 @@ struct static_cluster_weight {
 
 // ClusterPreferences.
 struct cluster_preferences {
-    std::vector<static_cluster_weight> static_weight_list;
+    go_slice<static_cluster_weight> static_weight_list;
     std::string dynamic_weight;
     friend bool operator==(const cluster_preferences&, const cluster_preferences&) = default;
 };
@@ -72,12 +72,19 @@ struct workload_affinity {
 // Placement.
 struct placement {
     std::optional<model::cluster_affinity> cluster_affinity;
-    std::vector<cluster_affinity_term> cluster_affinities;
-    std::vector<toleration> cluster_tolerations;
-    std::vector<spread_constraint> spread_constraints;
+    go_slice<cluster_affinity_term> cluster_affinities;
+    go_slice<toleration> cluster_tolerations;
+    go_slice<spread_constraint> spread_constraints;
     std::optional<replica_scheduling_strategy> replica_scheduling;
     std::optional<model::workload_affinity> workload_affinity;
-    friend bool operator==(const placement&, const placement&) = default;
+    friend bool operator==(const placement&, const placement&) = default; // reflect.DeepEqual
 };
+
+// The placement with every explicit `[]` / `{}` made absent (model/go_collection.hpp).
+placement without_explicit_empties(placement p);
+
+// apimachinery's equality.Semantic.DeepEqual, which takes an empty slice or map for a nil one (the
+// controller-runtime CreateOrUpdate test the detector's ApplyPolicy goes through).
+bool semantically_equal(const std::optional<placement>& a, const std::optional<placement>& b);
 
 } // namespace kpw::model

@@ -108,7 +108,7 @@ policy decode_wrapped(const doc::value& node, std::initializer_list<std::string_
     wrapper.add("kind", doc::value::string(std::string(kind_propagation_policy)));
     wrapper.add("spec", std::move(inner));
     std::string go_error;
-    policy p = decode(wrapper, &go_error);
+    policy p = decode(wrapper, &go_error, empty_collections::kept); // read as written: `[]` is not absent
     if (!go_error.empty())
         report(go_error, keys.size() + 1, node, at, errors);
     return p;

@@ -5,7 +5,9 @@
 // Mirrors karmada pkg/apis/policy/v1alpha1/propagation_types.go field for field; member names are
 // the snake_case of the JSON keys. Presence rules follow the Go round trip (validation-rules §2):
 //  * Go pointers to structs / *int32 / *bool are std::optional: set when present, even when empty;
-//  * lists are vectors: an empty list is the same as an absent one (omitempty drops it);
+//  * lists are vectors: an empty list is the same as an absent one (omitempty drops it); the Placement
+//    types' lists and maps are go_collections, which can also remember an explicit `[]` / `{}` where a
+//    placement is read as written (model/go_collection.hpp);
 //  * plain Go strings/ints are plain members: "" / 0 means unset.
 // Enumerated strings stay std::string so that unsupported values can be reported verbatim; the
 // known values are the constants of model/well_known.hpp.

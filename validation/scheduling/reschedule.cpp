@@ -4,8 +4,7 @@
 
 #include <algorithm>
 
-#include "doc/load.hpp"
-#include "model/decode.hpp"
+#include "model/binding_decode.hpp"
 #include "model/well_known.hpp"
 #include "scheduling/strategy.hpp"
 
@@ -14,28 +13,6 @@ namespace kpw::scheduling {
 namespace {
 
 constexpr std::string_view default_scheduler = "default-scheduler";
-
-// The annotation as json.Unmarshal into a Placement reads it: nullopt when that fails (not an object,
-// or a member of the wrong JSON type). Decoded through a policy wrapper so the one decoder is reused.
-std::optional<model::placement> applied_placement(const std::string& text)
-{
-    auto parsed = doc::parse_json(text);
-    if (!parsed.ok())
-        return std::nullopt;
-    if (parsed->is_null())
-        return model::placement{};
-    if (!parsed->is_mapping())
-        return std::nullopt;
-    doc::value spec = doc::value::mapping();
-    spec.add("placement", std::move(*parsed));
-    doc::value wrapper = doc::value::mapping();
-    wrapper.add("spec", std::move(spec));
-    std::string error;
-    auto p = model::decode(wrapper, &error);
-    if (!error.empty())
-        return std::nullopt;
-    return p.spec.placement;
-}
 
 const model::cluster_affinity_term* term_named(const model::placement& p, const std::string& name)
 {
@@ -156,16 +133,18 @@ bool placement_changed(const model::binding& b)
     auto it = b.annotations.find(std::string(model::applied_placement_annotation));
     if (it == b.annotations.end() || it->second.empty())
         return true;
-    auto applied = applied_placement(it->second);
-    if (!applied)
+    // As json.Unmarshal reads it: an explicit `[]` is no absent list (reflect.DeepEqual below).
+    auto decoded = model::decode_applied_placement(b);
+    if (!decoded)
         return false; // json.Unmarshal failed: logged, not changed
+    const model::placement& applied = **decoded;
     model::placement now = b.placement.value_or(model::placement{});
-    if (now == *applied)
+    if (now == applied)
         return false;
-    if (now.cluster_affinity != applied->cluster_affinity || now.cluster_tolerations != applied->cluster_tolerations ||
-        now.spread_constraints != applied->spread_constraints || now.replica_scheduling != applied->replica_scheduling)
+    if (now.cluster_affinity != applied.cluster_affinity || now.cluster_tolerations != applied.cluster_tolerations ||
+        now.spread_constraints != applied.spread_constraints || now.replica_scheduling != applied.replica_scheduling)
         return true;
-    return observed_term_changed(now, *applied, b.scheduler_observing_affinity_name);
+    return observed_term_changed(now, applied, b.scheduler_observing_affinity_name);
 }
 
 trigger_verdict should_schedule(const model::binding& b, const snapshot& clusters, const settings::feature_gates& gates)

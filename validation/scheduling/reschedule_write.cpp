@@ -117,11 +117,17 @@ model::binding apply_policy(const model::binding& b, const model::policy& p, con
         out.request = read.request;
         out.components = read.components;
     }
-    bool changed = out.resource != b.resource || out.placement != b.placement || out.failover != b.failover ||
-                   out.scheduler_name != b.scheduler_name || out.replicas != b.replicas ||
-                   out.has_requirements != b.has_requirements || out.request != b.request ||
-                   out.components != b.components;
-    if (changed)
+    const bool rest_of_spec_changed = out.resource != b.resource || out.failover != b.failover ||
+                                      out.scheduler_name != b.scheduler_name || out.replicas != b.replicas ||
+                                      out.has_requirements != b.has_requirements || out.request != b.request ||
+                                      out.components != b.components;
+    // controllerutil.CreateOrUpdate sends no update when equality.Semantic finds the binding unchanged,
+    // and Semantic takes an explicit `[]` for nil: the stored binding then keeps its `[]` (which the
+    // scheduler's reflect.DeepEqual still tells from the annotation's nil, helper.go placementChanged).
+    if (!rest_of_spec_changed && out.claim == b.claim && model::semantically_equal(out.placement, b.placement))
+        return b;
+    // The API server compares the stored spec as written: a dropped `[]` is a change there.
+    if (rest_of_spec_changed || out.placement != b.placement)
         ++out.generation;
     return out;
 }

@@ -92,6 +92,26 @@ TEST_CASE("placement changed: (d) the observed term missing from the new or the 
     CHECK(placement_changed(b));
 }
 
+// Karmada compares with reflect.DeepEqual, which tells an empty slice from nil (helper.go placementChanged);
+// the conformance oracle re-scheduled such bindings where lint left them alone (fuzz --kind snapshot, seed 142).
+TEST_CASE("placement changed: an explicit empty list is no absent one, in the annotation or in the binding")
+{
+    auto b = bound(dynamic_on({"member1"}), 2, {{"member1", 2, {}}});
+    const std::string written = b.annotations[annotation];
+    const auto at = written.find(R"("clusterAffinity":{)");
+    REQUIRE(at != std::string::npos);
+    std::string with_empty = written;
+    with_empty.insert(at + std::string_view(R"("clusterAffinity":{)").size(), R"("exclude":[],)");
+    b.annotations[annotation] = with_empty;
+    CHECK(placement_changed(b)); // [] in the annotation, nil in the binding
+    b.placement->cluster_affinity->exclude.explicitly_empty = true;
+    CHECK_FALSE(placement_changed(b)); // [] on both sides
+    b.annotations[annotation] = written;
+    CHECK(placement_changed(b)); // [] in the binding alone
+    // Read from a binding file, the [] is kept; read from a policy, the mutating webhook's omitempty drops it.
+    CHECK(model::without_explicit_empties(*b.placement) == dynamic_on({"member1"}));
+}
+
 TEST_CASE("the admission filter: scheduler name, scheduling suspension, claim labels")
 {
     std::vector<model::cluster> cs{cluster("member1", 5)};
@@ -185,6 +205,21 @@ TEST_CASE("apply_policy keeps the claim, replaces placement and replicas, and bu
     CHECK(after.clusters == b.clusters);
     p.spec.placement = *b.placement;
     CHECK(apply_policy(b, p, nullptr, gates).generation == b.generation);
+}
+
+TEST_CASE("apply_policy sends no update when only an explicit empty list differs (equality.Semantic)")
+{
+    auto b = bound(dynamic_on({"member1"}), 2, {{"member1", 2, {}}});
+    b.placement->cluster_affinity->exclude.explicitly_empty = true;
+    auto p = policy_named("pp");
+    p.spec.placement = dynamic_on({"member1"});
+    auto kept = apply_policy(b, p, nullptr, gates);
+    CHECK(kept.placement->cluster_affinity->exclude.explicitly_empty); // CreateOrUpdate found nothing to update
+    CHECK(kept.generation == b.generation);
+    p.spec.placement.cluster_affinity->cluster_names.push_back("member2");
+    auto updated = apply_policy(b, p, nullptr, gates);
+    CHECK_FALSE(updated.placement->cluster_affinity->exclude.explicitly_empty); // the policy's placement, sent
+    CHECK(updated.generation == b.generation + 1);
 }
 
 TEST_CASE("apply_policy claims an unclaimed binding for the policy, so the scheduler no longer ignores it")
