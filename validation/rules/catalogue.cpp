@@ -56,10 +56,6 @@ constexpr std::array entries{
                     "set effect: NoExecute or remove tolerationSeconds"},
     catalogue_entry{"purge-mode-deprecated", false, "a deprecated purgeMode (Immediately, Graciously)",
                     "use Directly for Immediately and Gracefully for Graciously; Karmada treats them alike"},
-    catalogue_entry{"annotations-dropped", false,
-                    "an annotation value that is not a string: kubectl apply sends none of the annotations",
-                    "quote the value (annotations are strings); kubectl apply replaces a malformed map with its "
-                    "last-applied-configuration alone"},
     catalogue_entry{"toleration-value-ignored", false, "an Exists toleration ignores its value",
                     "remove the value or use operator: Equal"},
     catalogue_entry{"affinity-matches-no-cluster", false,

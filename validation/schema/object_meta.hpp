@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// metadata decoded into ObjectMeta as the API server decodes it: Go's type errors, in Go's words.
+// metadata decoded into ObjectMeta as kubectl or the API server decodes it: Go's errors, in Go's words.
 #pragma once
 
 #include <optional>
@@ -12,13 +12,24 @@ namespace kpw::schema {
 
 struct object_meta_type_error {
     field::path at;      // the value a person edits: metadata.labels.team, metadata.finalizers[1]
-    std::string message; // "json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string"
+    std::string message; // "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"
 };
 
-// The first error encoding/json reports when `metadata` is decoded into ObjectMeta (the API server's
-// schemaobjectmeta.GetObjectMetaWithOptions, which decodes metadata re-encoded with its keys sorted):
-// a value of the wrong JSON type in one of ObjectMeta's string, integer, string-map or string-list
-// fields. kube-apiserver then refuses the object before anything else reads it.
-std::optional<object_meta_type_error> object_meta_type_check(const doc::value& metadata);
+// Who decodes a document's metadata into ObjectMeta first; the reader decides the checks and the words.
+enum class meta_reader {
+    // kubectl's reader, on every document it reads (cli-runtime pkg/resource/metadata_decoder.go): the
+    // document as JSON, keys sorted by the YAML-to-JSON conversion, decoded into {TypeMeta; ObjectMeta
+    // `json:"metadata"`}. Every ObjectMeta field counts, owner references, managed fields and RFC 3339
+    // timestamps included. An error refuses the file ("unable to decode") and nothing is sent.
+    kubectl,
+    // kube-apiserver, on what kubectl did not check (the items of a List): metadata alone decoded into
+    // ObjectMeta (schemaobjectmeta.GetObjectMetaWithOptions); its string, integer, string-map and
+    // string-list fields. An error is the API server's 400.
+    api_server,
+};
+
+// The first error Go reports when `metadata` is decoded by `reader`, or nullopt when it decodes.
+std::optional<object_meta_type_error> object_meta_type_check(const doc::value& metadata,
+                                                             meta_reader reader = meta_reader::kubectl);
 
 } // namespace kpw::schema

@@ -58,14 +58,15 @@ void apply_field_validation(policy_kind kind, const doc::value& object, schema::
 }
 
 // The API server decodes metadata into ObjectMeta before anything else reads the object: a value of the
-// wrong JSON type there (a number as a label value) is a 400 BadRequest in encoding/json's words,
-// whatever --validate says. It comes first, as decoding does; lint still judges the rest.
+// wrong JSON type there (a number as a label value in a List's item, which kubectl's own check does not
+// reach) is a 400 BadRequest in encoding/json's words, whatever --validate says. It comes first, as
+// decoding does; lint still judges the rest.
 void apply_object_meta_decoding(policy_kind kind, const doc::value& object, policy_result& r)
 {
     const doc::value* metadata = object.find("metadata");
     if (!metadata)
         return;
-    const auto bad = schema::object_meta_type_check(*metadata);
+    const auto bad = schema::object_meta_type_check(*metadata, schema::meta_reader::api_server);
     if (!bad)
         return;
     const std::string_view api_version = served_api_version(kind);
@@ -76,14 +77,22 @@ void apply_object_meta_decoding(policy_kind kind, const doc::value& object, poli
                             doc::locate(object, bad->at.str()), true});
 }
 
-bool is_string_map(const doc::value& v)
+// What kubectl apply sends of a document's metadata: unstructured's GetAnnotations reads a null
+// annotation value as "" and SetAnnotations writes it back (with the last-applied annotation), then
+// pruneNullsFromMap drops every other null member, a null label value among them (kubectl pkg/cmd/apply).
+doc::value as_kubectl_sends(const doc::value& object)
 {
-    if (!v.is_mapping())
-        return v.is_null(); // null reads as no annotations, not as a malformed map
-    for (const auto& m : v.members())
-        if (!m.second.is_string())
-            return false;
-    return true;
+    doc::value sent = object;
+    doc::value* metadata = sent.find("metadata");
+    if (!metadata || !metadata->is_mapping())
+        return sent;
+    if (doc::value* annotations = metadata->find("annotations"); annotations && annotations->is_mapping())
+        for (auto& m : annotations->members())
+            if (m.second.is_null())
+                m.second.assign_string("");
+    if (doc::value* labels = metadata->find("labels"); labels && labels->is_mapping())
+        std::erase_if(labels->members(), [](const doc::value::member& m) { return m.second.is_null(); });
+    return sent;
 }
 
 bool is_list(const doc::value& object)
@@ -132,22 +141,8 @@ void lint_object(const doc::value& object, const std::string& file, int document
                                std::string(metadata ? metadata->string_at("name") : "")});
         return;
     }
-    const doc::value* annotations = object.find("metadata") ? object.find("metadata")->find("annotations") : nullptr;
-    if (annotations && !is_string_map(*annotations)) {
-        // kubectl apply adds its last-applied-configuration annotation through unstructured's
-        // GetAnnotations, which reads a map with a value that is no string as no map at all: the
-        // annotations sent are that one annotation alone (kubectl apply.go CreateApplyAnnotation).
-        doc::value sent = object;
-        sent.find("metadata")->erase("annotations");
-        out.results.push_back(lint_policy_typed(*kind, sent, file, document, options, &part.typed, out.results.size()));
-        out.results.back().warnings.push_back(
-            {"annotations-dropped", "metadata.annotations",
-             "kubectl apply sends none of these annotations: a value that is not a string makes it replace them "
-             "all with its last-applied-configuration (quote the value to keep them)",
-             annotations->pos(), false});
-    } else {
-        out.results.push_back(lint_policy_typed(*kind, object, file, document, options, &part.typed, out.results.size()));
-    }
+    out.results.push_back(
+        lint_policy_typed(*kind, as_kubectl_sends(object), file, document, options, &part.typed, out.results.size()));
     const policy_result& r = out.results.back();
     ++out.totals.policies;
     out.totals.denied += r.allowed ? 0 : 1;
@@ -171,6 +166,10 @@ void lint_file(const input_file& in, const lint_options& options, partial& part)
         return;
     }
     for (const doc::document& d : *docs) {
+        if (auto refused = kubectl_metadata_refusal(d.root, in.name)) {
+            out.file_errors.push_back(std::move(*refused));
+            continue;
+        }
         if (!is_list(d.root)) {
             lint_object(d.root, in.name, d.index, options, part);
             continue;

@@ -33,6 +33,10 @@ void for_each_document(const lint::input_set& inputs, std::vector<lint::file_err
                                                                       "with apiVersion and kind)"});
                 continue;
             }
+            if (auto refused = lint::kubectl_metadata_refusal(d.root, in.name)) {
+                issues.push_back({refused->where, std::move(refused->message)});
+                continue;
+            }
             take(d.root, issues);
         }
         for (auto& i : issues)

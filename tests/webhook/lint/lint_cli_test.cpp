@@ -261,19 +261,22 @@ TEST_CASE("--validate=warn warns with the API server's warning and admits; ignor
     CHECK(bad.err.find("--validate") != std::string::npos);
 }
 
-TEST_CASE("an annotation value that is no string: kubectl apply sends no annotations, so the policy is admitted")
+TEST_CASE("metadata that does not decode into ObjectMeta: kubectl refuses the file and sends nothing")
 {
-    // Karmada (the conformance oracle) admits it: kubectl's CreateApplyAnnotation reads the map through
-    // unstructured's GetAnnotations, which returns nil for it, and sends last-applied-configuration alone.
+    // kubectl v1.35.3 against the loopback plane: "error: unable to decode \"l.yaml\": json: cannot
+    // unmarshal object into Go struct field ObjectMeta.metadata.annotations of type string" (cli-runtime
+    // metadata_decoder.go). lint read it as kubectl dropping the annotations until session 15.
     std::string text = policy_yaml;
     text.insert(text.find("spec:"), "  annotations: {owner: team-a, note: {}}\n");
     auto r = run_lint({"-"}, text);
-    CHECK(r.exit_code == 0);
-    CHECK(r.out.find("<stdin>:6:16: warning: metadata.annotations: kubectl apply sends none of these annotations") !=
-          std::string::npos);
-    CHECK(r.out.find("[annotations-dropped]") != std::string::npos);
-    // A map of strings is sent as written: no warning.
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find("<stdin>:6:32: error: unable to decode \"<stdin>\": json: cannot unmarshal object into Go struct "
+                     "field ObjectMeta.metadata.annotations of type string") != std::string::npos);
+    // A null label value is pruned by kubectl apply (the key is never validated); a null annotation value is
+    // sent as "" (unstructured's GetAnnotations coerces it): both admitted.
     text = policy_yaml;
-    text.insert(text.find("spec:"), "  annotations: {owner: team-a}\n");
-    CHECK(run_lint({"-"}, text).out.find("annotations-dropped") == std::string::npos);
+    text.insert(text.find("spec:"), "  labels: {-x: null, team: a}\n  annotations: {owner: null}\n");
+    r = run_lint({"-"}, text);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("error") == std::string::npos);
 }

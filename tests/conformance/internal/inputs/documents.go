@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
@@ -70,11 +72,22 @@ func rawDocuments(data []byte) ([][]byte, error) {
 	}
 }
 
-// decodeObject is the mapper's decode (unstructured.UnstructuredJSONScheme) followed by the
-// FlattenListVisitor: a list gives its items.
+// metadataOnlyObject is what cli-runtime's metadataValidatingDecoder (pkg/resource/metadata_decoder.go,
+// unexported, used by the builder's Unstructured()) decodes a document into before it returns it.
+type metadataOnlyObject struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+}
+
+// decodeObject is the mapper's decode (unstructured.UnstructuredJSONScheme wrapped by the
+// metadataValidatingDecoder: metadata that does not decode into ObjectMeta refuses the file) followed by
+// the FlattenListVisitor: a list gives its items.
 func decodeObject(raw []byte) ([]*unstructured.Unstructured, error) {
 	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(raw, nil, nil)
 	if err != nil {
+		return nil, err
+	}
+	if err := utiljson.Unmarshal(raw, &metadataOnlyObject{}); err != nil {
 		return nil, err
 	}
 	switch o := obj.(type) {
