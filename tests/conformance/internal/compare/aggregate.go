@@ -70,8 +70,9 @@ func LintMessage(errs []report.FieldError) string {
 }
 
 // invalidPrefix is the API server's wrapping of a field.ErrorList (apierrors.NewInvalid):
-// `<Kind>.<group> "<name>" is invalid: <aggregate>`.
-var invalidPrefix = regexp.MustCompile(`^[A-Za-z]+\.[a-z0-9.-]+ "[^"]*" is invalid: `)
+// `<Kind>.<group> "<name>" is invalid: <aggregate>`, the name quoted as Go's %q quotes it (a quote in
+// the name is \", a backslash \\).
+var invalidPrefix = regexp.MustCompile(`^[A-Za-z]+\.[a-z0-9.-]+ "(?:[^"\\]|\\.)*" is invalid: `)
 
 // KarmadaMessage is the denial text the oracle reports, reduced to the field errors' aggregate: the
 // admission message without the API server's "<Kind>.<group> "<name>" is invalid: " wrapping (the

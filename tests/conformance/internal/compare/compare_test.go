@@ -72,6 +72,8 @@ func TestKarmadaMessageDropsTheAPIServersInvalidWrapping(t *testing.T) {
 		{"validating handler's message is the aggregate", Result{Admission: &report.Admission{Message: "[a: x, b: y]"}}, "[a: x, b: y]"},
 		{"schema stage wraps it", Result{Admission: &report.Admission{Stage: "schema",
 			Message: `PropagationPolicy.policy.karmada.io "p" is invalid: spec.a: Required value`}}, "spec.a: Required value"},
+		{"a name with a quote, %q-escaped", Result{Admission: &report.Admission{Stage: "schema",
+			Message: `PropagationPolicy.policy.karmada.io "a }\" is invalid: b\\" is invalid: spec.a: Required value`}}, "spec.a: Required value"},
 		{"no admission object: the errors' aggregate", Result{Errors: []report.FieldError{{Message: "a: x"}}}, "a: x"},
 	}
 	for _, tt := range tests {
