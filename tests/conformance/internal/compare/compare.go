@@ -235,15 +235,14 @@ func diffOutputs(l *Output, k []*Output) []Diff {
 	index := make([]map[string]*Result, len(k))
 	for i, o := range k {
 		index[i] = map[string]*Result{}
-		for j := range o.Results {
-			index[i][o.Results[j].key()] = &o.Results[j]
+		for j, key := range resultKeys(o) {
+			index[i][key] = &o.Results[j]
 		}
 	}
 	var diffs []Diff
 	seen := map[string]bool{}
-	for i := range l.Results {
+	for i, key := range resultKeys(l) {
 		lr := &l.Results[i]
-		key := lr.key()
 		seen[key] = true
 		kr := index[0][key]
 		if kr == nil {
@@ -257,9 +256,9 @@ func diffOutputs(l *Output, k []*Output) []Diff {
 		}
 		diffs = append(diffs, diffResult(lr, variants)...)
 	}
-	for j := range k[0].Results {
+	for j, key := range resultKeys(k[0]) {
 		kr := &k[0].Results[j]
-		if !seen[kr.key()] {
+		if !seen[key] {
 			diffs = append(diffs, Diff{File: kr.File, Document: kr.Document, Path: "result",
 				Lint: "absent", Karmada: describe(kr)})
 		}

@@ -317,6 +317,25 @@ func TestJudgeReportsEachDifferingKey(t *testing.T) {
 	}
 }
 
+// The items of a List share their document's index: they are paired in order, not by that index alone
+// (which compared lint's first item with Karmada's last).
+func TestJudgePairsTheItemsOfAListInOrder(t *testing.T) {
+	item := func(kind, name string, allowed bool) Result {
+		return Result{File: "l.yaml", Document: 0, Kind: kind, Namespace: "default", Name: name, Allowed: allowed,
+			Errors: []report.FieldError{}}
+	}
+	list := func(second bool) Run {
+		return ok(out(t, item("PropagationPolicy", "a", true), item("PropagationPolicy", "b", second)), 0)
+	}
+	if v := Judge(list(true), []Run{list(true)}, nil); len(v.Diffs) != 0 {
+		t.Errorf("the same list: diffs %v", v.Diffs)
+	}
+	v := Judge(list(true), []Run{list(false)}, nil)
+	if len(v.Diffs) == 0 || v.Diffs[0].Path != "allowed" {
+		t.Errorf("the second item differs: diffs %v", v.Diffs)
+	}
+}
+
 func TestIntentionalRules(t *testing.T) {
 	invalid := `PropagationPolicy.policy.karmada.io "p" is invalid: spec.placement.clusterAffinities[0].affinityName: Too long: may not be more than 32 bytes`
 	schemaErr := report.FieldError{Field: "spec.placement.clusterAffinities[0].affinityName", Reason: "FieldValueTooLong",

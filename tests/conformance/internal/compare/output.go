@@ -54,8 +54,19 @@ func ParseOutput(data []byte) (*Output, error) {
 	return &out, nil
 }
 
-// key identifies a result: the file and the document index within it.
-func (r *Result) key() string { return fmt.Sprintf("%s#%d", r.File, r.Document) }
+// resultKeys identifies each result of o: the file, the document index within it, and the result's
+// place among those of the same document (the items of a List share their document's index; both
+// tools report them in the list's order).
+func resultKeys(o *Output) []string {
+	keys := make([]string, len(o.Results))
+	seen := map[string]int{}
+	for i := range o.Results {
+		doc := fmt.Sprintf("%s#%d", o.Results[i].File, o.Results[i].Document)
+		keys[i] = fmt.Sprintf("%s#%d", doc, seen[doc])
+		seen[doc]++
+	}
+	return keys
+}
 
 // workloadKey identifies a scheduling entry within a result.
 func workloadKey(w report.Workload) string {
