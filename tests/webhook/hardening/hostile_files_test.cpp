@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include "support/hang_bound.hpp"
 #include "support/process.hpp"
 
 namespace fs = std::filesystem;
@@ -62,7 +63,7 @@ TEST_CASE(".nan and .inf values fail the file, as kubectl's YAML-to-JSON convers
     fs::remove_all(dir);
 }
 
-TEST_CASE("wrong types and huge numbers are denials naming the field, within a second")
+TEST_CASE("wrong types and huge numbers are denials naming the field, without hanging")
 {
     std::string tmpl = (fs::temp_directory_path() / "kpw-hostile-XXXXXX").string();
     const fs::path dir = ::mkdtemp(tmpl.data());
@@ -83,7 +84,7 @@ TEST_CASE("wrong types and huge numbers are denials naming the field, within a s
         }
         CHECK((r.out.find(" error: " + c.field + ": ") != std::string::npos ||
                r.out.find("." + go_path + " of type ") != std::string::npos));
-        CHECK(r.elapsed < std::chrono::seconds(1));
+        CHECK(r.elapsed < kpw::test::hang_bound());
     }
     fs::remove_all(dir);
 }
