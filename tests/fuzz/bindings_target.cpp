@@ -18,13 +18,13 @@ constexpr std::string_view name = "bindings";
 
 void check_inventory(const scheduling::binding_inventory& inv)
 {
-    std::set<std::tuple<std::string, std::string, std::string, std::string>> seen;
+    std::set<std::tuple<std::string, std::string, std::string>> seen;
     for (const auto& b : inv.bindings()) {
         const auto& r = b.resource;
         if (b.name.empty())
             invariant_failed(name, "a binding without a name was kept");
-        if (!seen.emplace(r.api_version, r.kind, r.namespace_, r.name).second)
-            invariant_failed(name, "two bindings kept for one workload");
+        if (!seen.emplace(b.kind, b.namespace_, b.name).second)
+            invariant_failed(name, "one object kept twice");
         if (inv.find_for(r.api_version, r.kind, r.namespace_, r.name) == nullptr)
             invariant_failed(name, "find_for misses a kept binding");
         for (const auto& c : b.clusters)

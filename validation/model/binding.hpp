@@ -97,6 +97,9 @@ struct binding {
     std::map<std::string, std::string> labels;
     std::map<std::string, std::string> annotations;
     std::optional<policy_claim> claim; // nullopt: no claim labels (the scheduler ignores it)
+    // The uid of the controller owner reference (metav1.GetControllerOf: the first with controller: true);
+    // the detector updates the binding only for the template of that uid (detector.go ApplyPolicy, #2090).
+    std::optional<std::string> controller_owner_uid;
 
     // spec
     object_reference resource;

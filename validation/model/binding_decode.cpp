@@ -201,10 +201,14 @@ void decode_metadata(const doc::value* metadata, field::error_list& errors, bind
         // Its fields too (metav1.OwnerReference): `controller: yes-please` is no *bool for the Go client.
         read::structs(metadata->find("ownerReferences"), meta.child("ownerReferences"), errors,
                       [&](const doc::value& owner, const field::path& p) {
-                          for (const char* key : {"apiVersion", "kind", "name", "uid"})
+                          for (const char* key : {"apiVersion", "kind", "name"})
                               read::string(owner.find(key), p.child(key), errors);
-                          boolean(owner.find("controller"), p.child("controller"), errors);
+                          std::string uid = read::string(owner.find("uid"), p.child("uid"), errors);
+                          const bool controller =
+                              boolean(owner.find("controller"), p.child("controller"), errors).value_or(false);
                           boolean(owner.find("blockOwnerDeletion"), p.child("blockOwnerDeletion"), errors);
+                          if (controller && !b.controller_owner_uid)
+                              b.controller_owner_uid = std::move(uid);
                       });
     }
     if (b.name.empty())

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The binding inventory: Lists expanded, decode errors positioned, one binding per workload.
+// The binding inventory: Lists expanded, decode errors positioned, one binding per object.
 #include "scheduling/binding_inventory.hpp"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 #include "doc/locate.hpp"
@@ -22,14 +23,6 @@ std::string label(const model::binding& b)
 {
     const std::string name = b.name.empty() ? "<unnamed>" : b.name;
     return "binding " + (b.namespace_.empty() ? name : b.namespace_ + "/" + name);
-}
-
-std::string where_text(position p) { return std::to_string(p.line) + ":" + std::to_string(p.column); }
-
-std::string workload_text(const model::binding& b)
-{
-    const auto& r = b.resource;
-    return r.api_version + " " + r.kind + " " + (r.namespace_.empty() ? r.name : r.namespace_ + "/" + r.name);
 }
 
 void add_object(const doc::value& object, std::vector<model::binding>& out, std::size_t& ignored,
@@ -61,25 +54,26 @@ void binding_inventory::add(const doc::value& document, std::vector<inventory_is
     add_object(document, bindings_, ignored_, issues);
 }
 
-void binding_inventory::seal(std::vector<inventory_issue>& issues)
+void binding_inventory::seal(std::vector<inventory_issue>&)
 {
-    std::stable_sort(bindings_.begin(), bindings_.end(), [](const model::binding& a, const model::binding& b) {
-        return workload_key(a) < workload_key(b);
-    });
+    // One object per identity: a later document of the same kind, namespace and name replaces the
+    // earlier one, as a second kubectl apply updates it. Two bindings may refer to one workload: they are
+    // two objects to Karmada (the detector updates the one named after the workload, names.go
+    // GenerateBindingName; the scheduler schedules each).
+    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> seen;
     std::vector<model::binding> unique;
     unique.reserve(bindings_.size());
     for (auto& b : bindings_) {
-        if (!unique.empty() && workload_key(unique.back()) == workload_key(b)) {
-            const std::string what = "two bindings for workload " + workload_text(b) + ": ";
-            issues.push_back({unique.back().where, what + label(unique.back()) + " here and " + label(b) + " at " +
-                                                       where_text(b.where) + "; the later one is used"});
-            issues.push_back({b.where, what + label(b) + " here and " + label(unique.back()) + " at " +
-                                           where_text(unique.back().where)});
-            unique.back() = std::move(b);
-            continue;
-        }
-        unique.push_back(std::move(b));
+        auto [at, fresh] = seen.try_emplace(std::tuple(b.kind, b.namespace_, b.name), unique.size());
+        if (fresh)
+            unique.push_back(std::move(b));
+        else
+            unique[at->second] = std::move(b);
     }
+    // find_for's order: by workload, input order kept among the bindings of one workload.
+    std::stable_sort(unique.begin(), unique.end(), [](const model::binding& a, const model::binding& b) {
+        return workload_key(a) < workload_key(b);
+    });
     bindings_ = std::move(unique);
 }
 

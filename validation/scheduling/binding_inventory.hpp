@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Loading ResourceBindings / ClusterResourceBindings from documents, one per workload.
+// Loading ResourceBindings / ClusterResourceBindings from documents, one per object.
 #pragma once
 
 #include <span>
@@ -20,14 +20,18 @@ public:
     // Invalid value: -1: ..."); a binding of another version, or one without a name, is not kept.
     void add(const doc::value& document, std::vector<inventory_issue>& issues);
 
-    // Sorts by workload (spec.resource apiVersion, kind, namespace, name). Two bindings for one
-    // workload are both reported, each issue naming the other's position; the later one is kept.
+    // Keeps one binding per object (kind, namespace, name): the later document of the same object
+    // replaces the earlier, as a second kubectl apply does. Then sorts by workload (spec.resource
+    // apiVersion, kind, namespace, name), input order kept among the bindings of one workload: two
+    // bindings may refer to one workload (Karmada pairs a workload with the binding named after it).
+    // Adds no issue today; the parameter keeps every inventory's seal alike.
     void seal(std::vector<inventory_issue>& issues);
 
     std::span<const model::binding> bindings() const { return bindings_; }
     std::vector<model::binding>& mutable_bindings() { return bindings_; }
 
-    // The binding of a workload (after seal()); nullptr when there is none.
+    // The first binding (in input order) whose spec.resource is the workload (after seal()); nullptr when
+    // there is none. It is the one whose claim and uid the live template carries.
     const model::binding* find_for(std::string_view api_version, std::string_view kind, std::string_view namespace_,
                                    std::string_view name) const;
     std::size_t size() const { return bindings_.size(); }

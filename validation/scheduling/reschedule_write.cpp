@@ -109,6 +109,11 @@ model::binding apply_policy(const model::binding& b, const model::policy& p, con
         // spec.resource is the template's reference, uid included: the uid picks the Webster tie-breaker
         // (helper.NewDispenser(..., spec.Resource.UID)), so a binding written without it still splits as
         // Karmada splits it (detector.go ApplyPolicy: bindingCopy.Spec.Resource = binding.Spec.Resource).
+        // The detector finds the binding by name, so a reference written wrong is rewritten too.
+        out.resource.api_version = now->api_version;
+        out.resource.kind = now->kind;
+        out.resource.namespace_ = now->namespace_;
+        out.resource.name = now->name;
         if (!now->uid.empty())
             out.resource.uid = now->uid;
         const model::workload read = scheduled_form(*now, gates);

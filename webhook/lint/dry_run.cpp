@@ -6,6 +6,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "controllers/rebalancer.hpp"
 #include "doc/locate.hpp"
 #include "lint/claims.hpp"
 #include "scheduling/claim.hpp"
@@ -151,29 +152,53 @@ void add_snapshot_warnings(const dry_run_context& ctx, const model::policy& poli
 
 namespace {
 
-// The --workloads templates by (apiVersion, kind, namespace, name), first one of a key kept (the loader
-// reports duplicates): one lookup per binding instead of a scan over every template.
-class workload_index {
+// The --workloads templates by the binding the detector writes for each (names.go GenerateBindingName: a
+// ResourceBinding in the template's namespace, or a ClusterResourceBinding for a cluster-scoped one):
+// Karmada pairs a template with its binding by that name, whatever the binding's spec.resource says.
+class binding_names {
 public:
-    explicit workload_index(const std::vector<model::workload>& workloads)
+    explicit binding_names(const std::vector<model::workload>& workloads)
     {
         for (std::size_t i = 0; i < workloads.size(); ++i) {
             const auto& w = workloads[i];
-            by_key_.try_emplace(key{w.api_version, w.kind, w.namespace_, w.name}, i);
+            by_name_.try_emplace(key_of(w.namespace_.empty() ? model::kind_cluster_resource_binding
+                                                              : model::kind_resource_binding,
+                                        w.namespace_, controllers::generate_binding_name(w.kind, w.name)),
+                                 i);
         }
     }
-    // The template spec.resource names (model::refers_to), or npos.
-    std::size_t find(const model::object_reference& r) const
+    // The template `b` is the binding of, or npos.
+    std::size_t find(const model::binding& b) const
     {
-        auto it = by_key_.find(key{r.api_version, r.kind, r.namespace_, r.name});
-        return it == by_key_.end() ? npos : it->second;
+        auto it = by_name_.find(key_of(b.kind, b.namespace_, b.name));
+        return it == by_name_.end() ? npos : it->second;
     }
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
 private:
-    using key = std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>;
-    std::map<key, std::size_t> by_key_;
+    using key = std::tuple<std::string, std::string, std::string>;
+    static key key_of(std::string_view kind, std::string_view ns, std::string name)
+    {
+        return {std::string(kind), std::string(ns), std::move(name)};
+    }
+    std::map<key, std::size_t> by_name_;
 };
+
+// karmada: pkg/detector/detector.go ApplyPolicy (CreateOrUpdate's mutate): a binding whose controller owner
+// is not the template (another uid) is not updated ("failed to update binding due to different owner
+// reference UID", karmada#2090) until the garbage collector deletes it. The live template's uid is its own,
+// else the one its binding records (spec.resource.uid, else that binding's controller owner); a template
+// with none gets a random uid, which no owner reference names.
+bool owned_by_template(const model::binding& b, const model::workload& w, const scheduling::binding_inventory& all)
+{
+    if (!b.controller_owner_uid)
+        return true;
+    std::string uid = w.uid;
+    if (uid.empty())
+        if (const model::binding* live = all.find_for(w.api_version, w.kind, w.namespace_, w.name))
+            uid = !live->resource.uid.empty() ? live->resource.uid : live->controller_owner_uid.value_or("");
+    return !uid.empty() && uid == *b.controller_owner_uid;
+}
 
 // The policy among PATH that the binding's claim names (the claim is sticky: no ranking).
 const typed_policy* claimed_by(const std::vector<typed_policy>& policies, const report& r, const model::binding& b)
@@ -263,24 +288,39 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     // unless a policy preempts the claim (karmada: pkg/detector/preemption.go): then the preemptor's
     // placement is applied to the same binding and the scheduler sees the placement change.
     std::vector<bool> bound(ctx.workloads.size(), false);
-    const workload_index templates(ctx.workloads);
+    const binding_names templates(ctx.workloads);
     for (const auto& b : ctx.bindings.bindings()) {
-        const std::size_t found = templates.find(b.resource);
-        const model::workload* w = found == workload_index::npos ? nullptr : &ctx.workloads[found];
+        const std::size_t found = templates.find(b);
+        const model::workload* w = found == binding_names::npos ? nullptr : &ctx.workloads[found];
         if (w != nullptr)
-            bound[found] = true;
-        const bool preempted = w != nullptr && claims[found].preempted && claims[found].policy;
+            bound[found] = true; // the detector updates this binding rather than create one
+        const bool refused = w != nullptr && !owned_by_template(b, *w, ctx.bindings);
+        if (refused && claims[found].policy) {
+            const typed_policy& holder = policies[*claims[found].policy];
+            r.results[holder.result].warnings.push_back(
+                {"binding-owned-by-another", "",
+                 "the detector cannot update " + b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") +
+                     b.name + " for " + w->kind + " " + (w->namespace_.empty() ? "" : w->namespace_ + "/") + w->name +
+                     ": its controller owner (uid \"" + *b.controller_owner_uid +
+                     "\") is another object (\"failed to update binding due to different owner reference UID\", "
+                     "karmada#2090); this policy's placement reaches the workload once the garbage collector has "
+                     "deleted that binding",
+                 holder.object.pos()});
+            ++r.totals.warnings;
+        }
+        const bool preempted = w != nullptr && !refused && claims[found].preempted && claims[found].policy;
         const typed_policy* p = preempted ? &policies[*claims[found].policy] : claimed_by(policies, r, b);
         // An unclaimed binding (no claim labels, or labels naming no policy, a claim the detector releases)
         // goes to the policy that claims its workload now: the detector claims the template and updates
         // the binding it builds (karmada: pkg/detector ApplyPolicy, CreateOrUpdate).
-        if (p == nullptr && !b.claim && w != nullptr && claims[found].policy)
+        if (p == nullptr && !b.claim && w != nullptr && !refused && claims[found].policy)
             p = &policies[*claims[found].policy];
         if (p == nullptr) {
             ++r.totals.not_predicted; // claimed by a policy that is not among PATH (or by none)
             continue;
         }
-        model::binding applied = scheduling::apply_policy(b, p->policy, w, ctx.gates);
+        // A binding the detector may not update is scheduled as it stands.
+        model::binding applied = refused ? b : scheduling::apply_policy(b, p->policy, w, ctx.gates);
         auto out = scheduling::reschedule(applied, *ctx.snapshot, opts, ctx.gates, ctx.now);
         r.results[p->result].scheduling.push_back(to_result(applied, out, r.explain));
         r.totals.unschedulable += r.results[p->result].scheduling.back().scheduled ? 0 : 1;
