@@ -25,49 +25,96 @@ type Pack struct {
 // either binary failed or refused an input (exit 2), or the exit codes differ (a sub-case's exit code is
 // derived from its results, so this guards the derivation); compare the sub-cases one by one then.
 func (c *Comparer) ComparePack(ctx context.Context, p Pack) (vs []Verdict, ok bool, why string) {
-	lint := c.Lint.Run(ctx, p.Args)
+	judged, why := c.comparePart(ctx, p, nil)
+	if why != "" {
+		return nil, false, why
+	}
+	vs = make([]Verdict, p.N)
+	for j := range vs {
+		vs[j] = judged[j]
+	}
+	return vs, true, ""
+}
+
+// ComparePackBisect is ComparePack that, when the whole pack cannot be split, compares each half as a
+// pack of its own (p.Subset), and so on down: one sub-case a binary refuses (exit 2: a file kubectl
+// would refuse) costs about 2 log2(N) runs instead of N. judged holds the verdict of every sub-case a
+// part answered; the rest (each one the cause of a failed part of size one) are for the caller to
+// compare alone. why is the whole pack's failure ("" when it split).
+func (c *Comparer) ComparePackBisect(ctx context.Context, p Pack) (judged map[int]Verdict, why string) {
+	judged, why = c.comparePart(ctx, p, nil)
+	if why == "" || p.Subset == nil || p.N < 2 {
+		return judged, why
+	}
+	judged = map[int]Verdict{}
+	all := make([]int, p.N)
+	for j := range all {
+		all[j] = j
+	}
+	var bisect func(subs []int)
+	bisect = func(subs []int) {
+		if len(subs) < 2 || ctx.Err() != nil {
+			return
+		}
+		for _, half := range [][]int{subs[:len(subs)/2], subs[len(subs)/2:]} {
+			got, failed := c.comparePart(ctx, p, half)
+			if failed != "" {
+				bisect(half)
+				continue
+			}
+			for j, v := range got {
+				judged[j] = v
+			}
+		}
+	}
+	bisect(all)
+	return judged, why
+}
+
+// comparePart compares the sub-cases subs of p (nil: all of them, with p.Args) in runs over those alone.
+func (c *Comparer) comparePart(ctx context.Context, p Pack, subs []int) (map[int]Verdict, string) {
+	args := p.Args
+	if subs != nil {
+		args = p.Subset(subs)
+	} else {
+		subs = make([]int, p.N)
+		for j := range subs {
+			subs[j] = j
+		}
+	}
+	lint := c.Lint.Run(ctx, args)
 	if lint.Failed != "" || lint.Exit == 2 {
-		return nil, false, "lint: " + exitText(lint)
+		return nil, "lint: " + exitText(lint)
 	}
 	lSubs, err := SplitRun(lint, p.SubOf, p.N)
 	if err != nil {
-		return nil, false, "lint: " + err.Error()
+		return nil, "lint: " + err.Error()
 	}
 	kSubs := make([][]Run, p.N)
-	// oracle runs the oracle over the sub-cases subs (nil: the whole pack) and adds each one's run.
-	oracle := func(subs []int) string {
-		args := p.Args
-		if subs != nil {
-			args = p.Subset(subs)
-		}
-		k := c.Oracle.Run(ctx, args)
+	// oracle runs the oracle over the sub-cases again (the first time: all of subs) and adds each one's run.
+	oracle := func(again []int, first bool) string {
+		k := c.Oracle.Run(ctx, p.argsFor(again, len(again) == p.N && first))
 		if k.Failed != "" || k.Exit == 2 {
 			return "oracle: " + exitText(k)
 		}
-		if subs == nil && k.Exit != lint.Exit {
+		if first && k.Exit != lint.Exit {
 			return fmt.Sprintf("exit codes: lint %d, oracle %d", lint.Exit, k.Exit)
 		}
 		split, err := SplitRun(k, p.SubOf, p.N)
 		if err != nil {
 			return "oracle: " + err.Error()
 		}
-		if subs == nil {
-			for j := range split {
-				kSubs[j] = append(kSubs[j], split[j])
-			}
-			return ""
-		}
-		for _, j := range subs {
+		for _, j := range again {
 			kSubs[j] = append(kSubs[j], split[j])
 		}
 		return ""
 	}
-	if why := oracle(nil); why != "" {
-		return nil, false, why
+	if why := oracle(subs, true); why != "" {
+		return nil, why
 	}
 	for ctx.Err() == nil {
 		var again []int
-		for j := 0; j < p.N; j++ {
+		for _, j := range subs {
 			if c.anotherRun(lSubs[j], kSubs[j]) {
 				again = append(again, j)
 			}
@@ -76,17 +123,25 @@ func (c *Comparer) ComparePack(ctx context.Context, p Pack) (vs []Verdict, ok bo
 			break
 		}
 		if p.Subset == nil {
-			again = nil
+			again = subs
 		}
-		if why := oracle(again); why != "" {
-			return nil, false, why
+		if why := oracle(again, false); why != "" {
+			return nil, why
 		}
 	}
-	vs = make([]Verdict, p.N)
-	for j := range vs {
-		vs[j] = Judge(lSubs[j], kSubs[j], c.Rules)
+	judged := make(map[int]Verdict, len(subs))
+	for _, j := range subs {
+		judged[j] = Judge(lSubs[j], kSubs[j], c.Rules)
 	}
-	return vs, true, ""
+	return judged, ""
+}
+
+// argsFor is the arguments of a run over the sub-cases subs (whole: the pack's own arguments).
+func (p Pack) argsFor(subs []int, whole bool) []string {
+	if whole || p.Subset == nil {
+		return p.Args
+	}
+	return p.Subset(subs)
 }
 
 // SplitRun cuts one run over a pack into the runs its n sub-cases would have had alone: the results of

@@ -24,10 +24,11 @@ const (
 // Tally is the verdicts per kind, and how the sub-cases were run.
 type Tally struct {
 	Kinds map[string]*compare.Totals
-	// Packs run whole, and packs whose sub-cases had to be compared one by one (and why, per reason).
-	Packs, Unpacked int
-	UnpackedWhy     map[string]int
-	OracleRuns      int // oracle runs over packs (more than one where a sub-case has a tie or alternatives)
+	// Packs run whole, and packs that could not be split whole (and why, per reason); Halved counts
+	// the sub-cases of the latter that the halves answered (the rest were compared alone).
+	Packs, Unpacked, Halved int
+	UnpackedWhy             map[string]int
+	OracleRuns              int // oracle runs over packs (more than one where a sub-case has a tie or alternatives)
 	// PackOnly counts sub-cases that differed in their pack and agree alone (evidence of coupling).
 	PackOnly int
 }
@@ -61,7 +62,8 @@ func (t *Tally) Lines() []string {
 	}
 	sort.Strings(out)
 	if t.Packs > 0 || t.Unpacked > 0 {
-		line := fmt.Sprintf("packs: %d run whole (%d oracle runs), %d compared sub-case by sub-case", t.Packs, t.OracleRuns, t.Unpacked)
+		line := fmt.Sprintf("packs: %d run whole (%d oracle runs), %d not whole (%d of their sub-cases answered by halves, the rest alone)",
+			t.Packs, t.OracleRuns, t.Unpacked, t.Halved)
 		var why []string
 		for w, n := range t.UnpackedWhy {
 			why = append(why, fmt.Sprintf("%s: %d", w, n))
@@ -155,23 +157,26 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 	if err != nil {
 		return err
 	}
-	vs, ok, why := f.Comparer.ComparePack(ctx, compare.Pack{
+	// A pack that cannot be split is halved until its parts can (a sub-case lint refuses, exit 2, is one
+	// file of a few hundred); only what no part answered is compared alone.
+	judged, why := f.Comparer.ComparePackBisect(ctx, compare.Pack{
 		Args: append(append([]string{}, f.ExtraArgs...), layout.Args...), SubOf: layout.SubOf, N: len(p.Subs),
 		Subset: func(subs []int) []string { return append(append([]string{}, f.ExtraArgs...), layout.Subset(subs)...) }})
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	mu.Lock()
-	if ok {
+	if why == "" {
 		tally.Packs++
 		runs := 0 // oracle runs over the pack: the first over all sub-cases, later ones over those that needed them
-		for _, v := range vs {
+		for _, v := range judged {
 			runs = max(runs, v.OracleRuns)
 		}
 		tally.OracleRuns += runs
 	} else {
 		tally.Unpacked++
 		tally.UnpackedWhy[unpackReason(why)]++
+		tally.Halved += len(judged)
 	}
 	mu.Unlock()
 	alone := filepath.Join(dir, "alone")
@@ -183,10 +188,9 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 				kind = KindReschedule
 			}
 		}
-		var v compare.Verdict
+		v, ok := judged[j]
 		packOnly, worth := false, false
 		if ok {
-			v = vs[j]
 			// Only the first KeepPerSignature of a signature are compared again alone and kept; the rest
 			// are counted (Signatures).
 			if v.Status != compare.Agree && v.Status != compare.KnownDiffer && f.worthKeeping(v, p.Name(j)) {
@@ -201,6 +205,7 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 				}
 			}
 		} else {
+			var err error
 			if v, err = f.compare(ctx, c, alone); err != nil {
 				return err
 			}
