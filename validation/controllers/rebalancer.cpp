@@ -2,6 +2,8 @@
 // WorkloadRebalancer's trigger (karmada pkg/controllers/workloadrebalancer) and GenerateBindingName.
 #include "controllers/rebalancer.hpp"
 
+#include "scheduling/binding_pairing.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -16,7 +18,7 @@ std::string sort_key(const workload_reference& w)
 
 model::binding* find_binding(std::vector<model::binding>& bindings, const workload_reference& w)
 {
-    const std::string name = generate_binding_name(w.kind, w.name);
+    const std::string name = scheduling::generate_binding_name(w.kind, w.name);
     const std::string_view kind =
         w.namespace_.empty() ? model::kind_cluster_resource_binding : model::kind_resource_binding;
     auto it = std::find_if(bindings.begin(), bindings.end(), [&](const model::binding& b) {
@@ -26,16 +28,6 @@ model::binding* find_binding(std::vector<model::binding>& bindings, const worklo
 }
 
 } // namespace
-
-std::string generate_binding_name(std::string_view kind, std::string_view name)
-{
-    std::string out(name);
-    std::replace(out.begin(), out.end(), ':', '.');
-    out.append("-").append(kind);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
 
 std::vector<observed_workload> run_rebalancer(std::span<const workload_reference> workloads, model::timestamp created,
                                               std::vector<model::binding>& bindings)

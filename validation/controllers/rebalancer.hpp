@@ -11,10 +11,6 @@
 
 namespace kpw::controllers {
 
-// karmada pkg/util/names/names.go GenerateBindingName: ':' in the name becomes '.', then
-// lower(name + "-" + kind). Deployment nginx -> "nginx-deployment".
-std::string generate_binding_name(std::string_view kind, std::string_view name);
-
 // apps.karmada.io/v1alpha1 ObjectReference of spec.workloads[]: an empty namespace is cluster-scoped.
 struct workload_reference {
     std::string api_version;

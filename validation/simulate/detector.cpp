@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "controllers/rebalancer.hpp"
+#include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
 #include "scheduling/reschedule.hpp"
 
@@ -13,10 +13,11 @@ namespace {
 
 bool is_cluster_policy(const model::policy& p) { return p.kind == model::kind_cluster_propagation_policy; }
 
+// The detector creates a binding only when the one named after the template does not exist.
 bool bound(const world& w, const model::workload& wl)
 {
     return std::any_of(w.bindings.begin(), w.bindings.end(),
-                       [&](const model::binding& b) { return model::refers_to(b.resource, wl); });
+                       [&](const model::binding& b) { return scheduling::is_detector_binding_of(b, wl); });
 }
 
 model::binding new_binding(const model::workload& wl, const model::policy& p)
@@ -24,7 +25,7 @@ model::binding new_binding(const model::workload& wl, const model::policy& p)
     model::binding b;
     b.kind = std::string(wl.namespace_.empty() ? model::kind_cluster_resource_binding : model::kind_resource_binding);
     b.namespace_ = wl.namespace_;
-    b.name = controllers::generate_binding_name(wl.kind, wl.name);
+    b.name = scheduling::generate_binding_name(wl.kind, wl.name);
     b.generation = 1;
     b.claim = scheduling::claim_of(p);
     b.resource = {wl.api_version, wl.kind, wl.namespace_, wl.name, wl.uid, ""};
@@ -81,7 +82,15 @@ bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gat
     const model::policy* p = claiming_policy_of(w, b);
     if (p == nullptr)
         return false;
-    model::binding updated = scheduling::apply_policy(b, *p, workload_of_binding(w, b), gates);
+    const model::workload* wl = workload_of_binding(w, b);
+    if (wl != nullptr) {
+        auto recorded = std::find_if(w.bindings.begin(), w.bindings.end(),
+                                     [&](const model::binding& x) { return model::refers_to(x.resource, *wl); });
+        if (!scheduling::detector_may_update(
+                b, scheduling::live_template_uid(*wl, recorded == w.bindings.end() ? nullptr : &*recorded)))
+            return false; // another object controls it (karmada#2090): the detector leaves it alone
+    }
+    model::binding updated = scheduling::apply_policy(b, *p, wl, gates);
     if (updated == b)
         return false;
     ++updated.generation;

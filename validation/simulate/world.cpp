@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "scheduling/binding_pairing.hpp"
+
 namespace kpw::simulate {
 
 namespace {
@@ -23,7 +25,7 @@ const model::cluster* find_cluster(const world& w, std::string_view name) { retu
 const model::workload* workload_of_binding(const world& w, const model::binding& b)
 {
     for (const auto& wl : w.workloads)
-        if (model::refers_to(b.resource, wl))
+        if (scheduling::is_detector_binding_of(b, wl))
             return &wl;
     return nullptr;
 }

@@ -43,7 +43,7 @@ struct world {
 model::cluster* find_cluster(world& w, std::string_view name);
 const model::cluster* find_cluster(const world& w, std::string_view name);
 
-// The workload a binding was made for (spec.resource), or nullptr.
+// The workload the detector pairs the binding with (the one it is named after), or nullptr.
 const model::workload* workload_of_binding(const world& w, const model::binding& b);
 
 // "Deployment/default/web" (KIND/NAMESPACE/NAME; KIND/NAME when cluster-scoped).

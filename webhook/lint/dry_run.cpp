@@ -6,9 +6,9 @@
 #include <string_view>
 #include <tuple>
 
-#include "controllers/rebalancer.hpp"
 #include "doc/locate.hpp"
 #include "lint/claims.hpp"
+#include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
 #include "scheduling/component_pitfalls.hpp"
 #include "scheduling/filter_cache.hpp"
@@ -152,53 +152,26 @@ void add_snapshot_warnings(const dry_run_context& ctx, const model::policy& poli
 
 namespace {
 
-// The --workloads templates by the binding the detector writes for each (names.go GenerateBindingName: a
-// ResourceBinding in the template's namespace, or a ClusterResourceBinding for a cluster-scoped one):
-// Karmada pairs a template with its binding by that name, whatever the binding's spec.resource says.
+// The --workloads templates by the binding the detector writes for each (scheduling::detector_binding_key):
+// one lookup per binding instead of a scan over every template.
 class binding_names {
 public:
     explicit binding_names(const std::vector<model::workload>& workloads)
     {
-        for (std::size_t i = 0; i < workloads.size(); ++i) {
-            const auto& w = workloads[i];
-            by_name_.try_emplace(key_of(w.namespace_.empty() ? model::kind_cluster_resource_binding
-                                                              : model::kind_resource_binding,
-                                        w.namespace_, controllers::generate_binding_name(w.kind, w.name)),
-                                 i);
-        }
+        for (std::size_t i = 0; i < workloads.size(); ++i)
+            by_key_.try_emplace(scheduling::detector_binding_key(workloads[i]), i);
     }
-    // The template `b` is the binding of, or npos.
+    // The template `b` is the binding of (scheduling::is_detector_binding_of), or npos.
     std::size_t find(const model::binding& b) const
     {
-        auto it = by_name_.find(key_of(b.kind, b.namespace_, b.name));
-        return it == by_name_.end() ? npos : it->second;
+        auto it = by_key_.find(scheduling::key_of(b));
+        return it == by_key_.end() ? npos : it->second;
     }
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
 private:
-    using key = std::tuple<std::string, std::string, std::string>;
-    static key key_of(std::string_view kind, std::string_view ns, std::string name)
-    {
-        return {std::string(kind), std::string(ns), std::move(name)};
-    }
-    std::map<key, std::size_t> by_name_;
+    std::map<scheduling::binding_key, std::size_t> by_key_;
 };
-
-// karmada: pkg/detector/detector.go ApplyPolicy (CreateOrUpdate's mutate): a binding whose controller owner
-// is not the template (another uid) is not updated ("failed to update binding due to different owner
-// reference UID", karmada#2090) until the garbage collector deletes it. The live template's uid is its own,
-// else the one its binding records (spec.resource.uid, else that binding's controller owner); a template
-// with none gets a random uid, which no owner reference names.
-bool owned_by_template(const model::binding& b, const model::workload& w, const scheduling::binding_inventory& all)
-{
-    if (!b.controller_owner_uid)
-        return true;
-    std::string uid = w.uid;
-    if (uid.empty())
-        if (const model::binding* live = all.find_for(w.api_version, w.kind, w.namespace_, w.name))
-            uid = !live->resource.uid.empty() ? live->resource.uid : live->controller_owner_uid.value_or("");
-    return !uid.empty() && uid == *b.controller_owner_uid;
-}
 
 // The policy among PATH that the binding's claim names (the claim is sticky: no ranking).
 const typed_policy* claimed_by(const std::vector<typed_policy>& policies, const report& r, const model::binding& b)
@@ -294,7 +267,10 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         const model::workload* w = found == binding_names::npos ? nullptr : &ctx.workloads[found];
         if (w != nullptr)
             bound[found] = true; // the detector updates this binding rather than create one
-        const bool refused = w != nullptr && !owned_by_template(b, *w, ctx.bindings);
+        const bool refused =
+            w != nullptr && !scheduling::detector_may_update(
+                                b, scheduling::live_template_uid(
+                                       *w, ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name)));
         if (refused && claims[found].policy) {
             const typed_policy& holder = policies[*claims[found].policy];
             r.results[holder.result].warnings.push_back(

@@ -3,9 +3,10 @@
 #include <doctest/doctest.h>
 
 #include "controllers/rebalancer.hpp"
+#include "scheduling/binding_pairing.hpp"
 
 using namespace kpw;
-using controllers::generate_binding_name;
+using scheduling::generate_binding_name;
 
 namespace {
 
