@@ -50,12 +50,11 @@ quantity decode_quantity(const doc::value* node, const field::path& at, field::e
 {
     if (!present(node))
         return {};
-    if (node->is_string() || node->is_number()) {
-        if (auto q = parse_quantity(node->text()))
-            return *q;
-    }
-    errors.push_back(field::invalid(at, render(*node), "quantities must match the regular expression "
-                                                       "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
+    auto parsed = node->is_string() || node->is_number() ? parse_quantity_checked(node->text())
+                                                         : quantity_parse{std::nullopt, quantity_error::format};
+    if (parsed.value)
+        return *parsed.value;
+    errors.push_back(field::invalid(at, render(*node), std::string(to_string(parsed.error))));
     return {};
 }
 

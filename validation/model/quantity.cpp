@@ -2,13 +2,15 @@
 // Kubernetes quantity parsing and the rounding rules karmada's resource arithmetic relies on.
 #include "model/quantity.hpp"
 
+#include <algorithm>
 #include <limits>
+#include <string>
 
 namespace kpw::model {
 
 namespace {
 
-constexpr int max_mantissa_digits = 30;
+constexpr std::size_t max_significant_digits = 36;
 
 // Ceiling division for a positive divisor.
 nano_int ceil_div(nano_int a, nano_int b)
@@ -34,24 +36,32 @@ struct multiplier {
     model::notation written = model::notation::decimal_si;
 };
 
-std::optional<int> parse_exponent(std::string_view s)
+// strconv.ParseInt(s, 10, 64): an optional sign and decimal digits within int64.
+std::optional<std::int64_t> parse_int64(std::string_view s)
 {
     bool negative = false;
     if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
         negative = s[0] == '-';
         s.remove_prefix(1);
     }
-    if (s.empty() || s.size() > 3)
+    if (s.empty())
         return std::nullopt;
-    int e = 0;
+    nano_int v = 0;
     for (char c : s) {
         if (c < '0' || c > '9')
             return std::nullopt;
-        e = e * 10 + (c - '0');
+        v = v * 10 + (c - '0');
+        if (v > nano_int(std::numeric_limits<std::int64_t>::max()) + 1)
+            return std::nullopt;
     }
-    return negative ? -e : e;
+    v = negative ? -v : v;
+    if (v > std::numeric_limits<std::int64_t>::max())
+        return std::nullopt;
+    return static_cast<std::int64_t>(v);
 }
 
+// suffixHandler.interpret: the decimal and binary tables, else "e"/"E" and an int64 exponent, which
+// apimachinery then narrows with int32(parsed): "1e4294967296" is 1e0.
 std::optional<multiplier> parse_suffix(std::string_view s)
 {
     static constexpr std::pair<std::string_view, int> decimal[] = {
@@ -65,17 +75,76 @@ std::optional<multiplier> parse_suffix(std::string_view s)
         if (s == name)
             return multiplier{0, exp, model::notation::binary_si};
     if (s.size() > 1 && (s[0] == 'e' || s[0] == 'E')) {
-        if (auto e = parse_exponent(s.substr(1)))
-            return multiplier{*e, 0, model::notation::decimal_exponent};
+        if (auto e = parse_int64(s.substr(1)))
+            return multiplier{static_cast<std::int32_t>(static_cast<std::uint32_t>(*e)), 0,
+                              model::notation::decimal_exponent};
     }
     return std::nullopt;
 }
 
-// Scales mantissa * 10^-fraction_digits by the multiplier into nano-units; nullopt on overflow.
-std::optional<nano_int> to_nanos(nano_int mantissa, int fraction_digits, multiplier m)
+// parseQuantityString's split of a quantity: sign, integer digits (leading zeros dropped), an optional
+// '.' and fraction digits, then letters from "eEinumkKMGTP", an optional sign and digits, to the end.
+struct quantity_text {
+    bool negative = false;
+    std::string_view integer, fraction, suffix;
+};
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::optional<quantity_text> split_quantity(std::string_view s)
 {
-    int ten = 9 - fraction_digits + m.decimal_exponent;
-    nano_int value = mantissa;
+    quantity_text q;
+    std::size_t pos = 0;
+    if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+        q.negative = s[0] == '-';
+        ++pos;
+    }
+    while (pos < s.size() && s[pos] == '0')
+        ++pos;
+    if (pos == s.size()) // "+", "-", "000": zero, whatever the sign
+        return q;
+    std::size_t start = pos;
+    while (pos < s.size() && is_digit(s[pos]))
+        ++pos;
+    q.integer = s.substr(start, pos - start);
+    if (pos < s.size() && s[pos] == '.') {
+        start = ++pos;
+        while (pos < s.size() && is_digit(s[pos]))
+            ++pos;
+        q.fraction = s.substr(start, pos - start);
+    }
+    start = pos;
+    while (pos < s.size() && std::string_view("eEinumkKMGTP").find(s[pos]) != std::string_view::npos)
+        ++pos;
+    if (pos < s.size() && (s[pos] == '+' || s[pos] == '-'))
+        ++pos;
+    while (pos < s.size() && is_digit(s[pos]))
+        ++pos;
+    if (pos != s.size())
+        return std::nullopt;
+    q.suffix = s.substr(start);
+    return q;
+}
+
+// Scales digits * 10^-fraction_digits by the multiplier into nano-units, rounding a finer amount up
+// (inf.RoundUp, as ParseQuantity); nullopt past max_nanos or past max_significant_digits.
+std::optional<nano_int> to_nanos(std::string_view integer, std::string_view fraction, multiplier m)
+{
+    std::string digits = std::string(integer) + std::string(fraction);
+    std::size_t first = digits.find_first_not_of('0');
+    if (first == std::string::npos)
+        return 0;
+    digits.erase(0, first);
+    long long ten = 9 - static_cast<long long>(fraction.size()) + m.decimal_exponent;
+    while (digits.size() > 1 && digits.back() == '0') {
+        digits.pop_back();
+        ++ten;
+    }
+    if (digits.size() > max_significant_digits)
+        return std::nullopt;
+    nano_int value = 0;
+    for (char c : digits)
+        value = value * 10 + (c - '0');
     for (int i = 0; i < m.binary_exponent; ++i) {
         if (value > max_nanos / 2)
             return std::nullopt;
@@ -87,10 +156,10 @@ std::optional<nano_int> to_nanos(nano_int mantissa, int fraction_digits, multipl
         value *= 10;
     }
     nano_int divisor = 1;
-    for (; ten < 0 && divisor < max_nanos; ++ten)
+    for (; ten < 0 && divisor <= value; ++ten)
         divisor *= 10;
-    if (ten < 0)
-        return value == 0 ? std::optional<nano_int>(0) : std::optional<nano_int>(1);
+    if (ten < 0) // below one nano-unit: rounds up to it
+        return 1;
     return ceil_div(value, divisor);
 }
 
@@ -121,43 +190,46 @@ std::int64_t quantity::value_ceil() const
     return clamp64(ceil_div(nanos_, nanos_per_unit));
 }
 
-std::optional<quantity> parse_quantity(std::string_view text)
+quantity_parse parse_quantity_checked(std::string_view text)
 {
-    bool negative = false;
-    if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
-        negative = text[0] == '-';
-        text.remove_prefix(1);
-    }
-    nano_int mantissa = 0;
-    int digits = 0, fraction_digits = 0;
-    bool seen_point = false;
-    std::size_t i = 0;
-    for (; i < text.size(); ++i) {
-        char c = text[i];
-        if (c == '.' && !seen_point) {
-            seen_point = true;
-            continue;
-        }
-        if (c < '0' || c > '9')
-            break;
-        if (++digits > max_mantissa_digits)
-            return std::nullopt;
-        mantissa = mantissa * 10 + (c - '0');
-        fraction_digits += seen_point ? 1 : 0;
-    }
-    if (digits == 0)
-        return std::nullopt;
-    auto m = parse_suffix(text.substr(i));
+    if (text.empty())
+        return {std::nullopt, quantity_error::format};
+    auto parts = split_quantity(text);
+    if (!parts)
+        return {std::nullopt, quantity_error::format};
+    auto m = parse_suffix(parts->suffix);
     if (!m)
-        return std::nullopt;
-    auto nanos = to_nanos(mantissa, fraction_digits, *m);
+        return {std::nullopt, quantity_error::suffix};
+    auto nanos = to_nanos(parts->integer, parts->fraction, *m);
     if (!nanos)
-        return std::nullopt;
-    // apimachinery ParseQuantity: a binary amount strictly between 0 and 1 is DecimalSI.
+        return {std::nullopt, quantity_error::beyond_range};
     auto written = m->written;
-    if (written == notation::binary_si && *nanos > 0 && *nanos < quantity::nanos_per_unit)
-        written = notation::decimal_si;
-    return quantity::from_nanos(negative ? -*nanos : *nanos).with_notation(written);
+    if (written == notation::binary_si) {
+        // ParseQuantity caps a binary amount at MaxInt64 units, and one strictly between 0 and 1 is DecimalSI.
+        constexpr nano_int cap = nano_int(std::numeric_limits<std::int64_t>::max()) * quantity::nanos_per_unit;
+        *nanos = std::min(*nanos, cap);
+        if (*nanos > 0 && *nanos < quantity::nanos_per_unit)
+            written = notation::decimal_si;
+    }
+    return {quantity::from_nanos(parts->negative ? -*nanos : *nanos).with_notation(written), quantity_error::none};
+}
+
+std::optional<quantity> parse_quantity(std::string_view text) { return parse_quantity_checked(text).value; }
+
+std::string_view to_string(quantity_error e)
+{
+    switch (e) {
+    case quantity_error::none:
+        return "";
+    case quantity_error::format: // resource.ErrFormatWrong
+        return "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+    case quantity_error::suffix: // resource.ErrSuffix
+        return "unable to parse quantity's suffix";
+    case quantity_error::beyond_range:
+        return "Karmada reads this quantity, but lint computes with at most 36 significant digits and 1e26 "
+               "units; write a smaller amount";
+    }
+    return "";
 }
 
 notation stored_notation(const quantity& q)

@@ -59,11 +59,24 @@ private:
     model::notation notation_ = model::notation::decimal_si;
 };
 
-// Parses the Kubernetes quantity grammar: optional sign, digits with an optional fraction, then a
+// Why a text is not a quantity: apimachinery's ErrFormatWrong or ErrSuffix, or an amount Karmada reads
+// but lint does not compute with (more than 36 significant digits, or beyond max_nanos).
+enum class quantity_error { none, format, suffix, beyond_range };
+
+struct quantity_parse {
+    std::optional<quantity> value;
+    quantity_error error = quantity_error::none;
+};
+
+// apimachinery's ParseQuantity, grammar and all: optional sign, digits with an optional fraction, then a
 // decimal suffix (n u m "" k M G T P E), a binary suffix (Ki Mi Gi Ti Pi Ei) or an exponent (e3, E-2).
+// Its leniencies are Karmada's too: "+", "-", "." and a bare suffix ("Mi", "e3") are zero.
 // Amounts finer than a nano-unit round up, as the API server would never round a request down.
-// nullopt for anything else or for magnitudes beyond ~1e29 units.
+quantity_parse parse_quantity_checked(std::string_view text);
 std::optional<quantity> parse_quantity(std::string_view text);
+
+// The error's text: Go's own for format and suffix errors.
+std::string_view to_string(quantity_error e);
 
 // The notation the quantity has once the API server stored it and a client read it back
 // (apimachinery CanonicalizeBytes, then ParseQuantity): zero, a binary amount below 1024, a fractional

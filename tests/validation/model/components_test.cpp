@@ -309,7 +309,7 @@ TEST_CASE("bad component input gets errors with field paths, never a crash")
                           "      template: {spec: {containers: [{name: w, resources: {requests: {memory: 1e40}}}]}}\n");
     CHECK(mentions(pytorch.errors, "spec.pytorchReplicaSpecs.Master.replicas", "int32"));
     CHECK(mentions(pytorch.errors, "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.requests[memory]",
-                   "quantities"));
+                   "lint computes with at most"));
     REQUIRE(pytorch.value.components.size() == 1);
     CHECK(pytorch.value.components[0].replicas == -2); // the binding has no minimum: Karmada keeps it
 

@@ -65,11 +65,43 @@ TEST_CASE("exact arithmetic: allocatable minus allocated minus allocating")
     CHECK(*parse_quantity("1Gi") < *parse_quantity("1.1G"));
 }
 
-TEST_CASE("malformed quantities are rejected")
+TEST_CASE("malformed quantities are rejected with apimachinery's error")
 {
-    for (auto bad : {"", "abc", "1x", "1KiB", "--1", ".", "1.2.3", "1e", "e3", "1 Gi", "1e1000",
-                     "123456789012345678901234567890123"})
-        CHECK_MESSAGE(!parse_quantity(bad), bad);
+    using kpw::model::parse_quantity_checked;
+    using kpw::model::quantity_error;
+    // Go's answers, from resource.ParseQuantity (k8s.io/apimachinery v0.35.3).
+    for (auto bad : {"", "abc", "1x", "1KiB", "1.2.3", "1 Gi", "1e3e"})
+        CHECK_MESSAGE(parse_quantity_checked(bad).error == quantity_error::format, bad);
+    for (auto bad : {"--1", "1e", "e", "1Ee5", "1i", "1ki", "1Ki5", "8KiGi", "1e99999999999999999999"})
+        CHECK_MESSAGE(parse_quantity_checked(bad).error == quantity_error::suffix, bad);
+}
+
+TEST_CASE("apimachinery's leniencies are read as Karmada reads them")
+{
+    // A sign, a point or a suffix with no digits is zero; so is a run of zeros.
+    for (auto zero : {"+", "-", ".", "+.", "Mi", "e3", "k", "E", "0Mi", "-0", "000"}) {
+        auto q = parse_quantity(zero);
+        REQUIRE_MESSAGE(q, zero);
+        CHECK_MESSAGE(q->is_zero(), zero);
+    }
+    CHECK(units("1.G") == 1'000'000'000);
+    CHECK(units("1E5") == 100'000);
+    CHECK(units("1e+3") == 1000);
+    CHECK(millis("1e-3") == 1);
+    CHECK(units("1e4294967296") == 1); // int32(4294967296) == 0
+    CHECK(units("1e4294967299") == 1000);
+    CHECK(units("00000000000000000000000000000000000000001") == 1);
+    CHECK(millis("0.00000000000000000000000000000000000000001") == 1);
+    CHECK(units("0.5Ki") == 512);
+    CHECK(units("9Ei") == 9'223'372'036'854'775'807); // binary amounts are capped at MaxInt64
+}
+
+TEST_CASE("amounts Karmada reads but lint does not compute with are refused as such")
+{
+    using kpw::model::parse_quantity_checked;
+    using kpw::model::quantity_error;
+    for (auto huge : {"1e1000", "123456789012345678901234567890123", "1234567890123456789012345678901234567e-20"})
+        CHECK_MESSAGE(parse_quantity_checked(huge).error == quantity_error::beyond_range, huge);
 }
 
 TEST_CASE("to_string renders whole units, millis and fractions")
