@@ -250,7 +250,7 @@ const value* list_items(const value& object)
     if (!object.is_mapping())
         return nullptr;
     const value* items = object.find("items");
-    return items != nullptr && items->is_sequence() && object.string_at("kind").ends_with("List") ? items : nullptr;
+    return items != nullptr && items->is_sequence() ? items : nullptr;
 }
 
 } // namespace kpw::doc

@@ -165,8 +165,9 @@ inline value& value::operator=(value&& other) noexcept
     return *this;
 }
 
-// The items of a Kubernetes List (`kubectl get -o yaml|json`: a kind ending in "List" with a sequence of
-// items); nullptr for any other value. The readers take a List's items as if each were a document.
+// The items of a Kubernetes List: an object with a sequence of items, whatever its kind, as kubectl's
+// reader decodes one (apimachinery unstructuredJSONScheme); nullptr for any other value. The readers take
+// a List's items as if each were a document.
 const value* list_items(const value& object);
 
 // Compact JSON in document order (keys as stored), Go-style escaping of <, > and &.

@@ -105,14 +105,4 @@ input_set collect_inputs(const std::vector<std::string>& paths)
     return out;
 }
 
-std::optional<file_error> kubectl_metadata_refusal(const doc::value& document, const std::string& file)
-{
-    const doc::value* metadata = document.find("metadata");
-    const auto bad = metadata ? schema::object_meta_type_check(*metadata) : std::nullopt;
-    if (!bad)
-        return std::nullopt;
-    return file_error{file, doc::locate(document, bad->at.str()),
-                      "unable to decode \"" + file + "\": " + bad->message + " (kubectl refuses the file and sends nothing)"};
-}
-
 } // namespace kpw::lint

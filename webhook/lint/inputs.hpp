@@ -31,9 +31,4 @@ inline constexpr std::size_t max_input_bytes = 512u << 20;
 // directories are not followed (no loops). A named file is read whatever its extension.
 input_set collect_inputs(const std::vector<std::string>& paths);
 
-// kubectl's reader decodes each document's metadata into ObjectMeta (a List's own, not its items') and
-// refuses the whole file when that fails, before anything is sent (cli-runtime metadata_decoder.go),
-// whatever the kind and whichever flag names the file: that refusal in kubectl's words, or nullopt.
-std::optional<file_error> kubectl_metadata_refusal(const doc::value& document, const std::string& file);
-
 } // namespace kpw::lint

@@ -9,6 +9,7 @@
 #include "cli/exit_codes.hpp"
 #include "doc/load.hpp"
 #include "doc/locate.hpp"
+#include "lint/kubectl_reader.hpp"
 #include "model/decode.hpp"
 #include "schema/object_meta.hpp"
 
@@ -95,12 +96,6 @@ doc::value as_kubectl_sends(const doc::value& object)
     return sent;
 }
 
-bool is_list(const doc::value& object)
-{
-    const std::string_view kind = object.string_at("kind");
-    return object.find("items") && kind.size() >= 4 && kind.substr(kind.size() - 4) == "List";
-}
-
 // One file's share of the run: its report and, for the dry run, its admitted policies in typed form.
 struct partial {
     report out;
@@ -165,21 +160,16 @@ void lint_file(const input_file& in, const lint_options& options, partial& part)
                                                     "objects passed to apply\""});
         return;
     }
-    for (const doc::document& d : *docs) {
-        if (auto refused = kubectl_metadata_refusal(d.root, in.name)) {
+    for (doc::document& d : *docs) {
+        if (auto refused = kubectl_refusal(d.root, in.name)) {
             out.file_errors.push_back(std::move(*refused));
             continue;
         }
-        if (!is_list(d.root)) {
+        if (!is_kubectl_list(d.root)) {
             lint_object(d.root, in.name, d.index, options, part);
             continue;
         }
-        const doc::value& items = *d.root.find("items");
-        if (!items.is_sequence()) {
-            out.file_errors.push_back({in.name, items.pos(), "items of a List must be a sequence"});
-            continue;
-        }
-        for (const doc::value& item : items.items())
+        for (const doc::value& item : d.root.find("items")->items())
             lint_object(item, in.name, d.index, options, part);
     }
 }

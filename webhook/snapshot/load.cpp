@@ -4,6 +4,7 @@
 
 #include "doc/load.hpp"
 #include "lint/inputs.hpp"
+#include "lint/kubectl_reader.hpp"
 
 namespace kpw::snapshot {
 
@@ -22,18 +23,8 @@ void for_each_document(const lint::input_set& inputs, std::vector<lint::file_err
             continue;
         }
         std::vector<scheduling::inventory_issue> issues;
-        for (const auto& d : *docs) {
-            // kubectl's reader decodes every document into an unstructured object first: one that is no
-            // mapping, or has no kind, fails the whole file (apimachinery unstructuredJSONScheme: "Object
-            // 'Kind' is missing"), whichever flag reads it.
-            if (!d.root.is_mapping() || d.root.string_at("kind").empty()) {
-                issues.push_back({d.root.pos(), d.root.is_mapping() ? "document has no kind: not a Kubernetes object "
-                                                                      "(kubectl: Object 'Kind' is missing)"
-                                                                    : "document is not a Kubernetes object (a mapping "
-                                                                      "with apiVersion and kind)"});
-                continue;
-            }
-            if (auto refused = lint::kubectl_metadata_refusal(d.root, in.name)) {
+        for (auto& d : *docs) {
+            if (auto refused = lint::kubectl_refusal(d.root, in.name)) {
                 issues.push_back({refused->where, std::move(refused->message)});
                 continue;
             }

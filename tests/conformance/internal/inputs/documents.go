@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructuredscheme"
 	"k8s.io/apimachinery/pkg/runtime"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
@@ -79,6 +83,32 @@ type metadataOnlyObject struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 }
 
+// flatten is cli-runtime's FlattenListVisitor over a decoded list: an item that is itself a list (an
+// "items" array) cannot be extracted from an Unstructured, and every item needs a kind and a version
+// (unstructuredscheme's ObjectKinds, the builder's typer for Unstructured()). Any failure refuses the
+// file: kubectl apply collects the items' errors and applies nothing.
+func flatten(list *unstructured.UnstructuredList) ([]*unstructured.Unstructured, error) {
+	out := make([]*unstructured.Unstructured, 0, len(list.Items))
+	var errs []error
+	for i := range list.Items {
+		item := &list.Items[i]
+		if item.IsList() {
+			if _, err := meta.ExtractList(item); err != nil {
+				return nil, err
+			}
+		}
+		if _, _, err := unstructuredscheme.NewUnstructuredObjectTyper().ObjectKinds(item); err != nil {
+			errs = append(errs, fmt.Errorf("unable to get type info from the object %q: %v", reflect.TypeOf(item), err))
+			continue
+		}
+		out = append(out, item)
+	}
+	if len(errs) > 0 {
+		return nil, utilerrors.NewAggregate(errs)
+	}
+	return out, nil
+}
+
 // decodeObject is the mapper's decode (unstructured.UnstructuredJSONScheme wrapped by the
 // metadataValidatingDecoder: metadata that does not decode into ObjectMeta refuses the file) followed by
 // the FlattenListVisitor: a list gives its items.
@@ -94,11 +124,7 @@ func decodeObject(raw []byte) ([]*unstructured.Unstructured, error) {
 	case *unstructured.Unstructured:
 		return []*unstructured.Unstructured{o}, nil
 	case *unstructured.UnstructuredList:
-		out := make([]*unstructured.Unstructured, 0, len(o.Items))
-		for i := range o.Items {
-			out = append(out, &o.Items[i])
-		}
-		return out, nil
+		return flatten(o)
 	}
 	return nil, fmt.Errorf("decoded %T, not an object", obj)
 }
