@@ -464,6 +464,9 @@ conformance_fuzz() {
 # `./dev.sh conformance` and `./dev.sh conformance-fuzz N`.
 conformance_check() {
   build_oracle
+  # lint's table of the built-in kinds' Go types must be what client-go's types give (regenerate with
+  # build-oracle/gotypes > validation/schema/kubernetes-types.json after a Kubernetes upgrade).
+  step kubernetes-types "$oracle_dir/gotypes" -check validation/schema/kubernetes-types.json
   step conformance-cases conformance --corpus-limit -1 --known tests/conformance/known-divergences.txt
   grep -E '^(KNOWN|conformance:)' "$log_dir/conformance-cases.log" >&2
   # A fixed-seed generated batch (issue 25 §2): 2,000 admission cases in 10 packs, about 15 s.

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 
+#include "doc/locate.hpp"
 #include "model/cluster_decode.hpp"
 #include "model/workload_decode.hpp"
+#include "schema/go_types.hpp"
 
 namespace kpw::scheduling {
 
@@ -28,7 +30,7 @@ void report(std::string_view what, std::string_view name, const doc::value& obje
             std::vector<inventory_issue>& issues)
 {
     for (const auto& e : errors)
-        issues.push_back({object.pos(), std::string(what) + " " + (name.empty() ? "<unnamed>" : std::string(name)) +
+        issues.push_back({doc::locate(object, e.field), std::string(what) + " " + (name.empty() ? "<unnamed>" : std::string(name)) +
                                             ": " + e.str()});
 }
 
@@ -89,6 +91,16 @@ void add_workloads(std::vector<model::workload>& out, const doc::value& document
         }
         if (karmada_api(object.string_at("apiVersion")))
             return;
+        // A built-in kind kube-apiserver cannot decode into its Go type is an object it never holds.
+        if (auto bad = schema::go_decode_check(object)) {
+            const doc::value* metadata = object.find("metadata");
+            const std::string_view name = metadata != nullptr ? metadata->string_at("name") : std::string_view();
+            issues.push_back({doc::locate(object, bad->at.str()),
+                              std::string(object.string_at("kind")) + " " + (name.empty() ? "<unnamed>" : std::string(name)) +
+                                  ": " + (bad->at.str().empty() ? "" : bad->at.str() + ": ") + bad->message +
+                                  " (the API server refuses such an object, so no snapshot holds one)"});
+            return;
+        }
         auto decoded = model::decode_workload(object, default_namespace);
         report(decoded.value.kind, decoded.value.name, object, decoded.errors, issues);
         if (!decoded.value.name.empty())

@@ -115,56 +115,6 @@ int days_in(int month, int year)
     return month == 2 && leap ? 29 : days[month - 1];
 }
 
-// time.Parse(time.RFC3339, s)'s error in Go's words, or "" when s parses: the layout walked element by
-// element ("cannot parse \"x\" as \"2006\""), then the ranges ("month out of range").
-std::string rfc3339_error(std::string_view s)
-{
-    constexpr std::string_view layout = "2006-01-02T15:04:05Z07:00";
-    std::string quoted = "\"";
-    quoted.append(s).append("\""); // appended: GCC 12 warns falsely (-Wrestrict) on "\"" + std::string(s)
-    std::string_view rest = s;
-    auto bad = [&](std::string_view element) {
-        return "parsing time " + quoted + " as \"" + std::string(layout) + "\": cannot parse \"" + std::string(rest) +
-               "\" as \"" + std::string(element) + "\"";
-    };
-    struct step {
-        std::string_view element;
-        std::size_t digits; // 0: a literal
-    };
-    constexpr step steps[] = {{"2006", 4}, {"-", 0}, {"01", 2}, {"-", 0}, {"02", 2}, {"T", 0},
-                              {"15", 2},   {":", 0}, {"04", 2}, {":", 0}, {"05", 2}};
-    for (const step& st : steps) {
-        const std::size_t size = st.digits == 0 ? st.element.size() : st.digits;
-        const bool ok = st.digits == 0 ? rest.starts_with(st.element) : rest.size() >= size && is_digits(rest.substr(0, size));
-        if (!ok)
-            return bad(st.element);
-        rest.remove_prefix(size);
-    }
-    // Go takes a fraction after the seconds though the layout has none.
-    if (rest.size() > 1 && (rest[0] == '.' || rest[0] == ',') && is_digits(rest.substr(1, 1))) {
-        rest.remove_prefix(1);
-        while (!rest.empty() && is_digits(rest.substr(0, 1)))
-            rest.remove_prefix(1);
-    }
-    if (rest.starts_with("Z"))
-        rest.remove_prefix(1);
-    else if (rest.size() >= 6 && (rest[0] == '+' || rest[0] == '-') && is_digits(rest.substr(1, 2)) && rest[3] == ':' &&
-             is_digits(rest.substr(4, 2)))
-        rest.remove_prefix(6);
-    else
-        return bad("Z07:00");
-    if (!rest.empty())
-        return "parsing time " + quoted + ": extra text: \"" + std::string(rest) + "\"";
-    // The shape held, so every number sits at its layout offset.
-    const int year = number(s.substr(0, 4)), month = number(s.substr(5, 2)), day = number(s.substr(8, 2));
-    const char* out_of_range = month < 1 || month > 12               ? "month"
-                               : day < 1 || day > days_in(month, year) ? "day"
-                               : number(s.substr(11, 2)) >= 24         ? "hour"
-                               : number(s.substr(14, 2)) >= 60         ? "minute"
-                               : number(s.substr(17, 2)) >= 60         ? "second"
-                                                                       : nullptr;
-    return out_of_range ? "parsing time " + quoted + ": " + out_of_range + " out of range" : "";
-}
 
 struct walker {
     meta_reader reader;
@@ -247,6 +197,57 @@ struct walker {
 };
 
 } // namespace
+
+// time.Parse(time.RFC3339, s)'s error in Go's words, or "" when s parses: the layout walked element by
+// element ("cannot parse \"x\" as \"2006\""), then the ranges ("month out of range").
+std::string rfc3339_error(std::string_view s)
+{
+    constexpr std::string_view layout = "2006-01-02T15:04:05Z07:00";
+    std::string quoted = "\"";
+    quoted.append(s).append("\""); // appended: GCC 12 warns falsely (-Wrestrict) on "\"" + std::string(s)
+    std::string_view rest = s;
+    auto bad = [&](std::string_view element) {
+        return "parsing time " + quoted + " as \"" + std::string(layout) + "\": cannot parse \"" + std::string(rest) +
+               "\" as \"" + std::string(element) + "\"";
+    };
+    struct step {
+        std::string_view element;
+        std::size_t digits; // 0: a literal
+    };
+    constexpr step steps[] = {{"2006", 4}, {"-", 0}, {"01", 2}, {"-", 0}, {"02", 2}, {"T", 0},
+                              {"15", 2},   {":", 0}, {"04", 2}, {":", 0}, {"05", 2}};
+    for (const step& st : steps) {
+        const std::size_t size = st.digits == 0 ? st.element.size() : st.digits;
+        const bool ok = st.digits == 0 ? rest.starts_with(st.element) : rest.size() >= size && is_digits(rest.substr(0, size));
+        if (!ok)
+            return bad(st.element);
+        rest.remove_prefix(size);
+    }
+    // Go takes a fraction after the seconds though the layout has none.
+    if (rest.size() > 1 && (rest[0] == '.' || rest[0] == ',') && is_digits(rest.substr(1, 1))) {
+        rest.remove_prefix(1);
+        while (!rest.empty() && is_digits(rest.substr(0, 1)))
+            rest.remove_prefix(1);
+    }
+    if (rest.starts_with("Z"))
+        rest.remove_prefix(1);
+    else if (rest.size() >= 6 && (rest[0] == '+' || rest[0] == '-') && is_digits(rest.substr(1, 2)) && rest[3] == ':' &&
+             is_digits(rest.substr(4, 2)))
+        rest.remove_prefix(6);
+    else
+        return bad("Z07:00");
+    if (!rest.empty())
+        return "parsing time " + quoted + ": extra text: \"" + std::string(rest) + "\"";
+    // The shape held, so every number sits at its layout offset.
+    const int year = number(s.substr(0, 4)), month = number(s.substr(5, 2)), day = number(s.substr(8, 2));
+    const char* out_of_range = month < 1 || month > 12               ? "month"
+                               : day < 1 || day > days_in(month, year) ? "day"
+                               : number(s.substr(11, 2)) >= 24         ? "hour"
+                               : number(s.substr(14, 2)) >= 60         ? "minute"
+                               : number(s.substr(17, 2)) >= 60         ? "second"
+                                                                       : nullptr;
+    return out_of_range ? "parsing time " + quoted + ": " + out_of_range + " out of range" : "";
+}
 
 std::optional<object_meta_type_error> object_meta_type_check(const doc::value& metadata, meta_reader reader)
 {

@@ -28,6 +28,9 @@ enum class meta_reader {
     api_server,
 };
 
+// time.Parse(time.RFC3339, s)'s error in Go's words, or "" when s parses (metav1.Time.UnmarshalJSON).
+std::string rfc3339_error(std::string_view s);
+
 // The first error Go reports when `metadata` is decoded by `reader`, or nullopt when it decodes.
 std::optional<object_meta_type_error> object_meta_type_check(const doc::value& metadata,
                                                              meta_reader reader = meta_reader::kubectl);

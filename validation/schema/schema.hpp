@@ -34,6 +34,8 @@ struct node {
 
 // The raw embedded JSON text (generated at build time by embed_schema.py).
 std::string_view embedded_crd_schema();
+// The built-in kinds' Go types (kubernetes-types.json, written by tests/conformance/cmd/gotypes).
+std::string_view embedded_kubernetes_types();
 
 // The schema of a kind ("PropagationPolicy" / "ClusterPropagationPolicy"), compiled on first use.
 // nullptr for an unknown kind.

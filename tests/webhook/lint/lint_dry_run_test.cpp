@@ -154,7 +154,7 @@ TEST_CASE("usage and input errors: --workloads without --clusters, a broken snap
                        "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: x}\n"
                        "status: {resourceSummary: {allocatable: {cpu: lots}}}\n");
     CHECK(broken.exit_code == 2);
-    CHECK(broken.out.find("<stdin>:1:1: error: cluster x: status.resourceSummary.allocatable[cpu]: Invalid value") !=
+    CHECK(broken.out.find("<stdin>:4:47: error: cluster x: status.resourceSummary.allocatable[cpu]: Invalid value") !=
           std::string::npos);
 }
 

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/uuid"
+	kubescheme "k8s.io/client-go/kubernetes/scheme"
 
 	clusterapis "github.com/karmada-io/karmada/pkg/apis/cluster"
 	clustermutation "github.com/karmada-io/karmada/pkg/apis/cluster/mutation"
@@ -246,6 +247,9 @@ func newWorld(in Input) (*world, error) {
 		if err := storable(o, false); err != nil {
 			return nil, err
 		}
+		if err := decodable(o); err != nil {
+			return nil, err
+		}
 		t := o.DeepCopy()
 		gvk := t.GroupVersionKind()
 		scope := meta.RESTScopeNamespace
@@ -321,6 +325,28 @@ func storable(o *unstructured.Unstructured, namespaced bool) error {
 	}
 	if namespaced && o.GetNamespace() == "" {
 		return fmt.Errorf("%s %s: metadata.namespace: Required value", o.GetKind(), o.GetName())
+	}
+	return nil
+}
+
+// decodable refuses a template of a built-in kind that kube-apiserver could not decode into its Go type,
+// so could never have stored ("Deployment in version \"v1\" cannot be handled as a Deployment: ..."): a
+// quantity apimachinery does not parse, a string where an integer goes. Karmada's interpreter would fail
+// on it too, but only if a policy matched it; lint, like kubectl apply, refuses the file. The decoder is
+// client-go's (the same JSON decoding and types the API server's codec uses); kinds it does not know
+// (custom resources) are left to the interpreter.
+func decodable(o *unstructured.Unstructured) error {
+	gvk := o.GroupVersionKind()
+	if !kubescheme.Scheme.Recognizes(gvk) {
+		return nil
+	}
+	data, err := o.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("%s %s/%s: %w", gvk.Kind, o.GetNamespace(), o.GetName(), err)
+	}
+	if _, _, err := kubescheme.Codecs.UniversalDeserializer().Decode(data, nil, nil); err != nil {
+		return fmt.Errorf("%s %s/%s: %s in version %q cannot be handled as a %s: %w", gvk.Kind, o.GetNamespace(),
+			o.GetName(), gvk.Kind, gvk.Version, gvk.Kind, err)
 	}
 	return nil
 }
