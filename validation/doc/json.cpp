@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
@@ -98,22 +99,37 @@ public:
         scratch_.reserve(64);
     }
 
+    // Positions every node (lint's reading of a JSON stream; an admission body needs none): the value
+    // being parsed starts at byte `base` of `text`.
+    void track(std::string_view text, std::size_t base)
+    {
+        where_.emplace(text);
+        cursor_ = base;
+    }
+
     bool Null()
     {
         if (!dropping())
-            slot(); // already null
+            placed(slot()); // already null
         return true;
     }
     bool Bool(bool b) { return dropping() || set(value::boolean(b)); }
     bool RawNumber(const char* s, rapidjson::SizeType n, bool) { return dropping() || set(number_from_text({s, n})); }
     bool String(const char* s, rapidjson::SizeType n, bool)
     {
-        if (!dropping())
-            slot().assign_string(go_unescaped(s, n, fixed_));
+        if (!dropping()) {
+            value& v = slot();
+            v.assign_string(go_unescaped(s, n, fixed_));
+            placed(v);
+        } else {
+            skip_token();
+        }
         return true;
     }
     bool Key(const char* raw, rapidjson::SizeType raw_n, bool)
     {
+        if (where_)
+            key_at_ = skip_token();
         if (skip_depth_ > 0)
             return true;
         const std::string_view key = go_unescaped(raw, raw_n, fixed_);
@@ -134,14 +150,65 @@ public:
         return true;
     }
     bool StartObject() { return open(value::mapping(), true); }
-    bool EndObject(rapidjson::SizeType) { return close(); }
+    bool EndObject(rapidjson::SizeType)
+    {
+        skip_token();
+        return close();
+    }
     bool StartArray() { return open(value::sequence(), false); }
-    bool EndArray(rapidjson::SizeType) { return close(); }
+    bool EndArray(rapidjson::SizeType)
+    {
+        skip_token();
+        return close();
+    }
 
     bool too_deep() const { return too_deep_; }
     value take() { return std::move(scratch_.front().second); }
 
 private:
+    // RapidJSON's stream is a local copy while it calls the handler, so positions come from a cursor of
+    // our own that follows the events through the text (valid JSON: the reader has checked every token).
+    // skip_token: the position of the token the current event is about, and the cursor past it.
+    position skip_token()
+    {
+        if (!where_)
+            return {};
+        const std::string_view t = where_->text();
+        auto at = [&](std::size_t i) { return i < t.size() ? t[i] : '\0'; };
+        std::size_t i = cursor_;
+        while (std::string_view(" \t\r\n,:").find(at(i)) != std::string_view::npos && i < t.size())
+            ++i;
+        const std::size_t start = i;
+        const char c = at(i);
+        if (c == '"') {
+            for (++i; i < t.size() && t[i] != '"'; ++i)
+                i += t[i] == '\\' ? 1 : 0;
+            ++i;
+        } else if (c == 'n' || c == 't') {
+            i += 4;
+        } else if (c == 'f') {
+            i += 5;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            while (std::string_view("+-.eE0123456789").find(at(i)) != std::string_view::npos && i < t.size())
+                ++i;
+        } else {
+            ++i; // { } [ ]
+        }
+        cursor_ = i;
+        return where_->at(start);
+    }
+    void placed(value& v)
+    {
+        if (!where_)
+            return;
+        v.set_pos(skip_token());
+        if (key_at_.known())
+            v.set_key_pos(std::exchange(key_at_, {}));
+    }
+
+    std::optional<position_counter> where_;
+    std::size_t cursor_ = 0;
+    position key_at_;
     std::string fixed_; // go_unescaped's copy, when a string needs one
     struct frame {
         std::size_t first; // the container's first child in scratch_; the container itself is just before
@@ -164,7 +231,9 @@ private:
 
     bool set(value v)
     {
-        slot() = std::move(v);
+        value& at = slot();
+        at = std::move(v);
+        placed(at);
         return true;
     }
 
@@ -178,7 +247,9 @@ private:
             ++skip_depth_;
             return true;
         }
-        slot() = std::move(v);
+        value& at = slot();
+        at = std::move(v);
+        placed(at);
         const auto prune = open_.empty() ? root_prune_ : std::exchange(below_, {});
         open_.push_back({scratch_.size(), mapping, mapping ? prune : std::span<const json_prune>()});
         return true;
@@ -231,6 +302,27 @@ rapidjson::ParseErrorCode error_code(std::string_view text, const rapidjson::Par
 
 } // namespace
 
+// Go's JSON scanner refuses a byte below 0x20 inside a string ("invalid character '\x1a' in string
+// literal"); RapidJSON 1.1 lets it through. The offset of the first, if any, in one JSON value's text.
+std::optional<std::size_t> control_in_json_string(std::string_view json)
+{
+    bool in_string = false;
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        const auto c = static_cast<unsigned char>(json[i]);
+        if (!in_string) {
+            in_string = c == '"';
+        } else if (c == '\\') {
+            ++i;
+        } else if (c == '"') {
+            in_string = false;
+        } else if (c < 0x20) {
+            return i;
+        }
+    }
+    return std::nullopt;
+}
+
+
 result<value> parse_json(std::string_view text, const load_limits& limits, std::span<const json_prune> prune)
 {
     std::size_t bad = 0;
@@ -270,6 +362,58 @@ result<value> parse_json(std::string_view text, const load_limits& limits, std::
     if (rest != text.size())
         return failure{"invalid JSON: unexpected data after the top-level value", position_of(text, rest)};
     return builder.take();
+}
+
+result<json_stream> read_json_stream(std::string_view text, const load_limits& limits)
+{
+    std::size_t bad = 0;
+    if (!is_clean_utf8(text, bad))
+        return failure{text[bad] == '\0' ? "NUL byte: this is not a YAML or JSON text file"
+                                         : "invalid UTF-8 (YAML and JSON must be UTF-8)",
+                       position_of(text, bad)};
+    std::string buffer; // one in-situ copy for every value (see parse_json)
+    buffer.reserve(text.size() + 15);
+    buffer.assign(text);
+    json_stream out;
+    std::size_t last_end = 0; // where the last value ended: the YAML decoder would start there
+    int values = 0;
+    for (std::size_t at = 0;;) {
+        while (at < text.size() && std::string_view(" \t\r\n").find(text[at]) != std::string_view::npos)
+            ++at;
+        if (at == text.size())
+            return out;
+        rapidjson::InsituStringStream ms(buffer.data() + at);
+        tree_builder builder(limits.max_depth, {});
+        builder.track(text, at);
+        rapidjson::Reader reader;
+        constexpr unsigned flags =
+            rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseInsituFlag;
+        rapidjson::ParseResult ok = reader.Parse<flags>(ms, builder);
+        if (ok) {
+            if (auto control = control_in_json_string(text.substr(at, ms.Tell())))
+                ok.Set(rapidjson::kParseErrorStringInvalidEncoding, *control);
+        }
+        if (ok) {
+            value root = builder.take();
+            if (!root.is_null()) // RawExtension keeps no bytes for null: kubectl skips it
+                out.documents.push_back({values, root.pos(), std::move(root)});
+            ++values;
+            at += ms.Tell();
+            last_end = at;
+            continue;
+        }
+        const position where = position_of(text, at + ok.Offset());
+        if (builder.too_deep())
+            return failure{"JSON nested deeper than " + std::to_string(limits.max_depth) + " levels", where};
+        if (values > 1)
+            return failure{std::string("invalid JSON after ") + std::to_string(values) +
+                               " JSON values: kubectl reads a file that starts with '{' as a stream of JSON values "
+                               "and refuses it here (" +
+                               rapidjson::GetParseError_En(error_code(text.substr(at), ok)) + ")",
+                           where};
+        out.yaml_from = last_end;
+        return out;
+    }
 }
 
 } // namespace kpw::doc

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -36,11 +37,31 @@ struct json_prune {
 // Failures carry the line:column of the offending byte. `prune` applies to the root object's members.
 result<value> parse_json(std::string_view text, const load_limits& limits = {}, std::span<const json_prune> prune = {});
 
+// A file as kubectl's reader cuts it into documents (apimachinery's YAMLOrJSONDecoder), every node
+// positioned: a stream whose first non-space byte is '{' is read as consecutive JSON values by a JSON
+// parser (read_json_stream), the rest of it, or any other stream, as YAML (load_yaml_stream).
+result<std::vector<document>> load_yaml(std::string_view text, const load_limits& limits = {});
+
 // YAML 1.1 as kubectl reads it (sigs.k8s.io/yaml over go-yaml v2, non-strict): multi-document, a
 // repeated key keeps its last value (merge keys included, in the order written), anchors and merge keys
-// expanded under the node budget, every node positioned. JSON input works too.
+// expanded under the node budget, every node positioned.
 // Empty documents are dropped; indices still count them.
-result<std::vector<document>> load_yaml(std::string_view text, const load_limits& limits = {});
+result<std::vector<document>> load_yaml_stream(std::string_view text, const load_limits& limits = {});
+
+// Whether kubectl's reader takes `text` for JSON (GuessJSONStream): its first 4 KiB, Unicode spaces
+// trimmed, start with '{'.
+bool kubectl_reads_json(std::string_view text);
+
+// The JSON values at the head of a stream kubectl reads as JSON, each a positioned document (a null is
+// counted but yields none), and where the YAML decoder takes over when Go's JSON decoder fails after
+// fewer than two values: after the last value and the spaces up to the first line break
+// (YAMLOrJSONDecoder.consumeWhitespace). npos when the stream is JSON to its end. A failure after two
+// values is the file's error, as it is kubectl's.
+struct json_stream {
+    std::vector<document> documents;
+    std::size_t yaml_from = std::string_view::npos;
+};
+result<json_stream> read_json_stream(std::string_view text, const load_limits& limits = {});
 
 // A file of Kubernetes objects as lint reads a snapshot: a text that is one JSON object (`kubectl get
 // -o json`) through RapidJSON, an order of magnitude faster than the YAML scanner but with no node
@@ -49,10 +70,27 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
 // is the one returned.
 result<std::vector<document>> load_documents(std::string_view text, const load_limits& limits = {});
 
+// Go's JSON scanner refuses a byte below 0x20 inside a string ("invalid character '\x1a' in string
+// literal"), where RapidJSON 1.1 lets it through: the offset of the first in one JSON text, if any.
+std::optional<std::size_t> control_in_json_string(std::string_view json);
+
 // Whether `text` is valid UTF-8 without NUL bytes; on failure `where` is the offending byte.
 bool is_clean_utf8(std::string_view text, std::size_t& where);
 
 // 1-based line:column of a byte offset.
 position position_of(std::string_view text, std::size_t offset);
+
+// Positions of offsets that never decrease in one text, each counted on from the last.
+class position_counter {
+public:
+    explicit position_counter(std::string_view text) : text_(text) {}
+    std::string_view text() const { return text_; }
+    position at(std::size_t offset);
+
+private:
+    std::string_view text_;
+    std::size_t offset_ = 0;
+    position at_{1, 1};
+};
 
 } // namespace kpw::doc

@@ -64,4 +64,20 @@ position position_of(std::string_view text, std::size_t offset)
     return p;
 }
 
+position position_counter::at(std::size_t offset)
+{
+    if (offset < offset_)
+        return position_of(text_, offset);
+    const std::size_t end = offset < text_.size() ? offset : text_.size();
+    for (; offset_ < end; ++offset_) {
+        if (text_[offset_] == '\n') {
+            ++at_.line;
+            at_.column = 1;
+        } else if ((static_cast<unsigned char>(text_[offset_]) & 0xc0) != 0x80) {
+            ++at_.column;
+        }
+    }
+    return at_;
+}
+
 } // namespace kpw::doc

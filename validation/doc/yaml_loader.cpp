@@ -624,7 +624,7 @@ std::size_t offset_of(std::string_view text, position at)
 
 } // namespace
 
-result<std::vector<document>> load_yaml(std::string_view text, const load_limits& limits)
+result<std::vector<document>> load_yaml_stream(std::string_view text, const load_limits& limits)
 {
     if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
         text.remove_prefix(3); // a UTF-8 byte order mark is allowed and ignored
