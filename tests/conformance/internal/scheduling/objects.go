@@ -148,7 +148,7 @@ func fromUnstructured(u *unstructured.Unstructured, into any) error {
 func newWorld(in Input) (*world, error) {
 	w := &world{policyIdx: map[policyKey]int{}}
 	for _, o := range in.Bindings {
-		if o.GroupVersionKind().Group != workv1alpha2.GroupName {
+		if o.GroupVersionKind().Group != workv1alpha2.GroupName || (o.GetKind() != "ResourceBinding" && o.GetKind() != "ClusterResourceBinding") {
 			continue // lint's --bindings takes work.karmada.io's bindings and ignores the rest
 		}
 		if err := storable(o, o.GetKind() == "ResourceBinding"); err != nil {
