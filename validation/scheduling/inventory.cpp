@@ -26,12 +26,16 @@ void for_each_object(const doc::value& document, F&& each)
         each(item);
 }
 
+std::string label(std::string_view what, std::string_view name)
+{
+    return std::string(what) + " " + (name.empty() ? "<unnamed>" : std::string(name));
+}
+
 void report(std::string_view what, std::string_view name, const doc::value& object, const field::error_list& errors,
             std::vector<inventory_issue>& issues)
 {
     for (const auto& e : errors)
-        issues.push_back({doc::locate(object, e.field), std::string(what) + " " + (name.empty() ? "<unnamed>" : std::string(name)) +
-                                            ": " + e.str()});
+        issues.push_back({doc::locate(object, e.field), label(what, name) + ": " + e.str()});
 }
 
 bool karmada_api(std::string_view api_version)
@@ -94,10 +98,10 @@ void add_workloads(std::vector<model::workload>& out, const doc::value& document
         // A built-in kind kube-apiserver cannot decode into its Go type is an object it never holds.
         if (auto bad = schema::go_decode_check(object)) {
             const doc::value* metadata = object.find("metadata");
-            const std::string_view name = metadata != nullptr ? metadata->string_at("name") : std::string_view();
-            issues.push_back({doc::locate(object, bad->at.str()),
-                              std::string(object.string_at("kind")) + " " + (name.empty() ? "<unnamed>" : std::string(name)) +
-                                  ": " + (bad->at.str().empty() ? "" : bad->at.str() + ": ") + bad->message +
+            const std::string at = bad->at.str();
+            issues.push_back({doc::locate(object, at),
+                              label(object.string_at("kind"), metadata ? metadata->string_at("name") : "") + ": " +
+                                  (at.empty() ? "" : at + ": ") + bad->message +
                                   " (the API server refuses such an object, so no snapshot holds one)"});
             return;
         }
