@@ -231,6 +231,11 @@ asan_options=(
 
 # configure_clang DIR OPTIONS...: a clang build directory configured with OPTIONS, reconfigured only
 # when they change.
+# "ccache " when ccache is installed (dev.sh installs it; a machine set up by hand may lack it).
+ccache_prefix() {
+  if command -v ccache >/dev/null 2>&1; then printf 'ccache '; fi
+}
+
 configure_clang() {
   local dir=$1; shift
   # A build configured by hand with another compiler cannot be switched to clang: start over. (Meson
@@ -242,10 +247,10 @@ configure_clang() {
   # every object is then rebuilt, so it runs only when they differ.
   local stamp="$dir/kpw-options" wanted="$*"
   if [ ! -f "$dir/build.ninja" ]; then
-    # No ccache here (with CXX set meson does not add it): ccache 4.8 does not hash the content of the
-    # -fsanitize-ignorelist file, so an edit of tests/fuzz/ubsan_ignorelist.txt would get stale objects
-    # (tried: same path, changed content, cache hit); and the list's absolute path missed across clones.
-    step "configure-$dir" env CXX=clang++ meson setup "$dir" "$@"
+    # ccache named in CXX (with CXX set meson adds none itself). It does not hash the content of the
+    # -fsanitize-ignorelist file, so meson.build puts the list's SHA-256 on the command line and names
+    # the list relative to the build directory (its absolute path missed across clones).
+    step "configure-$dir" env CXX="$(ccache_prefix)clang++" meson setup "$dir" "$@"
   elif [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     step "reconfigure-$dir" meson configure "$dir" "$@"
   fi
