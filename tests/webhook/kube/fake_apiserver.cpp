@@ -299,7 +299,11 @@ void fake_apiserver::serve_watch(Stream& stream, conn& c, const recorded_request
             w->lines.push_back(event_line("ERROR", status_body(410, "Expired", "too old resource version: " +
                                                                                std::to_string(from) + " (" +
                                                                                std::to_string(compacted_) + ")")));
-        w->ended = !w->lines.empty(); // kube-apiserver ends a watch after its ERROR event
+        else if (from != 0) // the changes since the client's list: none is lost between list and watch
+            for (const auto& ch : history_)
+                if (ch.resource == resource && ch.rv > from)
+                    w->lines.push_back(ch.line);
+        w->ended = from != 0 && from < compacted_; // kube-apiserver ends a watch after its ERROR event
         watchers_.push_back(w);
     }
     http::response<http::empty_body> res{http::status::ok, 11};
@@ -479,7 +483,7 @@ void fake_apiserver::put(const std::string& resource, const std::string& object_
     const std::string key = ns.empty() ? name : ns + "/" + name;
     const bool existed = c.objects.count(key) != 0;
     c.objects[key] = b.GetString();
-    notify(resource, event_line(existed ? "MODIFIED" : "ADDED", b.GetString()), rv_);
+    record(resource, event_line(existed ? "MODIFIED" : "ADDED", b.GetString()));
 }
 
 void fake_apiserver::remove(const std::string& resource, const std::string& namespace_, const std::string& name)
@@ -497,11 +501,18 @@ void fake_apiserver::remove(const std::string& resource, const std::string& name
     rapidjson::Writer<rapidjson::StringBuffer> w(b);
     d.Accept(w);
     c.objects.erase(it);
-    notify(resource, event_line("DELETED", b.GetString()), rv_);
+    record(resource, event_line("DELETED", b.GetString()));
+}
+
+// Called with mutex_ held, after rv_ moved to the change's version.
+void fake_apiserver::record(const std::string& resource, const std::string& line)
+{
+    history_.push_back({resource, rv_, line});
+    notify(resource, line);
 }
 
 // Called with mutex_ held.
-void fake_apiserver::notify(const std::string& resource, const std::string& line, std::uint64_t)
+void fake_apiserver::notify(const std::string& resource, const std::string& line)
 {
     for (auto& w : watchers_)
         if (w->resource == resource)
@@ -518,19 +529,19 @@ std::string fake_apiserver::resource_version() const
 void fake_apiserver::send_line(const std::string& resource, const std::string& line)
 {
     std::lock_guard lock(mutex_);
-    notify(resource, line.ends_with('\n') ? line : line + "\n", rv_);
+    notify(resource, line.ends_with('\n') ? line : line + "\n");
 }
 
 void fake_apiserver::send_bookmark(const std::string& resource)
 {
     std::lock_guard lock(mutex_);
-    notify(resource, event_line("BOOKMARK", R"({"metadata":{"resourceVersion":")" + std::to_string(rv_) + "\"}}"), rv_);
+    notify(resource, event_line("BOOKMARK", R"({"metadata":{"resourceVersion":")" + std::to_string(rv_) + "\"}}"));
 }
 
 void fake_apiserver::send_gone(const std::string& resource)
 {
     std::lock_guard lock(mutex_);
-    notify(resource, event_line("ERROR", status_body(410, "Expired", "too old resource version")), rv_);
+    notify(resource, event_line("ERROR", status_body(410, "Expired", "too old resource version")));
     for (auto& w : watchers_)
         if (w->resource == resource)
             w->ended = true; // kube-apiserver ends a watch after its ERROR event

@@ -134,7 +134,11 @@ private:
     reply handle(const recorded_request& req);
     reply handle_discovery(const recorded_request& req);
     reply handle_list(const recorded_request& req, collection& c, const std::string& namespace_);
-    void notify(const std::string& resource, const std::string& line, std::uint64_t rv);
+    // Sends `line` to the open watches of `resource`.
+    void notify(const std::string& resource, const std::string& line);
+    // An object's change: kept, so that a watch from an older resourceVersion gets it too (as
+    // kube-apiserver's watch cache replays what came after the version the client listed at).
+    void record(const std::string& resource, const std::string& line);
 
     options options_;
     unsigned short port_ = 0;
@@ -154,6 +158,12 @@ private:
     std::function<void(const recorded_request&)> hook_;
     std::vector<recorded_request> requests_;
     std::vector<std::shared_ptr<watcher>> watchers_;
+    struct change {
+        std::string resource;
+        std::uint64_t rv;
+        std::string line;
+    };
+    std::vector<change> history_;
     std::vector<std::shared_ptr<conn>> conns_;
     std::size_t accepted_ = 0;
 
