@@ -37,6 +37,14 @@ void check_written(const scheduling::reschedule_outcome& out, const model::bindi
             invariant_failed(name, "a pass that did not act changed spec.clusters");
         return;
     }
+    if (!out.result.karmada_panic.empty()) {
+        // Karmada's scheduler crashes (a placement its webhook denies): the process dies before any patch.
+        if (admitted)
+            invariant_failed(name, "Karmada's scheduler panics on a placement its webhook admitted");
+        if (out.after != applied)
+            invariant_failed(name, "a pass that crashed the scheduler changed the binding");
+        return;
+    }
     if (admitted)
         check_placement(name, out.result, model::workload_of(applied), snap);
     else

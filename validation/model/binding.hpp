@@ -123,6 +123,7 @@ struct binding {
     std::optional<scheduled_condition> scheduled;
 
     position where; // the object's start in its file (0 when built in memory)
+    std::string source; // that file's name ("" when built in memory)
     friend bool operator==(const binding&, const binding&) = default;
 };
 

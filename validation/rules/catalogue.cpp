@@ -67,6 +67,10 @@ constexpr std::array entries{
     catalogue_entry{"binding-owned-by-another", false,
                     "the workload's binding is controlled by another object, so the detector cannot update it",
                     "delete the stale binding (or wait for the garbage collector); karmada#2090"},
+    catalogue_entry{"binding-crashes-scheduler", false,
+                    "karmada-scheduler panics on a binding as it stands (a cluster spread constraint with maxGroups "
+                    "below 0, which Karmada's webhook denies) and crash-loops",
+                    "correct the claiming policy and apply it through karmada-apiserver, or delete the binding"},
     catalogue_entry{"policy-shadowed", false, "every workload a policy matches is claimed by another policy",
                     "raise spec.priority, select by name, or remove the policy; the message names the winners"},
     catalogue_entry{"claim-decided-by-name", false,

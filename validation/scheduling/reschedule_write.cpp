@@ -36,6 +36,8 @@ std::vector<model::target_cluster> targets_of(const decision& d)
 void write_outcome(model::binding& after, const decision& d, model::timestamp now)
 {
     const auto annotation = std::string(model::applied_placement_annotation);
+    if (!d.karmada_panic.empty())
+        return; // the process died before any patch
     if (d.scheduled) {
         after.clusters = targets_of(d);
         after.annotations[annotation] = model::go_json(*after.placement);

@@ -21,9 +21,21 @@ std::int64_t total_available(const std::vector<candidate>& list)
 // karmada: select_clusters_by_cluster.go selectClusters — fill from the reserve, last slot first.
 selection by_cluster(std::vector<candidate> ordered, const model::spread_constraint& constraint, std::int64_t need)
 {
-    if (static_cast<std::int64_t>(ordered.size()) < constraint.min_groups)
+    const auto total = static_cast<std::int64_t>(ordered.size());
+    if (total < constraint.min_groups)
         return {{}, "the number of feasible clusters is less than spreadConstraint.MinGroups"};
-    auto need_cnt = static_cast<std::size_t>(std::clamp<std::int64_t>(constraint.max_groups, 0, std::int64_t(ordered.size())));
+    // needCnt := min(totalClusterCnt, MaxGroups) is a Go int; Duplicated slices Clusters[:needCnt], the
+    // others slice [:int32(needCnt)] (selectClustersByAvailableResource). A negative bound is Go's
+    // runtime panic (karmada v1.18.2 select_clusters_by_cluster.go:36 and :58): maxGroups < 0, which
+    // Karmada's webhook denies, so only a binding written some other way reaches it.
+    const std::int64_t go_need_cnt = std::min(total, constraint.max_groups);
+    const std::int64_t cut = need < 0 ? go_need_cnt : static_cast<std::int64_t>(static_cast<std::int32_t>(go_need_cnt));
+    if (cut < 0) {
+        selection crashed;
+        crashed.panic = "runtime error: slice bounds out of range [:" + std::to_string(cut) + "]";
+        return crashed;
+    }
+    const auto need_cnt = static_cast<std::size_t>(std::min(cut, total));
     std::vector<candidate> chosen(ordered.begin(), ordered.begin() + static_cast<std::ptrdiff_t>(need_cnt));
     if (need < 0)
         return {std::move(chosen), {}};
@@ -42,7 +54,7 @@ selection by_cluster(std::vector<candidate> ordered, const model::spread_constra
     // select_clusters_by_cluster.go:39 tests len(selected) == 0: an empty selection (maxGroups 0) fails
     // here even when it needs no replicas.
     if (chosen.empty() || total_available(chosen) < need)
-        return {{}, "no enough resource when selecting " + std::to_string(need_cnt) + " clusters"};
+        return {{}, "no enough resource when selecting " + std::to_string(go_need_cnt) + " clusters"};
     return {std::move(chosen), {}};
 }
 
@@ -212,6 +224,14 @@ void canonical_sort(std::vector<candidate>& candidates)
     std::sort(candidates.begin(), candidates.end(), canonical_before);
 }
 
+bool selection_may_panic(const model::placement& placement)
+{
+    if (spread_ignored(placement))
+        return false;
+    const spread_view spread = spread_of(placement);
+    return !spread.region && spread.cluster && spread.cluster->max_groups < 0;
+}
+
 selection select_clusters(std::vector<candidate> ordered, const model::placement& placement, strategy s,
                           std::int32_t replicas)
 {
@@ -228,7 +248,7 @@ selection select_clusters(std::vector<candidate> ordered, const model::placement
         else
             return {{}, "just support cluster and region spread constraint"};
     }
-    if (out.error.empty() && out.clusters.empty()) {
+    if (out.error.empty() && out.panic.empty() && out.clusters.empty()) {
         out.error = "no clusters available to schedule";
         out.empty = true;
     }

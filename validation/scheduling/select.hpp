@@ -38,7 +38,14 @@ struct selection {
     std::vector<candidate> clusters;
     std::string error; // non-empty: the group fails with this message
     bool empty = false; // the error is assignReplicas' "no clusters available to schedule", not selection's
+    // Non-empty: Karmada's code crashes here instead of selecting, with this Go runtime error. Only a
+    // binding written without Karmada's webhook gets here (it denies such a placement).
+    std::string panic = {};
 };
+
+// Whether selection can reach Go's runtime panic for this placement (a cluster spread constraint with
+// maxGroups < 0 that is used): a cheap test before a full scheduling pass.
+bool selection_may_panic(const model::placement& placement);
 
 // karmada: spreadconstraint.SelectBestClusters. `ordered` is in canonical order; `replicas` is the
 // workload's count (capacity is ignored for Duplicated).

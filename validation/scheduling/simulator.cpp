@@ -78,6 +78,11 @@ attempt try_term(const run& r, const filter_scope& scope)
     // karmada: common.go SelectClusters — a multi-component job needs one complete set.
     a.chosen = select_clusters(a.feasible, r.placement, strategy_of(r.placement),
                                r.sets ? 1 : r.workload ? r.w.replicas : 0);
+    if (!a.chosen.panic.empty()) {
+        a.stage = failure_stage::selection;
+        a.error = karmada_panic_text(a.chosen.panic);
+        return a;
+    }
     if (!a.chosen.error.empty()) {
         a.stage = a.chosen.empty ? failure_stage::assignment : failure_stage::selection;
         a.error = a.chosen.error;
@@ -186,6 +191,12 @@ decision schedule(const model::propagation_spec& spec, const model::workload& te
             return d;
         }
         d.failures.push_back({groups[t].name, a.error});
+        if (!a.chosen.panic.empty()) {
+            // The scheduler's process dies in this group: no later group is tried, nothing is written.
+            d.karmada_panic = a.chosen.panic;
+            d.message = a.error;
+            return d;
+        }
         if (!first)
             first = std::move(a);
     }
@@ -198,6 +209,16 @@ decision schedule(const model::propagation_spec& spec, const model::workload& te
     d.condition_alternatives = decided.diagnosis_alternatives;
     d.keeps_previous = previous != nullptr && first->stage != failure_stage::fit;
     return d;
+}
+
+} // namespace kpw::scheduling
+namespace kpw::scheduling {
+
+std::string karmada_panic_text(const std::string& runtime_error)
+{
+    return "karmada-scheduler panics: " + runtime_error +
+           " (the process exits, and panics again on this binding after each restart, stalling the bindings "
+           "queued after it; Karmada's webhook denies such a placement)";
 }
 
 } // namespace kpw::scheduling

@@ -132,7 +132,13 @@ struct decision {
     std::vector<std::string> condition_alternatives; // the other possible texts (plugin order, §2.2)
     // Re-schedule (issue 12), when a previous result was given.
     bool keeps_previous = false; // failed, and Karmada keeps spec.clusters as they were (non-Fit error)
+    // Non-empty: karmada-scheduler crashes on this binding with this Go runtime error (its process exits,
+    // and panics again on the binding after each restart); nothing is written, no condition either.
+    std::string karmada_panic;
 };
+
+// "karmada-scheduler panics: <Go runtime error> (...)": a decision's message when Karmada's code crashes.
+std::string karmada_panic_text(const std::string& runtime_error);
 
 // Simulates one first-time schedule (spec 2). `spec` is the policy spec as stored (after CRD and
 // webhook defaults); `clusters` is the snapshot. Never throws; pure.

@@ -14,6 +14,7 @@
 #include "scheduling/filter_cache.hpp"
 #include "scheduling/moves.hpp"
 #include "scheduling/reschedule.hpp"
+#include "scheduling/select.hpp"
 
 namespace kpw::lint {
 
@@ -109,6 +110,8 @@ scheduling_result to_result(const model::workload& w, const scheduling::decision
     s.condition_reason = d.condition_reason;
     s.condition_message = d.condition_message;
     s.condition_alternatives = d.condition_alternatives;
+    s.karmada_panic = d.karmada_panic;
+    s.has_condition = d.karmada_panic.empty(); // the process died before writing one
     return s;
 }
 
@@ -221,6 +224,10 @@ scheduling_result to_result(const model::binding& applied, const scheduling::res
         }
     }
     s.has_condition = out.acted || out.after.scheduled.has_value();
+    if (!s.karmada_panic.empty()) {
+        s.scheduled = false; // whatever the binding said before: its scheduler is down
+        s.has_condition = false;
+    }
     s.acted = out.acted;
     s.why = out.verdict.message;
     s.trigger = out.acted ? std::string(scheduling::trigger_name(out.verdict.fired)) : "";
@@ -228,6 +235,20 @@ scheduling_result to_result(const model::binding& applied, const scheduling::res
     for (const auto& m : scheduling::moves_between(out.before, out.after.clusters))
         s.moves.push_back({m.cluster, m.from, m.to});
     return s;
+}
+
+// A binding whose policy is not among PATH gets no prediction, but one that karmada-scheduler crashes on
+// stops the scheduling of others: a warning at the binding.
+void warn_if_scheduler_panics(const model::binding& b, const scheduling::reschedule_outcome& out, report& r)
+{
+    if (out.result.karmada_panic.empty())
+        return;
+    r.snapshot_warnings.push_back(
+        {b.source, b.where, "binding-crashes-scheduler",
+         b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name + ": " + out.result.message +
+             ": correct the policy that claims it and apply it through karmada-apiserver (maxGroups >= 0), or "
+             "delete the binding"});
+    ++r.totals.warnings;
 }
 
 // Why a multi-component job is not kept together, or why its estimate misleads (day2-semantics §6).
@@ -293,6 +314,10 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             p = &policies[*claims[found].policy];
         if (p == nullptr) {
             ++r.totals.not_predicted; // claimed by a policy that is not among PATH (or by none)
+            // Its policy stays as it is on the server, so the binding is scheduled as it stands: whether
+            // that crashes the scheduler concerns every other binding too.
+            if (b.placement && scheduling::selection_may_panic(*b.placement))
+                warn_if_scheduler_panics(b, scheduling::reschedule(b, *ctx.snapshot, opts, ctx.gates, ctx.now), r);
             continue;
         }
         // A binding the detector may not update is scheduled as it stands.

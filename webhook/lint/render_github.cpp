@@ -83,6 +83,10 @@ void render_github(const report& r, std::ostream& out)
         annotate(out, "error", e.file, e.where, "invalid input", e.message);
         ++errors;
     }
+    for (const auto& w : r.snapshot_warnings) {
+        annotate(out, "warning", w.file, w.where, w.id, w.message);
+        ++warnings;
+    }
     for (const auto& p : r.results) {
         annotate_policy(out, p);
         errors += static_cast<int>(p.errors.size());

@@ -83,6 +83,9 @@ void findings(std::ostream& out, const report& r)
     for (const auto& e : r.file_errors)
         out << "<tr class=\"error\"><td>error</td><td>" << location(r, e.file, e.where) << "</td><td></td><td>"
             << escape(e.message) << "</td></tr>\n";
+    for (const auto& w : r.snapshot_warnings)
+        out << "<tr class=\"warning\"><td>warning</td><td>" << location(r, w.file, w.where) << "</td><td></td><td>"
+            << escape(w.message) << " <small>[" << escape(w.id) << "]</small></td></tr>\n";
     for (const auto& p : r.results) {
         for (const auto& e : p.errors)
             finding_row(out, r, p, e, "error");

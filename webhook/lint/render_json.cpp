@@ -180,6 +180,8 @@ value scheduling_json(const scheduling_result& s, bool explain)
     v.add("clusters", placement_rows_json(s.clusters));
     v.add("message", value::string(s.message));
     v.add("tie", value::boolean(s.tie));
+    if (!s.karmada_panic.empty())
+        v.add("karmadaPanic", value::string(s.karmada_panic));
     add_decision_details(v, s, explain);
     return v;
 }
@@ -299,6 +301,22 @@ void add_claims(value& summary, const report& r)
         claims.push_back(claim_json(c));
 }
 
+// {"file", "line", "column", "id", "message"} per finding about a snapshot object.
+value snapshot_warnings_json(const std::vector<snapshot_warning>& warnings)
+{
+    value out = value::sequence();
+    for (const auto& w : warnings) {
+        value v = value::mapping();
+        v.add("file", value::string(w.file));
+        v.add("line", value::integer(w.where.line));
+        v.add("column", value::integer(w.where.column));
+        v.add("id", value::string(w.id));
+        v.add("message", value::string(w.message));
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
 // `plan`: {"action", "kind", "namespace", "name", "file"} per policy PATH touches.
 value policy_plan_json(const std::vector<policy_plan_row>& rows)
 {
@@ -340,6 +358,8 @@ void render_json(const report& r, std::ostream& out)
     value root = value::mapping();
     root.add("summary", std::move(summary));
     root.add("results", std::move(results));
+    if (!r.snapshot_warnings.empty())
+        root.add("snapshotWarnings", snapshot_warnings_json(r.snapshot_warnings));
     if (r.diff)
         root.add("diff", diff_json(*r.diff));
     if (r.policy_plan)

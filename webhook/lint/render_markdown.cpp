@@ -87,6 +87,8 @@ void warnings(std::ostream& out, const report& r)
         return;
     out << "<details><summary>Warnings (" << r.totals.warnings << ")</summary>\n\n";
     table(out, "| policy | location | warning | id |", [&](const auto& emit) {
+        for (const auto& w : r.snapshot_warnings)
+            emit("| (snapshot) | " + location(r, w.file, w.where) + " | " + md(w.message) + " | " + md(w.id) + " |");
         for (const auto& p : r.results)
             for (const auto& w : p.warnings)
                 emit("| " + md(policy_label(p)) + " | " + location(r, p.file, w.where.known() ? w.where : p.start) +

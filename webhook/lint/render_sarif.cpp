@@ -176,6 +176,13 @@ void add_policy(sarif_builder& b, const policy_result& p)
     }
 }
 
+// Findings about snapshot objects (bindings karmada-scheduler crashes on), at the object.
+void add_snapshot_warnings(sarif_builder& b, const report& r)
+{
+    for (const auto& w : r.snapshot_warnings)
+        b.add(w.id, true, w.message, w.file, w.where);
+}
+
 // Input that could not be linted: a result where it has a position, always a tool notification.
 value invocation_json(const report& r, sarif_builder& b)
 {
@@ -214,6 +221,7 @@ void render_sarif(const report& r, std::ostream& out)
 {
     sarif_builder b;
     value invocations = invocation_json(r, b);
+    add_snapshot_warnings(b, r);
     for (const auto& p : r.results)
         add_policy(b, p);
 

@@ -165,6 +165,10 @@ void render_text(const report& r, std::ostream& out)
         print_location(out, e.file, e.where);
         out << "error: " << e.message << '\n';
     }
+    for (const auto& w : r.snapshot_warnings) {
+        print_location(out, w.file, w.where);
+        out << "warning: " << w.message << " [" << w.id << "]\n";
+    }
     for (const auto& p : r.results) {
         for (const auto& e : p.errors) {
             print_location(out, p.file, e.where.known() ? e.where : p.start);

@@ -111,6 +111,9 @@ struct scheduling_result {
     std::string why;                // why it acts (which rule and what differs), or why it does not
     std::optional<previous_placement> previous;
     std::vector<move_row> moves;
+
+    // Non-empty: karmada-scheduler crashes on this binding with this Go runtime error (message says more).
+    std::string karmada_panic;
 };
 
 struct policy_result {
@@ -130,6 +133,15 @@ struct file_error {
     position where;
     std::string message;
     std::string str() const;
+};
+
+// A finding about one object of the snapshot rather than a linted policy: a binding the scheduler will
+// crash on, whichever policy claims it. Reported, counted as a warning; the run is not broken by it.
+struct snapshot_warning {
+    std::string file;
+    position where;
+    std::string id; // from the warning catalogue
+    std::string message;
 };
 
 // A document of another kind (a Deployment next to the policies): counted, listed, not linted.
@@ -193,6 +205,7 @@ struct report {
     std::vector<policy_result> results;
     std::vector<skipped_document> skipped;
     std::vector<file_error> file_errors;
+    std::vector<snapshot_warning> snapshot_warnings; // --bindings: bindings karmada-scheduler crashes on
     std::optional<placement_diff> diff; // lint --base: the base policies' placements against these
     std::string link_base;              // --link-base URL: findings link to URL/<file>#L<line> (markdown, html)
     bool have_claims = false;      // --workloads was given: `claims` lists every workload

@@ -10,7 +10,7 @@ namespace kpw::snapshot {
 
 namespace {
 
-// Loads every document of the inputs and hands each root to `take`; parse failures become file errors.
+// Loads every document of the inputs and hands each root (with its file's name) to `take`; parse failures become file errors.
 template <class F>
 void for_each_document(const lint::input_set& inputs, std::vector<lint::file_error>& errors, F&& take)
 {
@@ -28,7 +28,7 @@ void for_each_document(const lint::input_set& inputs, std::vector<lint::file_err
                 issues.push_back({refused->where, std::move(refused->message)});
                 continue;
             }
-            take(d.root, issues);
+            take(d.root, in.name, issues);
         }
         for (auto& i : issues)
             errors.push_back({in.name, i.where, std::move(i.message)});
@@ -76,7 +76,7 @@ void load(state& out, const std::optional<lint::input_set>& clusters, const std:
 {
     if (clusters) {
         std::vector<scheduling::inventory_issue> seal_issues;
-        for_each_document(*clusters, errors, [&](const doc::value& root, auto& issues) {
+        for_each_document(*clusters, errors, [&](const doc::value& root, const std::string&, auto& issues) {
             out.clusters.add(root, issues);
             add_taint_policies(out.taint_policies, root, issues);
         });
@@ -87,7 +87,7 @@ void load(state& out, const std::optional<lint::input_set>& clusters, const std:
     }
     if (workloads) {
         out.have_workloads = true;
-        for_each_document(*workloads, errors, [&](const doc::value& root, auto& issues) {
+        for_each_document(*workloads, errors, [&](const doc::value& root, const std::string&, auto& issues) {
             scheduling::add_workloads(out.workloads, root, default_namespace, issues);
         });
     }
@@ -108,7 +108,12 @@ void load_bindings(state& out, const std::optional<lint::input_set>& bindings, s
         return;
     out.have_bindings = true;
     std::vector<scheduling::inventory_issue> seal_issues;
-    for_each_document(*bindings, errors, [&](const doc::value& root, auto& issues) { out.bindings.add(root, issues); });
+    for_each_document(*bindings, errors, [&](const doc::value& root, const std::string& file, auto& issues) {
+        const std::size_t before = out.bindings.size();
+        out.bindings.add(root, issues);
+        for (std::size_t i = before; i < out.bindings.size(); ++i)
+            out.bindings.mutable_bindings()[i].source = file; // findings about a binding point into its file
+    });
     out.bindings.seal(seal_issues);
     for (auto& i : seal_issues)
         errors.push_back({"--bindings", i.where, std::move(i.message)});

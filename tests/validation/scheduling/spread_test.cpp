@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "fixtures.hpp"
+#include "scheduling/select.hpp"
 
 using namespace kpw;
 using namespace kpw::scheduling;
@@ -53,6 +54,48 @@ TEST_CASE("a cluster constraint without maxGroups fails selection even for a wor
     auto d = schedule(spec, scaled_to_zero, std::vector<model::cluster>{cluster("m1", 5)});
     CHECK_FALSE(d.scheduled);
     CHECK(d.message == "no enough resource when selecting 0 clusters");
+}
+
+TEST_CASE("a negative cluster maxGroups is Karmada's runtime panic, not a failed group")
+{
+    // select_clusters_by_cluster.go:31-36: needCnt := min(total, MaxGroups) slices Clusters[:needCnt].
+    std::vector<model::cluster> cs{cluster("m1", 5), cluster("m2", 5)};
+    for (auto spec : {duplicated_spec(), dynamic_weight_spec()}) {
+        spec.placement.spread_constraints = {{"cluster", "", -1, 1}};
+        CHECK(selection_may_panic(spec.placement));
+        spec.placement.cluster_affinities = {term("first", {"m1", "m2"}), term("second", {"m1", "m2"})};
+        auto d = schedule(spec, deployment(2), cs);
+        CHECK_FALSE(d.scheduled);
+        CHECK(d.karmada_panic == "runtime error: slice bounds out of range [:-1]");
+        CHECK(d.message == karmada_panic_text(d.karmada_panic));
+        CHECK(d.groups.size() == 1); // the process dies in the first group: the second is never tried
+        CHECK(d.condition_reason.empty());
+    }
+    // Fewer candidates than minGroups fails before the slice: an ordinary error.
+    auto spec = duplicated_spec();
+    spec.placement.spread_constraints = {{"cluster", "", -1, 3}};
+    auto d = schedule(spec, deployment(2), cs);
+    CHECK(d.karmada_panic.empty());
+    CHECK(d.message == "the number of feasible clusters is less than spreadConstraint.MinGroups");
+    // A region constraint takes the by-region path, which never slices by the cluster maxGroups.
+    spec.placement.spread_constraints = {{"cluster", "", -1, 1}, {"region", "", 1, 1}};
+    CHECK_FALSE(selection_may_panic(spec.placement));
+}
+
+TEST_CASE("a cluster maxGroups below int32 wraps where Karmada narrows it")
+{
+    // selectClustersByAvailableResource gets int32(needCnt): -4294967295 becomes 1, so one cluster is
+    // selected, and the error names the Go int.
+    std::vector<model::cluster> cs{cluster("m1", 1), cluster("m2", 1)};
+    auto spec = dynamic_weight_spec();
+    spec.placement.spread_constraints = {{"cluster", "", -4294967295LL, 1}};
+    auto d = schedule(spec, deployment(5), cs);
+    CHECK(d.karmada_panic.empty());
+    CHECK(d.message == "no enough resource when selecting -4294967295 clusters");
+    // Duplicated slices with the Go int itself: the panic names it.
+    auto dup = duplicated_spec();
+    dup.placement.spread_constraints = spec.placement.spread_constraints;
+    CHECK(schedule(dup, deployment(5), cs).karmada_panic == "runtime error: slice bounds out of range [:-4294967295]");
 }
 
 TEST_CASE("an undefaulted constraint reads as spreadByField cluster with minGroups 1")

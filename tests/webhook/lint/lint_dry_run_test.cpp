@@ -211,3 +211,44 @@ TEST_CASE("the AI example's PyTorchJob: rows count sets, the chosen cluster hold
     CHECK(e.out.find("gpu-h100-bj                  -                passed, available 1 complete set(s) (bound by "
                      "resource models), gets the whole job\n") != std::string::npos);
 }
+
+TEST_CASE("a binding karmada-scheduler crashes on: a warning at the binding in every format, exit 0")
+{
+    // The conformance case binding-crashes-scheduler: the oracle panics there with this runtime error.
+    const std::string c = std::string(KPW_SOURCE_ROOT) + "/tests/conformance/cases/binding-crashes-scheduler/";
+    const std::vector<std::string> inputs{"--clusters", c + "clusters.yaml", "--workloads", c + "workloads.yaml",
+                                          "--bindings", c + "bindings.yaml", c + "policies.yaml"};
+    auto text = run_lint(inputs);
+    CHECK(text.exit_code == 0); // a warning: the linted policies are fine
+    CHECK(text.out.find(c + "bindings.yaml:3:1: warning: ResourceBinding shop/web-deployment: karmada-scheduler "
+                             "panics: runtime error: slice bounds out of range [:-1]") != std::string::npos);
+    CHECK(text.out.find("[binding-crashes-scheduler]") != std::string::npos);
+
+    auto args = inputs;
+    args.insert(args.begin(), {"-o", "json"});
+    auto v = json_of(run_lint(args).out);
+    const auto* warnings = v.find("snapshotWarnings");
+    REQUIRE(warnings != nullptr);
+    REQUIRE(warnings->items().size() == 1);
+    const auto& w = warnings->items()[0];
+    CHECK(w.string_at("id") == "binding-crashes-scheduler");
+    CHECK(w.string_at("file") == c + "bindings.yaml");
+    CHECK(w.find("line")->as_int() == 3);
+    CHECK(v.find_path({"summary", "warnings"})->as_int() == 1);
+    CHECK(v.find_path({"summary", "notPredicted"})->as_int() == 1);
+
+    for (const std::string format : {"sarif", "github", "markdown"}) {
+        auto out = inputs;
+        out.insert(out.begin(), {"-o", format});
+        const std::string needle = format == "markdown" ? "slice bounds out of range \\[:-1\\]" : "slice bounds out of range [:-1]";
+        CHECK_MESSAGE(run_lint(out).out.find(needle) != std::string::npos, format);
+    }
+    temp_dir dir;
+    const std::string html = (dir.path / "report.html").string();
+    auto out = inputs;
+    out.insert(out.begin(), {"--report", html});
+    REQUIRE(run_lint(out).exit_code == 0);
+    std::ifstream in(html);
+    const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(page.find("slice bounds out of range [:-1]") != std::string::npos);
+}
