@@ -42,8 +42,10 @@ func (d Diff) String() string {
 
 // Verdict is the outcome of comparing one case.
 type Verdict struct {
-	Status     Status
-	Reason     string // why the oracle could not run; "both refuse" when both exited 2
+	Status Status
+	// Why the oracle could not run; "both refuse" when both exited 2; "both: Karmada's code panics (...)"
+	// when Karmada's code crashed with the runtime error lint predicted.
+	Reason     string
 	Diffs      []Diff // unexplained differences
 	Explained  []Diff // differences an intentional rule explains
 	OracleRuns int
@@ -121,6 +123,10 @@ func unmatchedTie(v Verdict) bool {
 func Judge(lint Run, oracle []Run, rules []Rule) Verdict {
 	v := Verdict{OracleRuns: len(oracle)}
 	for _, o := range oracle {
+		if o.Failed != "" && predictsPanic(lint, o.Failed) {
+			v.Reason = "both: Karmada's code panics (" + runtimePanic(o.Failed) + ")"
+			return v
+		}
 		if o.Failed != "" {
 			return couldNotRun(v, "oracle "+o.Failed)
 		}

@@ -150,6 +150,10 @@ func hasPath(diffs []Diff, path string) bool {
 
 func TestJudgeExitCodes(t *testing.T) {
 	allowed := out(t, Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p", Allowed: true})
+	const karmadaPanic = "panicked: panic: runtime error: slice bounds out of range [:-1] [recovered, repanicked]"
+	predicted := []byte(`{"results":[],"snapshotWarnings":[{"id":"binding-crashes-scheduler","message":` +
+		`"ResourceBinding a/b: karmada-scheduler panics: runtime error: slice bounds out of range [:-1] (...)"}]}`)
+	predictedOther := []byte(`{"results":[{"scheduling":[{"karmadaPanic":"runtime error: slice bounds out of range [:-2]"}]}]}`)
 	tests := []struct {
 		name       string
 		lint       Run
@@ -174,6 +178,14 @@ func TestJudgeExitCodes(t *testing.T) {
 			CouldNotRun, "lint cannot run l: permission denied"},
 		{"lint crash: differ", Run{Failed: "killed by signal segmentation fault"}, []Run{ok(allowed, 0)}, Differ, ""},
 		{"exit codes differ", ok(allowed, 1), []Run{ok(allowed, 0)}, Differ, ""},
+		{"Karmada panics as lint predicts: agree", ok(predicted, 0), []Run{{Failed: karmadaPanic}}, Agree,
+			"both: Karmada's code panics (runtime error: slice bounds out of range [:-1])"},
+		{"Karmada panics, lint predicts another panic: could not run", ok(predictedOther, 0),
+			[]Run{{Failed: karmadaPanic}}, CouldNotRun, "oracle " + karmadaPanic},
+		{"Karmada panics, lint predicts none: could not run", ok(allowed, 0), []Run{{Failed: karmadaPanic}},
+			CouldNotRun, "oracle " + karmadaPanic},
+		{"the oracle's own panic is no runtime error: could not run", ok(predicted, 0),
+			[]Run{{Failed: "panicked: panic: failed to add object"}}, CouldNotRun, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
