@@ -92,21 +92,6 @@ std::string kind_key(std::string_view api_version, std::string_view kind)
     return key.append("/").append(kind);
 }
 
-// encoding/json's UnmarshalTypeError.Value for `v`: "string", "number", "bool", "array", "object"; a number
-// that does not fit an integer field adds its text ("number 1.5").
-std::string json_word(const doc::value& v, bool into_integer)
-{
-    if (v.is_string())
-        return "string";
-    if (v.is_bool())
-        return "bool";
-    if (v.is_sequence())
-        return "array";
-    if (v.is_mapping())
-        return "object";
-    return into_integer ? "number " + v.text() : "number";
-}
-
 // A JSON number as an integer field takes it: an int64, or a whole float (kubectl's YAML-to-JSON writes
 // go-yaml's float 9 as the JSON number 9), within the field's range.
 bool fits_integer(const doc::value& v, int bits, bool is_unsigned)
@@ -160,7 +145,7 @@ struct walker {
     static std::string unmarshal_text(const doc::value& v, bool into_integer, std::string_view go_struct,
                                       const std::string& json_path, std::string_view type)
     {
-        return "json: cannot unmarshal " + json_word(v, into_integer && v.is_number()) + " into Go struct field " +
+        return "json: cannot unmarshal " + json_value_word(v, into_integer) + " into Go struct field " +
                std::string(go_struct) + "." + json_path + " of type " + std::string(type);
     }
 

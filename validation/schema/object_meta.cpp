@@ -62,23 +62,6 @@ std::string_view go_type_name(go_type t)
     return "";
 }
 
-// encoding/json's UnmarshalTypeError.Value for a JSON value that does not fit: its JSON type, and for a
-// number that an integer cannot hold, the number itself ("number 1.5").
-std::string json_value_word(const doc::value& v, bool into_integer)
-{
-    if (v.is_string())
-        return "string";
-    if (v.is_bool())
-        return "bool";
-    if (v.is_sequence())
-        return "array";
-    if (v.is_mapping())
-        return "object";
-    if (into_integer && v.is_number() && !v.is_int())
-        return "number " + v.text();
-    return "number";
-}
-
 // Whether `v`'s JSON type decodes into a Go value of type `t` (null decodes into anything).
 bool fits(const doc::value& v, go_type t)
 {
@@ -197,6 +180,19 @@ struct walker {
 };
 
 } // namespace
+
+std::string json_value_word(const doc::value& v, bool into_integer)
+{
+    if (v.is_string())
+        return "string";
+    if (v.is_bool())
+        return "bool";
+    if (v.is_sequence())
+        return "array";
+    if (v.is_mapping())
+        return "object";
+    return into_integer && v.is_number() ? "number " + v.text() : "number";
+}
 
 // time.Parse(time.RFC3339, s)'s error in Go's words, or "" when s parses: the layout walked element by
 // element ("cannot parse \"x\" as \"2006\""), then the ranges ("month out of range").

@@ -28,6 +28,10 @@ enum class meta_reader {
     api_server,
 };
 
+// encoding/json's UnmarshalTypeError.Value for a JSON value that does not fit its Go field: its JSON type,
+// and for a number going into an integer field (one that does not fit it), the number itself ("number 1.5").
+std::string json_value_word(const doc::value& v, bool into_integer);
+
 // time.Parse(time.RFC3339, s)'s error in Go's words, or "" when s parses (metav1.Time.UnmarshalJSON).
 std::string rfc3339_error(std::string_view s);
 
