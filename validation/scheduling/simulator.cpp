@@ -211,9 +211,6 @@ decision schedule(const model::propagation_spec& spec, const model::workload& te
     return d;
 }
 
-} // namespace kpw::scheduling
-namespace kpw::scheduling {
-
 std::string karmada_panic_text(const std::string& runtime_error)
 {
     return "karmada-scheduler panics: " + runtime_error +
