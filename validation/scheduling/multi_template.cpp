@@ -26,8 +26,7 @@ bool multi_template_applicable(const model::propagation_spec& spec, const model:
 {
     if (!gates.multiple_pod_templates_scheduling() || w.components.empty())
         return false;
-    auto by_cluster = spread_of(spec.placement).cluster;
-    return by_cluster && by_cluster->min_groups == 1 && by_cluster->max_groups == 1;
+    return spread_of(spec.placement).one_cluster;
 }
 
 std::vector<model::target_cluster> component_targets(const std::vector<std::string>& selected,

@@ -52,9 +52,14 @@ spread_view spread_of(const model::placement& placement)
             c.spread_by_field = std::string(model::spread_by_field_cluster);
         if (c.min_groups <= 0)
             c.min_groups = 1;
-        if (c.spread_by_field == model::spread_by_field_cluster && !v.cluster)
+        // A later constraint of the same field replaces an earlier one, as in Karmada's map
+        // (select_clusters.go selectBestClustersBySpreadConstraints; group_clusters.go's cluster minGroups
+        // loop). The webhook denies two of one field; a binding written some other way may have them.
+        if (c.spread_by_field == model::spread_by_field_cluster) {
             v.cluster = c;
-        else if (c.spread_by_field == model::spread_by_field_region && !v.region)
+            v.one_cluster = v.one_cluster || (c.min_groups == 1 && c.max_groups == 1);
+        }
+        else if (c.spread_by_field == model::spread_by_field_region)
             v.region = c;
     }
     return v;

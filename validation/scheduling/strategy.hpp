@@ -25,6 +25,9 @@ struct spread_view {
     std::optional<model::spread_constraint> cluster; // spreadByField: cluster
     std::optional<model::spread_constraint> region;  // spreadByField: region
     bool any = false;                                // any constraint at all
+    // Some cluster constraint (not only the one that wins) has minGroups 1 and maxGroups 1: Karmada's
+    // estimation.go reads a multi-component job as bound for one cluster then.
+    bool one_cluster = false;
 };
 
 spread_view spread_of(const model::placement& placement);

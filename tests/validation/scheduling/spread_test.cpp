@@ -82,6 +82,21 @@ TEST_CASE("a negative cluster maxGroups is Karmada's runtime panic, not a failed
     CHECK_FALSE(selection_may_panic(spec.placement));
 }
 
+TEST_CASE("of two cluster constraints the later one selects, as Karmada's map keeps the later")
+{
+    // Karmada's webhook denies two constraints of one field; a binding written some other way has them, and
+    // select_clusters.go's spreadConstraintMap keeps the last (conformance case 172-p139-10).
+    std::vector<model::cluster> cs{cluster("m1", 5), cluster("m2", 5), cluster("m3", 5)};
+    auto spec = duplicated_spec();
+    spec.placement.spread_constraints = {{"cluster", "", 1, 1}, {"cluster", "", 2, 1}};
+    auto d = schedule(spec, deployment(2), cs);
+    REQUIRE(d.scheduled);
+    CHECK(d.clusters.size() == 2);
+    spec.placement.spread_constraints = {{"cluster", "", 0, 3}, {"cluster", "", -1, 0}};
+    CHECK(selection_may_panic(spec.placement));
+    CHECK(schedule(spec, deployment(2), cs).karmada_panic == "runtime error: slice bounds out of range [:-1]");
+}
+
 TEST_CASE("a cluster maxGroups below int32 wraps where Karmada narrows it")
 {
     // selectClustersByAvailableResource gets int32(needCnt): -4294967295 becomes 1, so one cluster is
