@@ -213,9 +213,7 @@ decision schedule(const model::propagation_spec& spec, const model::workload& te
 
 std::string karmada_panic_text(const std::string& runtime_error)
 {
-    return "karmada-scheduler panics: " + runtime_error +
-           " (the process exits, and panics again on this binding after each restart, stalling the bindings "
-           "queued after it; Karmada's webhook denies such a placement)";
+    return "karmada-scheduler panics: " + runtime_error + " (" + std::string(karmada_panic_consequence) + ")";
 }
 
 } // namespace kpw::scheduling

@@ -137,6 +137,10 @@ struct decision {
     std::string karmada_panic;
 };
 
+// What a panic of karmada-scheduler does, in a few words (inside the parentheses of karmada_panic_text).
+inline constexpr std::string_view karmada_panic_consequence =
+    "the process exits, and panics again on this binding after each restart, stalling the bindings queued after "
+    "it; Karmada's webhook denies such a placement";
 // "karmada-scheduler panics: <Go runtime error> (...)": a decision's message when Karmada's code crashes.
 std::string karmada_panic_text(const std::string& runtime_error);
 
