@@ -12,10 +12,12 @@ bool divided(const model::replica_scheduling_strategy& rs)
     return rs.replica_scheduling_type.empty() || rs.replica_scheduling_type == model::replica_scheduling_divided;
 }
 
+// Exactly "Weighted", as shouldIgnoreSpreadConstraint compares it (select_clusters.go): a policy's
+// placement has it from the mutating webhook's default; a binding written some other way may carry
+// Divided without it, and then its spread constraints count.
 bool weighted(const model::replica_scheduling_strategy& rs)
 {
-    return rs.replica_division_preference.empty() ||
-           rs.replica_division_preference == model::division_preference_weighted;
+    return rs.replica_division_preference == model::division_preference_weighted;
 }
 
 } // namespace

@@ -82,6 +82,20 @@ TEST_CASE("a negative cluster maxGroups is Karmada's runtime panic, not a failed
     CHECK_FALSE(selection_may_panic(spec.placement));
 }
 
+TEST_CASE("Divided without a division preference does not ignore spread constraints")
+{
+    // shouldIgnoreSpreadConstraint compares the preference with "Weighted" exactly; a policy has it from
+    // the mutating webhook, a binding written some other way may not (conformance case seed 173).
+    model::placement p;
+    p.replica_scheduling = model::replica_scheduling_strategy{"Divided", "", std::nullopt};
+    p.spread_constraints = {{"cluster", "", -1, 0}};
+    CHECK_FALSE(spread_ignored(p));
+    CHECK(selection_may_panic(p));
+    p.replica_scheduling->replica_division_preference = "Weighted";
+    CHECK(spread_ignored(p)); // static weight without weightPreference: every candidate is selected
+    CHECK_FALSE(selection_may_panic(p));
+}
+
 TEST_CASE("of two cluster constraints the later one selects, as Karmada's map keeps the later")
 {
     // Karmada's webhook denies two constraints of one field; a binding written some other way has them, and
