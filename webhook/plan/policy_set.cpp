@@ -30,8 +30,7 @@ void for_each_object(const lint::input_file& file, F&& take)
     if (!docs)
         return;
     for (const auto& d : *docs) {
-        const doc::value* items = d.root.find("items");
-        if (items != nullptr && items->is_sequence())
+        if (const doc::value* items = doc::list_items(d.root))
             for (const auto& item : items->items())
                 take(item);
         else

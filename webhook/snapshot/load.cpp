@@ -47,8 +47,7 @@ void add_taint_policies(std::vector<model::cluster_taint_policy>& out, const doc
             issues.push_back({object.pos(), "ClusterTaintPolicy " + d.value.name + ": " + e.str()});
         out.push_back(std::move(d.value));
     };
-    const doc::value* items = root.find("items");
-    if (items != nullptr && items->is_sequence()) {
+    if (const doc::value* items = doc::list_items(root)) {
         for (const auto& item : items->items())
             take(item);
         return;
