@@ -211,9 +211,11 @@ decision schedule(const model::propagation_spec& spec, const model::workload& te
     return d;
 }
 
-std::string karmada_panic_text(const std::string& runtime_error)
+std::string karmada_panic_text(const std::string& runtime_error, std::string_view when)
 {
-    return "karmada-scheduler panics: " + runtime_error + " (" + std::string(karmada_panic_consequence) + ")";
+    return "karmada-scheduler panics" + std::string(when) + ": " + runtime_error +
+           " (the process exits, and panics again on this binding after each restart, stalling the bindings queued "
+           "after it; Karmada's webhook denies such a placement)";
 }
 
 } // namespace kpw::scheduling

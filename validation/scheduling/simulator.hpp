@@ -137,12 +137,9 @@ struct decision {
     std::string karmada_panic;
 };
 
-// What a panic of karmada-scheduler does, in a few words (inside the parentheses of karmada_panic_text).
-inline constexpr std::string_view karmada_panic_consequence =
-    "the process exits, and panics again on this binding after each restart, stalling the bindings queued after "
-    "it; Karmada's webhook denies such a placement";
-// "karmada-scheduler panics: <Go runtime error> (...)": a decision's message when Karmada's code crashes.
-std::string karmada_panic_text(const std::string& runtime_error);
+// "karmada-scheduler panics<when>: <Go runtime error> (what that does)": a decision's message when
+// Karmada's code crashes; `when` qualifies it (" the next time it schedules this binding ...").
+std::string karmada_panic_text(const std::string& runtime_error, std::string_view when = {});
 
 // Simulates one first-time schedule (spec 2). `spec` is the policy spec as stored (after CRD and
 // webhook defaults); `clusters` is the snapshot. Never throws; pure.

@@ -245,7 +245,7 @@ scheduling_result to_result(const model::binding& applied, const scheduling::res
 void warn_if_scheduler_panics(const dry_run_context& ctx, const scheduling::options& opts, const model::binding& b,
                               report& r)
 {
-    std::string when;
+    std::string_view when;
     auto out = scheduling::reschedule(b, *ctx.snapshot, opts, ctx.gates, ctx.now);
     if (out.result.karmada_panic.empty()) {
         model::binding next = b;
@@ -257,9 +257,9 @@ void warn_if_scheduler_panics(const dry_run_context& ctx, const scheduling::opti
         return;
     r.snapshot_warnings.push_back(
         {b.source, b.where, "binding-crashes-scheduler",
-         b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name + ": karmada-scheduler panics" +
-             when + ": " + out.result.karmada_panic + " (" + std::string(scheduling::karmada_panic_consequence) +
-             "): correct the policy that claims it and apply it through karmada-apiserver (maxGroups >= 0), or "
+         b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name + ": " +
+             scheduling::karmada_panic_text(out.result.karmada_panic, when) +
+             ": correct the policy that claims it and apply it through karmada-apiserver (maxGroups >= 0), or "
              "delete the binding"});
     ++r.totals.warnings;
 }
