@@ -58,6 +58,14 @@ assignment assign_strategy(const std::vector<candidate>& selected, const model::
     case strategy::static_weight: return by_static_weight(selected, placement, replicas, order);
     case strategy::dynamic_weight: return divide_dynamically(selected, false, replicas, order, mode);
     case strategy::aggregated: return divide_dynamically(selected, true, replicas, order, mode);
+    case strategy::unsupported: {
+        const auto& rs = *placement.replica_scheduling; // only a Divided replicaScheduling is unsupported
+        return {{}, std::string(unsupported_strategy_error) + ", replicaSchedulingType: " +
+                        (rs.replica_scheduling_type.empty() ? std::string(model::replica_scheduling_divided)
+                                                            : rs.replica_scheduling_type) +
+                        ", replicaDivisionPreference: " + rs.replica_division_preference +
+                        ", please try another scheduling strategy"};
+    }
     }
     return {};
 }

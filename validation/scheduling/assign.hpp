@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/policy.hpp"
@@ -22,6 +23,10 @@ struct assigned {
     const candidate* target = nullptr; // points into the selection
     std::int32_t replicas = 0;
 };
+
+// The start of the error assignReplicasToClusters returns for strategy::unsupported (a plain error:
+// the condition's reason is SchedulerError, not Unschedulable).
+inline constexpr std::string_view unsupported_strategy_error = "unsupported replica scheduling strategy";
 
 struct assignment {
     std::vector<assigned> clusters; // clusters with 0 replicas are dropped

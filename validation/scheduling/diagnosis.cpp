@@ -9,6 +9,8 @@
 #include <set>
 #include <string_view>
 
+#include "scheduling/assign.hpp"
+
 namespace kpw::scheduling {
 
 namespace {
@@ -126,7 +128,7 @@ std::string condition_reason(failure_stage stage, const std::string& error)
 {
     if (stage == failure_stage::fit)
         return "NoClusterFit";
-    if (stage == failure_stage::assignment && error != empty_selection)
+    if (stage == failure_stage::assignment && error != empty_selection && !error.starts_with(unsupported_strategy_error))
         return "Unschedulable";
     return "SchedulerError";
 }

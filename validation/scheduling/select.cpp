@@ -3,7 +3,9 @@
 #include "scheduling/select.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 
 namespace kpw::scheduling {
@@ -77,14 +79,34 @@ std::int64_t duplicated_region_score(const region_group& g, std::int64_t replica
     return valid == 0 ? 0 : valid * 1000 + scores / valid;
 }
 
+// Go's int64(f) of a float64 on amd64 (CVTTSD2SQ): truncation, and the "integer indefinite"
+// 0x8000000000000000 for NaN and for values out of range. (arm64 saturates instead; Karmada's images and
+// this project's oracle are amd64.)
+std::int64_t go_int64_amd64(double f)
+{
+    if (std::isnan(f) || f >= 0x1p63 || f < -0x1p63)
+        return std::numeric_limits<std::int64_t>::min();
+    return static_cast<std::int64_t>(f);
+}
+
+// Go's int64 multiplication, which wraps.
+std::int64_t go_mul(std::int64_t a, std::int64_t b)
+{
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+}
+
 // karmada: group_clusters.go calcGroupScore — the walked clusters' available replicas up to the target
 // weigh 1000 each, plus the mean score (over the walked clusters, or all when the target is not met).
+// The target is int64(math.Ceil(float64(replicas) / float64(minGroups))), as Go computes it: a binding
+// written without the webhook may have a region minGroups of 0 (+Inf or NaN, then 0x8000000000000000)
+// or below.
 std::int64_t region_score(const region_group& g, strategy s, std::int64_t replicas, std::int64_t region_min,
                           std::int64_t cluster_min)
 {
     if (s == strategy::duplicated)
         return duplicated_region_score(g, replicas);
-    std::int64_t target = (replicas + region_min - 1) / region_min;
+    const std::int64_t target =
+        go_int64_amd64(std::ceil(static_cast<double>(replicas) / static_cast<double>(region_min)));
     std::int64_t k = std::max(cluster_min, region_min), sum = 0, counted = 0, scores = 0;
     for (const auto& c : g.clusters) {
         sum += c.available;
@@ -93,8 +115,8 @@ std::int64_t region_score(const region_group& g, strategy s, std::int64_t replic
             break;
     }
     if (sum < target)
-        return sum * 1000 + scores / static_cast<std::int64_t>(g.clusters.size());
-    return target * 1000 + scores / counted;
+        return go_mul(sum, 1000) + scores / static_cast<std::int64_t>(g.clusters.size());
+    return go_mul(target, 1000) + scores / counted;
 }
 
 struct dfs_path {

@@ -29,6 +29,7 @@ std::string_view strategy_name(strategy s)
     case strategy::static_weight: return "StaticWeight";
     case strategy::dynamic_weight: return "DynamicWeight";
     case strategy::aggregated: return "Aggregated";
+    case strategy::unsupported: return "Unsupported";
     }
     return "Duplicated";
 }
@@ -40,6 +41,8 @@ strategy strategy_of(const model::placement& placement)
     const auto& rs = *placement.replica_scheduling;
     if (rs.replica_division_preference == model::division_preference_aggregated)
         return strategy::aggregated;
+    if (!weighted(rs))
+        return strategy::unsupported;
     if (rs.weight_preference && !rs.weight_preference->dynamic_weight.empty())
         return strategy::dynamic_weight;
     return strategy::static_weight;
@@ -48,15 +51,11 @@ strategy strategy_of(const model::placement& placement)
 spread_view spread_of(const model::placement& placement)
 {
     spread_view v;
-    for (auto c : placement.spread_constraints) {
+    for (const auto& c : placement.spread_constraints) {
         v.any = true;
-        if (c.spread_by_field.empty() && c.spread_by_label.empty())
-            c.spread_by_field = std::string(model::spread_by_field_cluster);
-        if (c.min_groups <= 0)
-            c.min_groups = 1;
         // A later constraint of the same field replaces an earlier one, as in Karmada's map
-        // (select_clusters.go selectBestClustersBySpreadConstraints; group_clusters.go's cluster minGroups
-        // loop). The webhook denies two of one field; a binding written some other way may have them.
+        // (select_clusters.go selectBestClustersBySpreadConstraints; group_clusters.go's minGroups
+        // loops). The webhook denies two of one field; a binding written some other way may have them.
         if (c.spread_by_field == model::spread_by_field_cluster) {
             v.cluster = c;
             v.one_cluster = v.one_cluster || (c.min_groups == 1 && c.max_groups == 1);

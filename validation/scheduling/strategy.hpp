@@ -10,17 +10,27 @@
 
 namespace kpw::scheduling {
 
-enum class strategy { duplicated, static_weight, dynamic_weight, aggregated };
+// unsupported: Divided with a division preference that is neither Aggregated nor Weighted. A policy
+// always has one (the mutating webhook defaults Weighted); a binding written some other way may not, and
+// karmada-scheduler then fails its assignment (assignment.go newAssignState, common.go
+// assignReplicasToClusters: "unsupported replica scheduling strategy, ...").
+enum class strategy { duplicated, static_weight, dynamic_weight, aggregated, unsupported };
 
-std::string_view strategy_name(strategy s); // "Duplicated", "StaticWeight", "DynamicWeight", "Aggregated"
+// "Duplicated", "StaticWeight", "DynamicWeight", "Aggregated", "Unsupported"
+std::string_view strategy_name(strategy s);
 
-// Spec 3.7. Reads the placement as the mutating webhook leaves it; the CRD and webhook defaults
-// (type Divided when replicaScheduling is present, preference Weighted for Divided) are applied here
-// too, so an undefaulted placement is read the same way.
+// Spec 3.7. Reads the placement as karmada-scheduler does: a replicaScheduling without a type is
+// Divided (the policy and binding CRDs' default, which kube-apiserver applies); the division preference
+// counts as written (a policy's has the mutating webhook's Weighted default, a binding written some
+// other way may have none: strategy::unsupported).
 strategy strategy_of(const model::placement& placement);
 
-// The spread constraints as the mutating webhook defaults them: spreadByField cluster when neither
-// field nor label is set, minGroups 1 when unset. maxGroups stays 0 (spec 1.1).
+// The spread constraints as karmada-scheduler reads them: as written, without defaults. A policy's
+// placement has the mutating webhook's defaults already (model::apply_mutating_defaults: spreadByField
+// cluster when neither field nor label is set, minGroups 1 when unset); a binding written some other
+// way does not, and the binding CRD defaults neither, so a constraint without a field is not a cluster
+// constraint (the scheduler's "just support cluster and region spread constraint") and a minGroups of
+// 0 or below counts as it is.
 struct spread_view {
     std::optional<model::spread_constraint> cluster; // spreadByField: cluster
     std::optional<model::spread_constraint> region;  // spreadByField: region

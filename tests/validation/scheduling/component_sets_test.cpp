@@ -229,7 +229,8 @@ TEST_CASE("the §6.2 table: applicability, the scheduled form and the result")
     CHECK_FALSE(scheduling::multi_template_applicable(model::propagation_spec{}, w, on));
     CHECK_FALSE(scheduling::multi_template_applicable(spread("cluster", 1, 2), w, on));
     CHECK_FALSE(scheduling::multi_template_applicable(spread("region", 1, 1), w, on));
-    CHECK(scheduling::multi_template_applicable(spread("", 0, 1), w, on)); // defaulted: cluster, minGroups 1
+    // Read as written (estimation.go): without the webhook's defaults (cluster, minGroups 1) it is not.
+    CHECK_FALSE(scheduling::multi_template_applicable(spread("", 0, 1), w, on));
 
     auto scheduled = scheduling::scheduled_form(w, on);
     CHECK(scheduled.replicas == 0);

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "fixtures.hpp"
+#include "model/defaults.hpp"
 #include "scheduling/select.hpp"
 
 using namespace kpw;
@@ -127,12 +128,33 @@ TEST_CASE("a cluster maxGroups below int32 wraps where Karmada narrows it")
     CHECK(schedule(dup, deployment(5), cs).karmada_panic == "runtime error: slice bounds out of range [:-4294967295]");
 }
 
-TEST_CASE("an undefaulted constraint reads as spreadByField cluster with minGroups 1")
+TEST_CASE("a constraint is read as written: the webhook's defaults make a field-less one a cluster one")
 {
+    const std::vector<model::cluster> two{cluster("m1", 5), cluster("m2", 9)};
     auto spec = duplicated_spec();
     spec.placement.spread_constraints = {{"", "", 1, 0}};
-    auto d = schedule(spec, deployment(2), std::vector<model::cluster>{cluster("m1", 5), cluster("m2", 9)});
-    CHECK(split(d) == replicas_map{{"m2", 2}});
+    // As a binding written without the webhook carries it: neither cluster nor region.
+    auto raw = schedule(spec, deployment(2), two);
+    CHECK_FALSE(raw.scheduled);
+    CHECK(raw.message == "just support cluster and region spread constraint");
+    // As a policy carries it once the mutating webhook has defaulted it (cluster, minGroups 1).
+    model::policy p;
+    p.spec = spec;
+    model::apply_mutating_defaults(p, "default");
+    CHECK(split(schedule(p.spec, deployment(2), two)) == replicas_map{{"m2", 2}});
+    CHECK_FALSE(scheduling::selection_may_panic(spec.placement)); // no cluster constraint, no slicing
+}
+
+TEST_CASE("a region minGroups of 0 counts as 0: the empty set of regions is feasible, then no cluster")
+{
+    // karmada group_clusters.go: target int64(math.Ceil(replicas / 0.0)); select_groups.go: the empty
+    // path meets a cluster minGroups of 0 at once, so no region is chosen.
+    auto spec = dynamic_weight_spec();
+    spec.placement.spread_constraints = {{"region", "", 2, 0}, {"cluster", "", 3, 0}};
+    auto d = schedule(spec, deployment(4), std::vector<model::cluster>{cluster("m1", 8, "r1"), cluster("m2", 8, "r2")});
+    CHECK_FALSE(d.scheduled);
+    CHECK(d.message ==
+          "the number of clusters is less than the cluster spreadConstraint.MinGroups");
 }
 
 TEST_CASE("fewer candidates than minGroups fails the group")

@@ -17,18 +17,34 @@ std::vector<model::cluster> three(std::int64_t a, std::int64_t b, std::int64_t c
 
 } // namespace
 
-TEST_CASE("strategy is read from the placement with the CRD and webhook defaults")
+TEST_CASE("strategy is read from the placement as karmada-scheduler reads it")
 {
     model::placement p;
     CHECK(strategy_of(p) == strategy::duplicated);
     p.replica_scheduling = model::replica_scheduling_strategy{};
-    CHECK(strategy_of(p) == strategy::static_weight); // type defaults to Divided, preference to Weighted
+    // The CRD defaults the type to Divided; the preference has the webhook's Weighted only in a policy.
+    CHECK(strategy_of(p) == strategy::unsupported);
+    p.replica_scheduling->replica_division_preference = "Weighted";
+    CHECK(strategy_of(p) == strategy::static_weight);
     p.replica_scheduling->replica_division_preference = "Aggregated";
     CHECK(strategy_of(p) == strategy::aggregated);
     p.replica_scheduling = divided("Weighted", "AvailableReplicas");
     CHECK(strategy_of(p) == strategy::dynamic_weight);
     p.replica_scheduling->replica_scheduling_type = "Duplicated";
     CHECK(strategy_of(p) == strategy::duplicated);
+}
+
+TEST_CASE("Divided without a division preference fails the assignment with Karmada's error")
+{
+    // A binding written without the webhook (the detector copies the policy's defaulted placement).
+    auto spec = duplicated_spec();
+    spec.placement.replica_scheduling = model::replica_scheduling_strategy{};
+    spec.placement.replica_scheduling->replica_scheduling_type = "Divided";
+    auto d = schedule(spec, deployment(4), three(5, 5, 5));
+    CHECK_FALSE(d.scheduled);
+    CHECK(d.message == "unsupported replica scheduling strategy, replicaSchedulingType: "
+                       "Divided, replicaDivisionPreference: , please try another scheduling strategy");
+    CHECK(d.condition_reason == "SchedulerError"); // a plain error, not an UnschedulableError
 }
 
 TEST_CASE("duplicated: every cluster gets the full count, a zero-capacity cluster too")
