@@ -301,10 +301,12 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         const model::workload* w = found == binding_names::npos ? nullptr : &ctx.workloads[found];
         if (w != nullptr)
             bound[found] = true; // the detector updates this binding rather than create one
-        const bool refused =
-            w != nullptr && !scheduling::detector_may_update(
-                                b, scheduling::live_template_uid(
-                                       *w, ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name)));
+        // The live template's uid: a workload file from git often has none, its binding records it.
+        const std::string template_uid =
+            w == nullptr ? std::string()
+                         : scheduling::live_template_uid(
+                               *w, ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name));
+        const bool refused = w != nullptr && !scheduling::detector_may_update(b, template_uid);
         if (refused && claims[found].policy) {
             const typed_policy& holder = policies[*claims[found].policy];
             r.results[holder.result].warnings.push_back(
@@ -333,8 +335,16 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
                 warn_if_scheduler_panics(ctx, opts, b, r);
             continue;
         }
-        // A binding the detector may not update is scheduled as it stands.
-        model::binding applied = refused ? b : scheduling::apply_policy(b, p->policy, w, ctx.gates);
+        // A binding the detector may not update is scheduled as it stands. Otherwise the detector builds it
+        // from the live template, whose uid (recorded by the binding) seeds Karmada's tie-break.
+        const model::workload* from = w;
+        model::workload live;
+        if (w != nullptr && w->uid.empty() && !template_uid.empty()) {
+            live = *w;
+            live.uid = template_uid;
+            from = &live;
+        }
+        model::binding applied = refused ? b : scheduling::apply_policy(b, p->policy, from, ctx.gates);
         auto out = scheduling::reschedule(applied, *ctx.snapshot, opts, ctx.gates, ctx.now);
         r.results[p->result].scheduling.push_back(to_result(applied, out, r.explain));
         r.totals.unschedulable += r.results[p->result].scheduling.back().scheduled ? 0 : 1;
