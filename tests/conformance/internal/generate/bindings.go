@@ -50,11 +50,22 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 		"message", "Binding has been scheduled successfully.")),
 		"lastScheduledTime", Raw(`"2026-11-20T08:00:00Z"`), "schedulerObservedGeneration", observed,
 		"schedulerObservingAffinityName", g.maybe(0.5, pick(g, []string{"group-0", "group-1", "group-1-burst-0", "gone"})))
+	// Sometimes the workload was deleted and created again before the garbage collector removed this
+	// binding: its controller owner has another uid, the detector may not update it, and the scheduler
+	// reads the placement it carries as written (no webhook defaults: a constraint without a field,
+	// minGroups 0).
+	var owners *Node
+	if g.chance(0.15) {
+		owners = L(M("apiVersion", w.apiVersion, "kind", w.kind, "name", w.name,
+			"uid", fmt.Sprintf("99999999-0000-4000-8000-%012d", g.r.IntN(1000000)), "controller", true,
+			"blockOwnerDeletion", true))
+	}
 	return M("apiVersion", "work.karmada.io/v1alpha2", "kind", kind,
 		"metadata", M("name", w.name+"-"+strings.ToLower(w.kind), "namespace", ns, "generation", generation,
 			"annotations", M("policy.karmada.io/applied-placement", string(annotation),
 				claim+"name", fmt.Sprintf("policy-%d", policyIndex), claim+"namespace", policyNS),
-			"labels", M(claim+"permanent-id", fmt.Sprintf("3f0c1a2b-0000-4000-8000-%012d", g.idBase+policyIndex))),
+			"labels", M(claim+"permanent-id", fmt.Sprintf("3f0c1a2b-0000-4000-8000-%012d", g.idBase+policyIndex)),
+			"ownerReferences", owners),
 		"spec", M("clusters", clusters, "placement", applied, "replicas", replicas,
 			"resource", M("apiVersion", w.apiVersion, "kind", w.kind, "name", w.name, "namespace", w.namespace,
 				"resourceVersion", Raw(`"5120"`)), "schedulerName", "default-scheduler"),

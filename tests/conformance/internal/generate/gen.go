@@ -397,11 +397,12 @@ func (g *gen) spread() *Node {
 	for i, n := 0, g.between(1, 2); i < n; i++ {
 		minG := g.between(0, 3)
 		c := M("minGroups", g.maybe(0.9, minG), "maxGroups", g.maybe(0.8, minG+g.between(-1, 2)))
-		if g.chance(0.85) {
+		switch x := g.r.Float64(); {
+		case x < 0.8:
 			c.Pairs = append([]*Pair{{Key: "spreadByField", Value: Str(pick(g, fields))}}, c.Pairs...)
-		} else {
+		case x < 0.92:
 			c.Pairs = append([]*Pair{{Key: "spreadByLabel", Value: Str(pick(g, []string{"tier", "env"}))}}, c.Pairs...)
-		}
+		} // else neither: the webhook defaults spreadByField cluster; a binding carries it without one
 		out.Items = append(out.Items, c)
 	}
 	return out

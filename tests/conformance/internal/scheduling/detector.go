@@ -130,6 +130,10 @@ func runDetector(ctx context.Context, w *world) ([]binding, map[string]int64, er
 	d.Processor = q
 
 	r := &detectorRun{w: w, client: c, det: d}
+	stored, err := r.bindings(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	r.applyPolicies()
 	for _, t := range w.templates {
 		if k, ok := templateClaim(t); ok {
@@ -150,7 +154,38 @@ func runDetector(ctx context.Context, w *world) ([]binding, map[string]int64, er
 	if err != nil {
 		return nil, nil, err
 	}
+	bindings = keepUnwritten(bindings, stored, w.bindings)
 	return bindings, r.workloadReplicas(ctx, interpreter, bindings), nil
+}
+
+// keepUnwritten puts back the given object of every given binding the detector did not write (its
+// resourceVersion is the one it was stored with). The controller-runtime fake client hands objects out
+// through a JSON round trip, which drops empty lists and maps (omitempty); kube-apiserver keeps a custom
+// resource as it was written, so a binding written with `clusterNames: []` reads back with an empty list
+// live, and the scheduler's placementChanged (reflect.DeepEqual against the applied-placement
+// annotation) tells an empty list from none. A binding the detector wrote is kept as the round trip
+// left it: live, kube-apiserver stores what the detector's JSON encoding sent.
+func keepUnwritten(after, before, given []binding) []binding {
+	storedVersion := map[string]string{}
+	for _, b := range before {
+		storedVersion[b.id()] = b.object().GetResourceVersion()
+	}
+	original := map[string]binding{}
+	for _, b := range given {
+		original[b.id()] = b
+	}
+	for i, b := range after {
+		g, ok := original[b.id()]
+		if !ok || storedVersion[b.id()] != b.object().GetResourceVersion() {
+			continue
+		}
+		if g.rb != nil {
+			after[i] = binding{rb: g.rb.DeepCopy()}
+		} else {
+			after[i] = binding{crb: g.crb.DeepCopy()}
+		}
+	}
+	return after
 }
 
 // templateClaim is the policy a template's claim metadata names (what detector.propagateResource reads).
