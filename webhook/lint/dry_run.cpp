@@ -255,12 +255,13 @@ void warn_if_scheduler_panics(const dry_run_context& ctx, const scheduling::opti
     }
     if (out.result.karmada_panic.empty())
         return;
+    const std::string subject = b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name;
     r.snapshot_warnings.push_back(
         {b.source, b.where, "binding-crashes-scheduler",
-         b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name + ": " +
-             scheduling::karmada_panic_text(out.result.karmada_panic, when) +
+         subject + ": " + scheduling::karmada_panic_text(out.result.karmada_panic, when) +
              ": correct the policy that claims it and apply it through karmada-apiserver (maxGroups >= 0), or "
-             "delete the binding"});
+             "delete the binding",
+         subject});
     ++r.totals.warnings;
 }
 

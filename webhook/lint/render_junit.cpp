@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// -o junit: JUnit XML as kubeconform emits it: a <testsuite> per file, a <testcase> per policy document.
+// -o junit: JUnit XML as kubeconform emits it: a <testsuite> per file, a <testcase> per policy document
+// (and per warning about a snapshot object, such as a binding karmada-scheduler crashes on).
 #include "lint/render.hpp"
 
 #include <array>
@@ -85,6 +86,7 @@ std::string location(const std::string& file, position where)
 }
 
 struct file_group {
+    std::vector<const snapshot_warning*> snapshot_warnings;
     std::vector<const policy_result*> policies;
     std::vector<const file_error*> errors;
     std::vector<const skipped_document*> skipped;
@@ -144,6 +146,16 @@ void print_policy(std::ostream& out, const policy_result& p, const std::string& 
     out << "    </testcase>\n";
 }
 
+// A warning about an object of the snapshot (a binding): a passing test case of its own, the warning as
+// its output, so a CI view lists it beside the policies.
+void print_snapshot_warning(std::ostream& out, const snapshot_warning& w, const std::string& classname)
+{
+    out << "    <testcase" << attr("name", w.subject) << attr("classname", classname) << attr("file", classname)
+        << ">\n      <system-out>"
+        << xml_escape(location(w.file, w.where) + ": warning: " + w.message + " [" + w.id + "]\n", false)
+        << "</system-out>\n    </testcase>\n";
+}
+
 void print_skipped(std::ostream& out, const skipped_document& d, const std::string& classname)
 {
     const std::string name = d.kind + (d.name.empty() ? "" : ' ' + d.name) + " (document " +
@@ -167,6 +179,8 @@ std::map<std::string, file_group> group_by_file(const report& r)
         files[ci_path(e.file)].errors.push_back(&e);
     for (const auto& d : r.skipped)
         files[ci_path(d.file)].skipped.push_back(&d);
+    for (const auto& w : r.snapshot_warnings)
+        files[ci_path(w.file)].snapshot_warnings.push_back(&w);
     for (const auto& p : r.results) {
         file_group& g = files[ci_path(p.file)];
         g.policies.push_back(&p);
@@ -182,7 +196,7 @@ void render_junit(const report& r, std::ostream& out)
     const auto files = group_by_file(r);
     std::size_t tests = 0, failures = 0, errors = 0;
     for (const auto& [name, g] : files) {
-        tests += g.policies.size() + g.errors.size() + g.skipped.size();
+        tests += g.policies.size() + g.errors.size() + g.skipped.size() + g.snapshot_warnings.size();
         failures += static_cast<std::size_t>(g.failures);
         errors += g.errors.size();
     }
@@ -190,12 +204,15 @@ void render_junit(const report& r, std::ostream& out)
         << attr("tests", std::to_string(tests)) << attr("failures", std::to_string(failures))
         << attr("errors", std::to_string(errors)) << ">\n";
     for (const auto& [name, g] : files) {
-        const std::size_t suite_tests = g.policies.size() + g.errors.size() + g.skipped.size();
+        const std::size_t suite_tests =
+            g.policies.size() + g.errors.size() + g.skipped.size() + g.snapshot_warnings.size();
         out << "  <testsuite" << attr("name", name) << attr("tests", std::to_string(suite_tests))
             << attr("failures", std::to_string(g.failures)) << attr("errors", std::to_string(g.errors.size()))
             << attr("skipped", std::to_string(g.skipped.size())) << ">\n";
         for (const file_error* e : g.errors)
             print_file_error(out, *e, name);
+        for (const snapshot_warning* w : g.snapshot_warnings)
+            print_snapshot_warning(out, *w, name);
         for (const policy_result* p : g.policies)
             print_policy(out, *p, name);
         for (const skipped_document* d : g.skipped)

@@ -142,6 +142,7 @@ struct snapshot_warning {
     position where;
     std::string id; // from the warning catalogue
     std::string message;
+    std::string subject; // the object it is about: "ResourceBinding shop/web-deployment"
 };
 
 // A document of another kind (a Deployment next to the policies): counted, listed, not linted.

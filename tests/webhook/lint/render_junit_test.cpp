@@ -288,6 +288,28 @@ TEST_CASE("markup, quotes, CR/LF and bad bytes are escaped so the text reads bac
     CHECK(bad.all("testsuite")[0]->all("testcase")[0]->all("error")[0]->attr("message") == "tab\there \xEF\xBF\xBD");
 }
 
+TEST_CASE("a warning about a snapshot object is a passing testcase of its file, the warning its output")
+{
+    kpw::lint::report r = kpw::test::sample_report();
+    r.snapshot_warnings.push_back({"snapshot/bindings.yaml", {12, 1}, "binding-crashes-scheduler",
+                                   "ResourceBinding shop/web-deployment: karmada-scheduler panics <here>",
+                                   "ResourceBinding shop/web-deployment"});
+    const element root = parse(rendered(r));
+    CHECK(root.attr("tests") == "6");    // the sample's 5 and the warning
+    CHECK(root.attr("failures") == "3"); // a warning never fails
+    const element& suite = suite_named(root, "snapshot/bindings.yaml");
+    CHECK(suite.attr("tests") == "1");
+    CHECK(suite.attr("failures") == "0");
+    const auto cases = suite.all("testcase");
+    REQUIRE(cases.size() == 1);
+    CHECK(cases[0]->attr("name") == "ResourceBinding shop/web-deployment");
+    CHECK(cases[0]->all("failure").empty());
+    REQUIRE(cases[0]->all("system-out").size() == 1);
+    CHECK(cases[0]->all("system-out")[0]->text ==
+          "snapshot/bindings.yaml:12:1: warning: ResourceBinding shop/web-deployment: karmada-scheduler panics "
+          "<here> [binding-crashes-scheduler]\n");
+}
+
 TEST_CASE("an empty report is an empty, well-formed testsuites element")
 {
     const element root = parse(rendered({}));
