@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 
@@ -21,6 +22,14 @@ import (
 	"github.com/karmada-io/karmada/pkg/scheduler"
 	"github.com/karmada-io/karmada/pkg/sharedcli/ratelimiterflag"
 )
+
+// The fake clientsets' watchers panic ("channel full") once more than watch.DefaultChanSize (100) events
+// wait for an informer, and the scheduler of a packed case writes several per binding faster than its
+// informers read them: such a pack had to be answered again by halves. kube-apiserver's watch has no
+// such limit at these sizes.
+func init() {
+	watch.DefaultChanSize = 4096
+}
 
 // schedulerDeadline bounds one dry run's wait for the scheduler (it takes milliseconds; the bound only
 // turns a hang into an error).
