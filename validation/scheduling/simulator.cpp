@@ -88,7 +88,9 @@ attempt try_term(const run& r, const filter_scope& scope)
         a.error = a.chosen.error;
         return a;
     }
-    bool overflow = !scope.group.overflow.empty();
+    // karmada: common.go enableOverflow also needs the term's name (a binding written without the webhook
+    // may have an unnamed term, whose overflow clusters the Filter still admits).
+    bool overflow = !scope.group.overflow.empty() && !scope.group.name.empty();
     a.result = assign(r, a, overflow, name_order_for_uid(r.w.uid));
     a.stage = failure_stage::assignment;
     a.error = a.result.error;
@@ -100,13 +102,25 @@ attempt try_term(const run& r, const filter_scope& scope)
 }
 
 // The scheduling groups in spec order: each clusterAffinities term (with its overflow entries for a
-// workload), or the single clusterAffinity / none.
+// workload), or the single clusterAffinity / none. Karmada's scheduler walks the terms by position but
+// finds the term of each attempt by its name (cluster_affinity.go Filter, group_clusters.go
+// getClusterOverflowOrder, common.go enableOverflow: the first term of that name), and its Filter takes
+// clusterAffinity whenever one is set. Both differ from the term itself only in a binding written
+// without the webhook, which denies repeated names and both fields at once.
 std::vector<group_scope> groups_of(const model::placement& placement, bool non_workload)
 {
     std::vector<group_scope> out;
-    for (const auto& t : placement.cluster_affinities)
-        out.push_back({t.affinity_name, &t.cluster_affinity,
-                       non_workload ? std::span<const model::overflow_cluster_affinity>{} : t.overflow_affinities});
+    const auto& terms = placement.cluster_affinities;
+    for (const auto& t : terms) {
+        if (placement.cluster_affinity) {
+            out.push_back({t.affinity_name, &*placement.cluster_affinity, {}});
+            continue;
+        }
+        const auto& named = *std::find_if(terms.begin(), terms.end(),
+                                          [&](const auto& x) { return x.affinity_name == t.affinity_name; });
+        out.push_back({t.affinity_name, &named.cluster_affinity,
+                       non_workload ? std::span<const model::overflow_cluster_affinity>{} : named.overflow_affinities});
+    }
     if (out.empty())
         out.push_back({"", placement.cluster_affinity ? &*placement.cluster_affinity : nullptr, {}});
     return out;

@@ -143,3 +143,25 @@ TEST_CASE("unmatched_terms reports affinities that match no cluster of the snaps
     CHECK(single[0].field == "spec.placement.clusterAffinity");
     CHECK(unmatched_terms(model::propagation_spec{}, members(1, 1, 1)).empty());
 }
+
+// Placements only a binding written without the webhook has: Karmada finds each attempt's term by name.
+TEST_CASE("a repeated affinityName: every attempt of that name uses the first term of the name")
+{
+    auto spec = dynamic_weight_spec();
+    spec.placement.cluster_affinities = {term("g0", {"cluster1"}), term("g0", {"cluster2"})};
+    auto d = schedule(spec, deployment(4), members(0, 20, 20));
+    CHECK_FALSE(d.scheduled); // the second attempt filters by cluster1 again, not cluster2
+}
+
+TEST_CASE("an unnamed term: its overflow clusters are feasible, the replicas are not dealt tier by tier")
+{
+    auto spec = dynamic_weight_spec();
+    spec.placement.cluster_affinities = {term("", {"cluster1"}, {overflow("burst", {"cluster2"})})};
+    // common.go enableOverflow wants the observed name: one division over both clusters, by capacity.
+    auto d = schedule(spec, deployment(6), members(10, 20, 0));
+    REQUIRE(d.scheduled);
+    CHECK(split(d) == replicas_map{{"cluster1", 2}, {"cluster2", 4}});
+    auto named = spec;
+    named.placement.cluster_affinities[0].affinity_name = "on-prem";
+    CHECK(split(schedule(named, deployment(6), members(10, 20, 0))) == replicas_map{{"cluster1", 6}});
+}
