@@ -21,6 +21,9 @@ struct group_scope {
     std::string name;                                 // affinityName; "" for clusterAffinity / none
     const model::cluster_affinity* primary = nullptr; // nullptr: every cluster matches
     std::span<const model::overflow_cluster_affinity> overflow;
+    // Replicas are dealt tier by tier (karmada common.go enableOverflow): a named term whose
+    // overflowAffinities is set, an explicit `[]` included (a binding written some other way keeps it).
+    bool tiered = false;
 };
 
 // Everything the filter plugins read besides the cluster. A first schedule (no targets, no evicting)

@@ -88,9 +88,7 @@ attempt try_term(const run& r, const filter_scope& scope)
         a.error = a.chosen.error;
         return a;
     }
-    // karmada: common.go enableOverflow also needs the term's name (a binding written without the webhook
-    // may have an unnamed term, whose overflow clusters the Filter still admits).
-    bool overflow = !scope.group.overflow.empty() && !scope.group.name.empty();
+    bool overflow = scope.group.tiered;
     a.result = assign(r, a, overflow, name_order_for_uid(r.w.uid));
     a.stage = failure_stage::assignment;
     a.error = a.result.error;
@@ -113,16 +111,18 @@ std::vector<group_scope> groups_of(const model::placement& placement, bool non_w
     const auto& terms = placement.cluster_affinities;
     for (const auto& t : terms) {
         if (placement.cluster_affinity) {
-            out.push_back({t.affinity_name, &*placement.cluster_affinity, {}});
+            out.push_back({t.affinity_name, &*placement.cluster_affinity, {}, false});
             continue;
         }
         const auto& named = *std::find_if(terms.begin(), terms.end(),
                                           [&](const auto& x) { return x.affinity_name == t.affinity_name; });
+        const bool declared = !named.overflow_affinities.empty() || named.overflow_affinities.explicitly_empty;
         out.push_back({t.affinity_name, &named.cluster_affinity,
-                       non_workload ? std::span<const model::overflow_cluster_affinity>{} : named.overflow_affinities});
+                       non_workload ? std::span<const model::overflow_cluster_affinity>{} : named.overflow_affinities,
+                       !non_workload && declared && !t.affinity_name.empty()});
     }
     if (out.empty())
-        out.push_back({"", placement.cluster_affinity ? &*placement.cluster_affinity : nullptr, {}});
+        out.push_back({"", placement.cluster_affinity ? &*placement.cluster_affinity : nullptr, {}, false});
     return out;
 }
 
