@@ -16,7 +16,6 @@ for p in wrk nginx-light curl; do
   command -v "${p%-light}" >/dev/null 2>&1 || [ -x "/usr/sbin/${p%-light}" ] || need+=("$p")
 done
 [ ${#need[@]} -eq 0 ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; }
-nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 [ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build webhook/karmada-policy-webhook tests/bench/review_bench tests/bench/json_scan_bench >/dev/null
 bin=build/webhook/karmada-policy-webhook
@@ -39,31 +38,9 @@ wait_for "$work/ports"
 serve_port=$(awk '/^webhook/{split($2,a,":"); print a[2]}' "$work/ports")
 
 # --- nginx: same cert, same number of workers, a fixed AdmissionReview answer ---
-nginx_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-fixed='{"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1","response":{"uid":"2b8e4c9a-6f1d-4e3b-9a7c-5d2f8e1b3c4a","allowed":true,"status":{"metadata":{},"code":200}}}'
-mkdir -p "$work/nginx"
-cat >"$work/nginx/nginx.conf" <<CONF
-worker_processes $threads;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx/body; proxy_temp_path $work/nginx/proxy;
-  fastcgi_temp_path $work/nginx/fastcgi; uwsgi_temp_path $work/nginx/uwsgi; scgi_temp_path $work/nginx/scgi;
-  client_max_body_size 8m; client_body_buffer_size 16k;
-  keepalive_requests 10000000; keepalive_timeout 120s;
-  server {
-    listen 127.0.0.1:$nginx_port ssl;
-    ssl_certificate $work/certs/tls.crt; ssl_certificate_key $work/certs/tls.key;
-    ssl_protocols TLSv1.2 TLSv1.3;
-    location / { default_type application/json; return 200 '$fixed'; }
-  }
-}
-CONF
-"$nginx_bin" -c "$work/nginx/nginx.conf" -p "$work/nginx" -g 'daemon off;' 2>>"$work/nginx/error.log" &
-nginx_pid=$!; pids+=("$nginx_pid")
-for _ in $(seq 500); do curl -sk -o /dev/null "https://127.0.0.1:$nginx_port/" && break; sleep 0.01; done
+. tests/bench/nginx_review.sh
+start_nginx_review "$work/nginx" "$work/certs" "$threads"
+nginx_pid=$nginx_master; pids+=("$nginx_pid")
 
 # Sanity: both answer the review with an AdmissionReview (and show what serve decided).
 echo "serve answer: $(curl -s --cacert "$work/certs/ca.crt" -H 'Content-Type: application/json' \
