@@ -70,6 +70,17 @@ reschedule_outcome reschedule(const model::binding& b, const snapshot& clusters,
             out.after.scheduler_observed_generation = b.generation;
         return out;
     }
+    if (b.placement && b.placement->cluster_affinities.empty() && b.placement->cluster_affinities.explicitly_empty) {
+        // karmada: scheduler.go scheduleResourceBindingWithClusterAffinities over no term (clusterAffinities
+        // is non-nil and empty) tries nothing and returns no error, so scheduleResourceBinding's deferred
+        // patch writes the Success condition and nothing else: no event, spec.clusters and the annotation as
+        // they were. Only a binding written with `clusterAffinities: []` has such a list (a policy's empty
+        // list is dropped by the mutating webhook's omitempty).
+        out.after.scheduled = model::scheduled_condition{"True", "Success", "Binding has been scheduled successfully."};
+        out.verdict.message += "; but clusterAffinities is an empty list, so karmada-scheduler tries no term and "
+                               "writes only the Success condition (spec.clusters are kept)";
+        return out;
+    }
     out.acted = true;
     model::propagation_spec spec;
     spec.placement = *b.placement;

@@ -219,3 +219,27 @@ TEST_CASE("overflow re-absorb: tier 0 takes min(replicas, estimate + current) ag
     std::vector<model::cluster> recovered{cluster("member1", 10), cluster("member2", 10)};
     CHECK(split(schedule(spec, deployment(6, "a"), snapshot(recovered), {}, &prev)) == replicas_map{{"member1", 6}});
 }
+
+TEST_CASE("clusterAffinities: [] written in a binding: no term is tried, only the Success condition is written")
+{
+    auto placement = aggregated_spec().placement;
+    placement.cluster_affinities.explicitly_empty = true;
+    auto b = bound(placement, 4, {{"member2", 4, {}}});
+    b.annotations.erase(std::string(model::applied_placement_annotation)); // placement changed
+    b.scheduled = model::scheduled_condition{"False", "Unschedulable", "0/2 clusters are available"};
+    auto out = reschedule(b, snapshot(std::vector<model::cluster>{cluster("member1", 9), cluster("member2", 9)}),
+                          {}, gates, 5000);
+    CHECK(out.verdict.fired == trigger::placement_changed);
+    CHECK_FALSE(out.acted); // no attempt, no event
+    CHECK(split(out.after.clusters) == replicas_map{{"member2", 4}});
+    CHECK_FALSE(out.after.annotations.contains(std::string(model::applied_placement_annotation)));
+    REQUIRE(out.after.scheduled);
+    CHECK(*out.after.scheduled ==
+          model::scheduled_condition{"True", "Success", "Binding has been scheduled successfully."});
+    // Without the explicit list (a policy's placement) the same binding is scheduled as usual.
+    placement.cluster_affinities.explicitly_empty = false;
+    b.placement = placement;
+    CHECK(reschedule(b, snapshot(std::vector<model::cluster>{cluster("member1", 9), cluster("member2", 9)}), {},
+                     gates, 5000)
+              .acted);
+}
