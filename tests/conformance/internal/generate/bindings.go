@@ -59,6 +59,12 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 		owners = L(M("apiVersion", w.apiVersion, "kind", w.kind, "name", w.name,
 			"uid", fmt.Sprintf("99999999-0000-4000-8000-%012d", g.r.IntN(1000000)), "controller", true,
 			"blockOwnerDeletion", true))
+		if g.chance(0.3) {
+			applied = g.unwebhooked(applied)
+			if annotation, err = json.Marshal(plain(applied)); err != nil {
+				return nil
+			}
+		}
 	}
 	return M("apiVersion", "work.karmada.io/v1alpha2", "kind", kind,
 		"metadata", M("name", w.name+"-"+strings.ToLower(w.kind), "namespace", ns, "generation", generation,
@@ -70,6 +76,42 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 			"resource", M("apiVersion", w.apiVersion, "kind", w.kind, "name", w.name, "namespace", w.namespace,
 				"resourceVersion", Raw(`"5120"`)), "schedulerName", "default-scheduler"),
 		"status", status)
+}
+
+// unwebhooked is a copy of placement edited the way only a binding written without Karmada's webhook can
+// be (the webhook denies or re-encodes each of these): a repeated affinityName, clusterAffinity beside
+// clusterAffinities, an empty clusterAffinities or overflowAffinities list, no division preference.
+func (g *gen) unwebhooked(placement *Node) *Node {
+	p := cloneNode(placement)
+	terms := lookup(p, "clusterAffinities")
+	switch g.r.IntN(5) {
+	case 0:
+		if terms != nil && terms.Kind == List && len(terms.Items) > 1 && terms.Items[1].Kind == Map {
+			if name := lookup(terms.Items[0], "affinityName"); name != nil {
+				setPath(terms.Items[1], cloneNode(name), "affinityName")
+			}
+		}
+	case 1:
+		setPath(p, M("clusterNames", L(pick(g, g.clusters).name)), "clusterAffinity")
+	case 2:
+		setPath(p, L(), "clusterAffinities")
+	case 3:
+		if terms != nil && terms.Kind == List && len(terms.Items) > 0 && terms.Items[0].Kind == Map {
+			setPath(terms.Items[0], L(), "overflowAffinities")
+		}
+	case 4:
+		if rs := lookup(p, "replicaScheduling"); rs != nil && rs.Kind == Map {
+			setPath(rs, Str("Divided"), "replicaSchedulingType")
+			kept := rs.Pairs[:0]
+			for _, pair := range rs.Pairs {
+				if pair.Key != "replicaDivisionPreference" {
+					kept = append(kept, pair)
+				}
+			}
+			rs.Pairs = kept
+		}
+	}
+	return p
 }
 
 // lookup follows mapping keys from n; nil when a key is missing.
