@@ -613,6 +613,12 @@ HINT
     build/webhook/karmada-policy-webhook lint --clusters "$crash/clusters.yaml" --workloads "$crash/workloads.yaml" \
       --bindings "$crash/bindings.yaml" "$crash/policies.yaml" | grep -v '^    '
     echo
+    echo "== a binding the detector may not update is scheduled as written, without the webhook's defaults: Divided"
+    echo "== without a division preference is Karmada's 'unsupported replica scheduling strategy' (exit 1 expected) =="
+    raw=tests/conformance/cases/binding-divided-without-preference
+    build/webhook/karmada-policy-webhook lint --clusters "$raw/clusters.yaml" --workloads "$raw/workloads.yaml" \
+      --bindings "$raw/bindings.yaml" "$raw/policies.yaml" | grep -v '^    ' || true
+    echo
     echo "== drills: hybrid-cloud overflow, then disaster recovery with eviction on =="
     build/webhook/karmada-policy-webhook simulate --clusters manifests/examples/clusters.yaml \
       --workloads manifests/examples/workloads.yaml \
