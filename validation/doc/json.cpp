@@ -73,12 +73,6 @@ bool may_have_surrogate_escape(std::string_view text)
 // scalars and arrays; keeping only that one makes find() see what Karmada sees. For repeated
 // *objects* Go merges the members into one struct or map instead, which this does not do: such JSON
 // never comes from kube-apiserver, which re-encodes every object. Small objects: quadratic scan.
-// Equal keys; the inline look at the last byte settles most same-length pairs without a memcmp call.
-bool same_key(const std::string& a, const std::string& b)
-{
-    return a.size() == b.size() && (a.empty() || a.back() == b.back()) && a == b;
-}
-
 void keep_last_duplicate(value& mapping)
 {
     auto& members = mapping.members();
@@ -89,7 +83,7 @@ void keep_last_duplicate(value& mapping)
     if (members.size() <= 32) {
         for (std::size_t i = 0; i < members.size() && !any; ++i)
             for (std::size_t j = i + 1; j < members.size() && !any; ++j)
-                any = same_key(members[i].first, members[j].first);
+                any = members[i].first == members[j].first;
         if (!any)
             return;
     }
