@@ -18,10 +18,6 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 	if g.chance(0.3) { // the policy changed since: the annotation holds an older placement
 		applied = g.placement(w)
 	}
-	annotation, err := json.Marshal(plain(applied))
-	if err != nil {
-		return nil
-	}
 	replicas := g.between(0, 12)
 	clusters := L()
 	left := replicas
@@ -61,10 +57,12 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 			"blockOwnerDeletion", true))
 		if g.chance(0.3) {
 			applied = g.unwebhooked(applied)
-			if annotation, err = json.Marshal(plain(applied)); err != nil {
-				return nil
-			}
 		}
+	}
+	// Marshalled once the placement is final (it draws nothing, so the seeded stream is unchanged).
+	annotation, err := json.Marshal(plain(applied))
+	if err != nil {
+		return nil
 	}
 	return M("apiVersion", "work.karmada.io/v1alpha2", "kind", kind,
 		"metadata", M("name", w.name+"-"+strings.ToLower(w.kind), "namespace", ns, "generation", generation,
