@@ -63,6 +63,7 @@ func runScheduler(ctx context.Context, w *world, bindings []binding) (map[string
 		objs = append(objs, b.runtimeObject().DeepCopyObject())
 	}
 	karmadaClient := karmadafake.NewSimpleClientset(objs...)
+	keepPlacementOnPatch(karmadaClient)
 	// The scheduler's event sink only. NewSimpleClientset, not NewClientset: the latter's field-managed
 	// tracker builds a static REST mapper on every event written, over half of a dry run's CPU; nothing of
 	// Karmada's reads these events back (only runScheduler does, for `acted`).
