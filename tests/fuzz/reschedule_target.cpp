@@ -3,6 +3,7 @@
 // re-schedule path as lint --bindings and simulate run it: the detector's policy apply, should_schedule,
 // and reschedule() with the binding's previous result, alone and through the shared filter cache.
 #include "placement_checks.hpp"
+#include "scheduling/binding_pairing.hpp"
 #include "scheduling/filter_cache.hpp"
 #include "scheduling/reschedule.hpp"
 #include "scheduling/snapshot.hpp"
@@ -96,8 +97,10 @@ int reschedule(bytes data)
         for (const model::workload& w : in.workloads)
             if (model::refers_to(b.resource, w))
                 template_now = &w;
+        const std::string live_uid = template_now ? scheduling::live_template_uid(*template_now, &b) : "";
         for (const model::policy& p : in.policies)
-            reschedule_both_ways(scheduling::apply_policy(b, p, template_now, gates), snap, shared, gates, true);
+            reschedule_both_ways(scheduling::apply_policy(b, p, template_now, live_uid, gates), snap, shared, gates,
+                                 true);
     }
     return 0;
 }

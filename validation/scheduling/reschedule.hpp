@@ -60,10 +60,10 @@ model::policy_claim claim_of(const model::policy& p);
 // that already names it is kept as it is); the policy's defaulted placement, failover and schedulerName
 // replace the binding's; when the template is at hand (`now`), spec.replicas, replicaRequirements and
 // components become what BuildResourceBinding reads off it (scheduled_form: components and replicas 0 with
-// MultiplePodTemplatesScheduling, else replicas and requirements), and spec.resource.uid the template's
-// uid (kept when the template has none: the uid is unknown then, not empty). A spec change bumps the
-// generation.
+// MultiplePodTemplatesScheduling, else replicas and requirements), and spec.resource.uid `live_uid`, the
+// live template's uid (live_template_uid: a template read from git has none, its binding records it; kept
+// when "": the uid is unknown then, not empty). A spec change bumps the generation.
 model::binding apply_policy(const model::binding& b, const model::policy& p, const model::workload* now,
-                            const settings::feature_gates& gates);
+                            std::string_view live_uid, const settings::feature_gates& gates);
 
 } // namespace kpw::scheduling

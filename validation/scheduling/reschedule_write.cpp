@@ -108,7 +108,7 @@ model::policy_claim claim_of(const model::policy& p)
 // detector.go:1496: components alone, replicas 0, with MultiplePodTemplatesScheduling and a component
 // interpreter; else GetReplicas). A spec change bumps metadata.generation as the API server does.
 model::binding apply_policy(const model::binding& b, const model::policy& p, const model::workload* now,
-                            const settings::feature_gates& gates)
+                            std::string_view live_uid, const settings::feature_gates& gates)
 {
     model::binding out = b;
     auto claim = claim_of(p);
@@ -127,8 +127,8 @@ model::binding apply_policy(const model::binding& b, const model::policy& p, con
         out.resource.kind = now->kind;
         out.resource.namespace_ = now->namespace_;
         out.resource.name = now->name;
-        if (!now->uid.empty())
-            out.resource.uid = now->uid;
+        if (!live_uid.empty())
+            out.resource.uid = live_uid;
         const model::workload read = scheduled_form(*now, gates);
         out.replicas = read.replicas;
         out.has_requirements = read.has_requirements;

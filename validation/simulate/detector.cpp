@@ -83,14 +83,15 @@ bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gat
     if (p == nullptr)
         return false;
     const model::workload* wl = workload_of_binding(w, b);
+    std::string live_uid;
     if (wl != nullptr) {
         auto recorded = std::find_if(w.bindings.begin(), w.bindings.end(),
                                      [&](const model::binding& x) { return model::refers_to(x.resource, *wl); });
-        if (!scheduling::detector_may_update(
-                b, scheduling::live_template_uid(*wl, recorded == w.bindings.end() ? nullptr : &*recorded)))
+        live_uid = scheduling::live_template_uid(*wl, recorded == w.bindings.end() ? nullptr : &*recorded);
+        if (!scheduling::detector_may_update(b, live_uid))
             return false; // another object controls it (karmada#2090): the detector leaves it alone
     }
-    model::binding updated = scheduling::apply_policy(b, *p, wl, gates);
+    model::binding updated = scheduling::apply_policy(b, *p, wl, live_uid, gates);
     if (updated == b)
         return false;
     ++updated.generation;

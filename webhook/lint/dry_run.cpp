@@ -338,14 +338,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         }
         // A binding the detector may not update is scheduled as it stands. Otherwise the detector builds it
         // from the live template, whose uid (recorded by the binding) seeds Karmada's tie-break.
-        const model::workload* from = w;
-        model::workload live;
-        if (w != nullptr && w->uid.empty() && !template_uid.empty()) {
-            live = *w;
-            live.uid = template_uid;
-            from = &live;
-        }
-        model::binding applied = refused ? b : scheduling::apply_policy(b, p->policy, from, ctx.gates);
+        model::binding applied = refused ? b : scheduling::apply_policy(b, p->policy, w, template_uid, ctx.gates);
         auto out = scheduling::reschedule(applied, *ctx.snapshot, opts, ctx.gates, ctx.now);
         r.results[p->result].scheduling.push_back(to_result(applied, out, r.explain));
         r.totals.unschedulable += r.results[p->result].scheduling.back().scheduled ? 0 : 1;

@@ -197,14 +197,14 @@ TEST_CASE("apply_policy keeps the claim, replaces placement and replicas, and bu
     auto p = policy_named("pp");
     p.spec.placement.cluster_affinity = names({"member1", "member2"});
     auto now = deployment(5);
-    auto after = apply_policy(b, p, &now, gates);
+    auto after = apply_policy(b, p, &now, now.uid, gates);
     CHECK(after.claim == b.claim); // the policy's own claim is kept with its permanent id
     CHECK(after.placement == p.spec.placement);
     CHECK(after.replicas == 5);
     CHECK(after.generation == b.generation + 1);
     CHECK(after.clusters == b.clusters);
     p.spec.placement = *b.placement;
-    CHECK(apply_policy(b, p, nullptr, gates).generation == b.generation);
+    CHECK(apply_policy(b, p, nullptr, "", gates).generation == b.generation);
 }
 
 TEST_CASE("apply_policy sends no update when only an explicit empty list differs (equality.Semantic)")
@@ -213,11 +213,11 @@ TEST_CASE("apply_policy sends no update when only an explicit empty list differs
     b.placement->cluster_affinity->exclude.explicitly_empty = true;
     auto p = policy_named("pp");
     p.spec.placement = dynamic_on({"member1"});
-    auto kept = apply_policy(b, p, nullptr, gates);
+    auto kept = apply_policy(b, p, nullptr, "", gates);
     CHECK(kept.placement->cluster_affinity->exclude.explicitly_empty); // CreateOrUpdate found nothing to update
     CHECK(kept.generation == b.generation);
     p.spec.placement.cluster_affinity->cluster_names.push_back("member2");
-    auto updated = apply_policy(b, p, nullptr, gates);
+    auto updated = apply_policy(b, p, nullptr, "", gates);
     CHECK_FALSE(updated.placement->cluster_affinity->exclude.explicitly_empty); // the policy's placement, sent
     CHECK(updated.generation == b.generation + 1);
 }
@@ -232,7 +232,7 @@ TEST_CASE("apply_policy claims an unclaimed binding for the policy, so the sched
     auto p = policy_named("other");
     p.spec = dynamic_weight_spec();
     auto now = deployment(2);
-    auto after = apply_policy(b, p, &now, gates);
+    auto after = apply_policy(b, p, &now, now.uid, gates);
     REQUIRE(after.claim);
     CHECK(after.claim->name == "other");
     CHECK(after.claim->namespace_ == "default");
@@ -249,7 +249,7 @@ TEST_CASE("apply_policy takes replicaRequirements and components from the templa
     auto gpu = deployment(8);
     gpu.has_requirements = true;
     gpu.request = {{"nvidia.com/gpu", 2}};
-    auto after = apply_policy(b, p, &gpu, gates);
+    auto after = apply_policy(b, p, &gpu, gpu.uid, gates);
     CHECK(after.has_requirements);
     CHECK(after.request == gpu.request);
     CHECK(after.generation == b.generation + 1); // reschedule-affinity-group: the group without a GPU fails
@@ -261,12 +261,12 @@ TEST_CASE("apply_policy takes replicaRequirements and components from the templa
     job.kind = "PyTorchJob";
     job.components = {{"worker", 3, false, {}, {}}};
     b.clusters = {{"member1", 0, {}}};
-    auto read = apply_policy(b, p, &job, on);
+    auto read = apply_policy(b, p, &job, job.uid, on);
     CHECK(read.replicas == 0);
     CHECK(read.components == job.components);
     CHECK(should_schedule(read, snapshot(std::vector<model::cluster>{cluster("member1", 5)}), on).fired ==
           trigger::none);
-    CHECK(apply_policy(b, p, &job, gates).components.empty()); // gate off: GetReplicas
+    CHECK(apply_policy(b, p, &job, job.uid, gates).components.empty()); // gate off: GetReplicas
 }
 
 TEST_CASE("apply_policy gives the binding the template's uid, which picks Karmada's Webster tie-breaker")
@@ -280,12 +280,12 @@ TEST_CASE("apply_policy gives the binding the template's uid, which picks Karmad
     p.spec.placement = *b.placement;
     auto now = deployment(2);
     now.uid = "00000000-0000-4000-8000-000000363622";
-    auto after = apply_policy(b, p, &now, gates);
+    auto after = apply_policy(b, p, &now, now.uid, gates);
     CHECK(after.resource.uid == now.uid);
     CHECK(after.generation == b.generation + 1);
     now.uid.clear(); // an unknown uid is not an empty one: the binding's stays
     b.resource.uid = "kept";
-    CHECK(apply_policy(b, p, &now, gates).resource.uid == "kept");
+    CHECK(apply_policy(b, p, &now, now.uid, gates).resource.uid == "kept");
 }
 
 TEST_CASE("a non-workload's re-schedule prefers the cluster with more current replicas: availableReplicas is int64")

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -289,4 +290,71 @@ TEST_CASE("lint on the AI examples: with the gate the PyTorchJob is kept togethe
     if (apart != nullptr)
         for (const auto& c : apart->find("clusters")->items())
             CHECK(c.find("components") == nullptr);
+}
+
+TEST_CASE("simulate and lint --bindings split a tie alike for a binding that records its template's uid only "
+          "as its owner")
+{
+    // A workload file from git has no uid; its binding names the live one, here only as its controller
+    // owner. Karmada's Webster dispenser breaks the 3-replica tie between two equal weights by that uid
+    // (helper.NewDispenser(..., spec.Resource.UID)), so both faces must seed it alike (live_template_uid).
+    temp_dir dir;
+    auto policy = dir.write("policy.yaml", R"(apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: pp, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+        - {targetCluster: {clusterNames: [member1]}, weight: 1}
+        - {targetCluster: {clusterNames: [member2]}, weight: 1}
+)");
+    auto workloads = dir.write("workloads.yaml", "apiVersion: apps/v1\nkind: Deployment\n"
+                                                 "metadata: {name: web, namespace: default}\nspec: {replicas: 3}\n");
+    auto clusters = dir.write("clusters.yaml", "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\n"
+                                               "metadata: {name: member1}\n---\n"
+                                               "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\n"
+                                               "metadata: {name: member2}\n");
+    auto scenario = dir.write("scenario.yaml", "apiVersion: karmada-policy-webhook.io/v1alpha1\nkind: Scenario\n"
+                                               "metadata: {name: tie}\nsteps:\n- name: later\n"
+                                               "  wait: {duration: 1m}\n");
+    std::set<std::string> splits;
+    for (const char* uid : {"0a", "1b", "2c", "3d", "4e", "5f", "60", "71"}) {
+        CAPTURE(uid);
+        auto bindings = dir.write("bindings.yaml", std::string(R"(apiVersion: work.karmada.io/v1alpha2
+kind: ResourceBinding
+metadata:
+  name: web-deployment
+  namespace: default
+  labels: {propagationpolicy.karmada.io/permanent-id: id-1}
+  annotations: {propagationpolicy.karmada.io/namespace: default, propagationpolicy.karmada.io/name: pp}
+  ownerReferences:
+  - {apiVersion: apps/v1, kind: Deployment, name: web, controller: true, uid: ")") +
+                                                       uid + R"("}
+spec:
+  resource: {apiVersion: apps/v1, kind: Deployment, namespace: default, name: web}
+  replicas: 2
+  clusters: [{name: member1, replicas: 1}, {name: member2, replicas: 1}]
+)");
+        auto lint = kpw::test::run_lint({"-o", "json", "--clusters", clusters.string(), "--workloads",
+                                         workloads.string(), "--bindings", bindings.string(), policy.string()});
+        REQUIRE_MESSAGE(lint.exit_code == 0, lint.err);
+        auto linted = json_of(lint.out);
+        const auto& s = linted.find("results")->items()[0].find("scheduling")->items();
+        REQUIRE(s.size() == 1);
+        auto sim = run_process({KPW_BINARY, "simulate", "-o", "json", "--clusters", clusters.string(), "--workloads",
+                                workloads.string(), "--bindings", bindings.string(), "--scenario", scenario.string(),
+                                policy.string()});
+        REQUIRE_MESSAGE(sim.exit_code == 0, sim.err);
+        auto simulated = json_of(sim.out);
+        const auto& initial = simulated.find("steps")->items()[0];
+        CHECK(placement(workload(initial, "web")) == placement(s[0]));
+        splits.insert(placement(s[0]));
+    }
+    CHECK(splits.size() == 2); // the uid decides the tie: some seed member1=2, others member2=2
 }
