@@ -50,6 +50,14 @@ std::string placement(const kpw::doc::value& w)
     return s;
 }
 
+// PropagationPolicy default/pp for every Deployment, with `placement` (its YAML, indented four spaces).
+std::string pp_placing_deployments(const std::string& placement)
+{
+    return "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: pp, namespace: default}\n"
+           "spec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]\n  placement:\n" +
+           placement.substr(placement.starts_with('\n') ? 1 : 0);
+}
+
 bool has_warning(const kpw::doc::value& step, std::string_view id)
 {
     for (const auto& w : step.find("warnings")->items())
@@ -182,15 +190,10 @@ TEST_CASE("lint --bindings: a binding without a Scheduled condition that the sch
     // no `condition` key, as the oracle's (conformance case reschedule-acted-lint-only). Its spec.clusters
     // add up to spec.replicas and the applied placement is the policy's, so no rule fires.
     temp_dir dir;
-    auto policy = dir.write("policy.yaml", R"(apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: pp, namespace: default}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
-  placement:
+    auto policy = dir.write("policy.yaml", pp_placing_deployments(R"(
     clusterAffinity: {clusterNames: [member1]}
     replicaScheduling: {replicaSchedulingType: Divided, replicaDivisionPreference: Aggregated}
-)");
+)"));
     auto workloads = dir.write("workloads.yaml", "apiVersion: apps/v1\nkind: Deployment\n"
                                                  "metadata: {name: web, namespace: default}\nspec: {replicas: 2}\n");
     auto clusters = dir.write("clusters.yaml", "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\n"
@@ -299,12 +302,7 @@ TEST_CASE("simulate and lint --bindings split a tie alike for a binding that rec
     // owner. Karmada's Webster dispenser breaks the 3-replica tie between two equal weights by that uid
     // (helper.NewDispenser(..., spec.Resource.UID)), so both faces must seed it alike (live_template_uid).
     temp_dir dir;
-    auto policy = dir.write("policy.yaml", R"(apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: pp, namespace: default}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
-  placement:
+    auto policy = dir.write("policy.yaml", pp_placing_deployments(R"(
     clusterAffinity: {clusterNames: [member1, member2]}
     replicaScheduling:
       replicaSchedulingType: Divided
@@ -313,7 +311,7 @@ spec:
         staticWeightList:
         - {targetCluster: {clusterNames: [member1]}, weight: 1}
         - {targetCluster: {clusterNames: [member2]}, weight: 1}
-)");
+)"));
     auto workloads = dir.write("workloads.yaml", "apiVersion: apps/v1\nkind: Deployment\n"
                                                  "metadata: {name: web, namespace: default}\nspec: {replicas: 3}\n");
     auto clusters = dir.write("clusters.yaml", "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\n"
