@@ -127,6 +127,13 @@ struct binding {
     friend bool operator==(const binding&, const binding&) = default;
 };
 
+// Whether the binding holds a placement: its Scheduled condition is True, or, without one (a binding the
+// scheduler has not written a condition to, or one written by hand), it lists clusters.
+inline bool holds_placement(const binding& b)
+{
+    return b.scheduled ? b.scheduled->status == "True" : !b.clusters.empty();
+}
+
 // Whether spec.resource names this template (apiVersion, kind, namespace, name; a binding's own match).
 inline bool refers_to(const object_reference& r, const workload& w)
 {

@@ -5,6 +5,7 @@
 
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
+#include "scheduling/detector_update.hpp"
 #include "scheduling/reschedule.hpp"
 
 namespace kpw::simulate {
@@ -18,6 +19,39 @@ bool bound(const world& w, const model::workload& wl)
 {
     return std::any_of(w.bindings.begin(), w.bindings.end(),
                        [&](const model::binding& b) { return scheduling::is_detector_binding_of(b, wl); });
+}
+
+// The world's policies as the detector sees them: views[i] is the view of *policies[i].
+struct detector_view {
+    std::vector<scheduling::policy_view> views;
+    std::vector<const model::policy*> policies;
+};
+
+detector_view view_of(const world& w)
+{
+    detector_view d;
+    for (const auto& p : w.policies) {
+        d.views.push_back({&p.spec, p.metadata.ns, p.metadata.name, is_cluster_policy(p)});
+        d.policies.push_back(&p);
+    }
+    return d;
+}
+
+// The first binding that records template `wl` (its claim and uid), as lint's binding_inventory::find_for.
+const model::binding* recorded_binding(const world& w, const model::workload& wl)
+{
+    auto it = std::find_if(w.bindings.begin(), w.bindings.end(),
+                           [&](const model::binding& x) { return model::refers_to(x.resource, wl); });
+    return it == w.bindings.end() ? nullptr : &*it;
+}
+
+// explain_claim for template `wl`, with the claim its binding records (sticky) and the preemption gate.
+scheduling::claim_explanation explain(const world& w, const detector_view& d, const model::workload& wl,
+                                      const settings::feature_gates& gates)
+{
+    const model::binding* recorded = recorded_binding(w, wl);
+    return scheduling::explain_claim(d.views, wl, recorded && recorded->claim ? &*recorded->claim : nullptr,
+                                     gates.policy_preemption());
 }
 
 model::binding new_binding(const model::workload& wl, const model::policy& p)
@@ -57,16 +91,14 @@ const model::policy* claiming_policy_of(const world& w, const model::binding& b)
 void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<std::size_t>& created,
                    std::vector<std::string>& events)
 {
-    std::vector<scheduling::policy_view> views;
-    for (const auto& p : w.policies)
-        views.push_back({&p.spec, p.metadata.ns, p.metadata.name, is_cluster_policy(p)});
+    const detector_view d = view_of(w);
     for (const auto& wl : w.workloads) {
         if (bound(w, wl))
             continue;
-        auto claim = scheduling::claiming_policy(views, wl);
-        if (!claim)
+        const auto claim = explain(w, d, wl, gates);
+        if (!claim.policy)
             continue;
-        const model::policy& p = w.policies[*claim];
+        const model::policy& p = *d.policies[*claim.policy];
         w.bindings.push_back(new_binding(wl, p));
         w.dispatched.emplace_back();
         created.push_back(w.bindings.size() - 1);
@@ -78,25 +110,21 @@ void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<s
 
 bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gates)
 {
-    model::binding& b = w.bindings[i];
-    const model::policy* p = claiming_policy_of(w, b);
-    if (p == nullptr)
-        return false;
+    const model::binding& b = w.bindings[i];
     const model::workload* wl = workload_of_binding(w, b);
-    std::string live_uid;
-    if (wl != nullptr) {
-        auto recorded = std::find_if(w.bindings.begin(), w.bindings.end(),
-                                     [&](const model::binding& x) { return model::refers_to(x.resource, *wl); });
-        live_uid = scheduling::live_template_uid(*wl, recorded == w.bindings.end() ? nullptr : &*recorded);
-        if (!scheduling::detector_may_update(b, live_uid))
-            return false; // another object controls it (karmada#2090): the detector leaves it alone
-    }
-    model::binding updated = scheduling::apply_policy(b, *p, wl, live_uid, gates);
-    if (updated == b)
+    const detector_view d = view_of(w);
+    std::optional<scheduling::claim_explanation> claim;
+    if (wl != nullptr)
+        claim = explain(w, d, *wl, gates);
+    auto update = scheduling::update_binding(b, wl, claim ? &*claim : nullptr, wl ? recorded_binding(w, *wl) : nullptr,
+                                             d.views, d.policies, gates);
+    if (!update.policy || update.refused || update.applied == b)
         return false;
-    ++updated.generation;
-    b = std::move(updated);
-    return true;
+    // The scheduler's update handler skips an update that leaves metadata.generation as it was (a claim
+    // written alone): only a spec change reaches its queue.
+    const bool spec_changed = update.applied.generation != b.generation;
+    w.bindings[i] = std::move(update.applied);
+    return spec_changed;
 }
 
 } // namespace kpw::simulate

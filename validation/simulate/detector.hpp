@@ -12,18 +12,19 @@
 
 namespace kpw::simulate {
 
-// Claims every workload that has no binding for the policy karmada's detector picks (ranking of
-// scheduling-semantics §1.2, a PropagationPolicy before any ClusterPropagationPolicy) and creates its
+// Claims every workload that has no binding for the policy karmada's detector picks (explain_claim: the
+// template's own claim is sticky; else the ranking of scheduling-semantics §1.2) and creates its
 // binding (name by GenerateBindingName, claim labels and annotations, the policy applied). Appends the
 // new bindings' indexes to `created`.
 void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<std::size_t>& created,
                    std::vector<std::string>& events);
 
-// Re-applies the claiming policy to binding `i` as ApplyPolicy does on a template or policy change:
-// placement, failover and schedulerName from the policy, spec.replicas, replicaRequirements and components
-// from the template as `gates` have the detector read them (scheduling::apply_policy). True when
-// the binding's spec changed (a generation bump, so the scheduler gets an update event). A binding whose
-// claiming policy is not in the world is left alone.
+// Takes binding `i` through the detector as ApplyPolicy does on a template or policy change, the way
+// lint does (scheduling::update_binding): the policy its claim names, or a preemptor, or for an unclaimed
+// binding the policy that claims its template; placement, failover and schedulerName from the policy,
+// spec.replicas, replicaRequirements and components from the template as `gates` have the detector read
+// them. True when the binding's spec changed (a generation bump, so the scheduler gets an update event). A
+// binding no policy in the world holds, or one another object controls (karmada#2090), is left alone.
 bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gates);
 
 // The policy that claims binding `b`, or nullptr.

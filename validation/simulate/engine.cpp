@@ -58,7 +58,7 @@ workload_outcome describe(const world& w, std::size_t i, const model::binding& b
     o.after = b.clusters;
     o.affinity_before = before.scheduler_observing_affinity_name;
     o.affinity_after = b.scheduler_observing_affinity_name;
-    o.scheduled = b.scheduled && b.scheduled->status == "True";
+    o.scheduled = model::holds_placement(b);
     if (b.scheduled) {
         o.condition_reason = b.scheduled->reason;
         o.condition_message = b.scheduled->message;

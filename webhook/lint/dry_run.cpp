@@ -11,6 +11,7 @@
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
 #include "scheduling/component_pitfalls.hpp"
+#include "scheduling/detector_update.hpp"
 #include "scheduling/filter_cache.hpp"
 #include "scheduling/moves.hpp"
 #include "scheduling/reschedule.hpp"
@@ -176,20 +177,6 @@ private:
     std::map<scheduling::binding_key, std::size_t> by_key_;
 };
 
-// The policy among PATH that the binding's claim names (the claim is sticky: no ranking).
-const typed_policy* claimed_by(const std::vector<typed_policy>& policies, const report& r, const model::binding& b)
-{
-    if (!b.claim)
-        return nullptr;
-    for (const auto& p : policies) {
-        bool cluster_scoped = p.policy.kind == model::kind_cluster_propagation_policy;
-        if (cluster_scoped == b.claim->cluster_policy && p.policy.metadata.name == b.claim->name &&
-            (cluster_scoped || r.results[p.result].namespace_name == b.claim->namespace_))
-            return &p;
-    }
-    return nullptr;
-}
-
 std::vector<placement_row> rows_of(const std::vector<model::target_cluster>& clusters)
 {
     std::vector<placement_row> out;
@@ -214,7 +201,7 @@ scheduling_result to_result(const model::binding& applied, const scheduling::res
                     row.tier = c.tier;
                     row.available = c.available;
                 }
-    s.scheduled = out.after.scheduled ? out.after.scheduled->status == "True" : !out.after.clusters.empty();
+    s.scheduled = model::holds_placement(out.after);
     s.affinity_name = out.after.scheduler_observing_affinity_name;
     if (!out.acted) {
         s.message = out.verdict.message;
@@ -297,18 +284,19 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     // placement is applied to the same binding and the scheduler sees the placement change.
     std::vector<bool> bound(ctx.workloads.size(), false);
     const binding_names templates(ctx.workloads);
+    std::vector<const model::policy*> policy_of_view;
+    for (const auto& p : policies)
+        policy_of_view.push_back(&p.policy);
     for (const auto& b : ctx.bindings.bindings()) {
         const std::size_t found = templates.find(b);
         const model::workload* w = found == binding_names::npos ? nullptr : &ctx.workloads[found];
         if (w != nullptr)
             bound[found] = true; // the detector updates this binding rather than create one
-        // The live template's uid: a workload file from git often has none, its binding records it.
-        const std::string template_uid =
-            w == nullptr ? std::string()
-                         : scheduling::live_template_uid(
-                               *w, ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name));
-        const bool refused = w != nullptr && !scheduling::detector_may_update(b, template_uid);
-        if (refused && claims[found].policy) {
+        const auto update = scheduling::update_binding(
+            b, w, w == nullptr ? nullptr : &claims[found],
+            w == nullptr ? nullptr : ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name), views,
+            policy_of_view, ctx.gates);
+        if (update.refused && claims[found].policy) {
             const typed_policy& holder = policies[*claims[found].policy];
             r.results[holder.result].warnings.push_back(
                 {"binding-owned-by-another", "",
@@ -321,14 +309,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
                  holder.object.pos()});
             ++r.totals.warnings;
         }
-        const bool preempted = w != nullptr && !refused && claims[found].preempted && claims[found].policy;
-        const typed_policy* p = preempted ? &policies[*claims[found].policy] : claimed_by(policies, r, b);
-        // An unclaimed binding (no claim labels, or labels naming no policy, a claim the detector releases)
-        // goes to the policy that claims its workload now: the detector claims the template and updates
-        // the binding it builds (karmada: pkg/detector ApplyPolicy, CreateOrUpdate).
-        if (p == nullptr && !b.claim && w != nullptr && !refused && claims[found].policy)
-            p = &policies[*claims[found].policy];
-        if (p == nullptr) {
+        if (!update.policy) {
             ++r.totals.not_predicted; // claimed by a policy that is not among PATH (or by none)
             // Its policy stays as it is on the server, so the binding is scheduled as it stands: whether
             // that crashes the scheduler concerns every other binding too.
@@ -336,9 +317,8 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
                 warn_if_scheduler_panics(ctx, opts, b, r);
             continue;
         }
-        // A binding the detector may not update is scheduled as it stands. Otherwise the detector builds it
-        // from the live template, whose uid (recorded by the binding) seeds Karmada's tie-break.
-        model::binding applied = refused ? b : scheduling::apply_policy(b, p->policy, w, template_uid, ctx.gates);
+        const typed_policy* p = &policies[*update.policy];
+        const model::binding& applied = update.applied;
         auto out = scheduling::reschedule(applied, *ctx.snapshot, opts, ctx.gates, ctx.now);
         r.results[p->result].scheduling.push_back(to_result(applied, out, r.explain));
         r.totals.unschedulable += r.results[p->result].scheduling.back().scheduled ? 0 : 1;

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "scheduling/detector_update.hpp"
+
+#include "scheduling/binding_pairing.hpp"
+#include "scheduling/reschedule.hpp"
+
+namespace kpw::scheduling {
+
+namespace {
+
+// The policy among `views` that the binding's claim names (the claim is sticky: no ranking).
+std::optional<std::size_t> named_by_claim(const model::binding& b, std::span<const policy_view> views)
+{
+    if (!b.claim)
+        return std::nullopt;
+    for (std::size_t i = 0; i < views.size(); ++i)
+        if (names_policy(*b.claim, views[i]))
+            return i;
+    return std::nullopt;
+}
+
+} // namespace
+
+binding_update update_binding(const model::binding& b, const model::workload* w, const claim_explanation* claim,
+                              const model::binding* recorded, std::span<const policy_view> views,
+                              std::span<const model::policy* const> policies, const settings::feature_gates& gates)
+{
+    binding_update u;
+    // The live template's uid: a workload file from git often has none, its binding records it.
+    u.template_uid = w == nullptr ? std::string() : live_template_uid(*w, recorded);
+    u.refused = w != nullptr && !detector_may_update(b, u.template_uid);
+    const bool claimed_now = claim != nullptr && claim->policy.has_value();
+    u.preempted = w != nullptr && !u.refused && claimed_now && claim->preempted;
+    u.policy = u.preempted ? claim->policy : named_by_claim(b, views);
+    if (!u.policy && !b.claim && w != nullptr && !u.refused && claimed_now)
+        u.policy = claim->policy; // pkg/detector ApplyPolicy claims the template and updates its binding
+    // A binding the detector may not update is scheduled as it stands. Otherwise the detector builds it
+    // from the live template, whose uid seeds Karmada's tie-break.
+    u.applied = u.refused || !u.policy ? b : apply_policy(b, *policies[*u.policy], w, u.template_uid, gates);
+    return u;
+}
+
+} // namespace kpw::scheduling
