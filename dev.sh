@@ -463,6 +463,12 @@ conformance_fuzz() {
   "$oracle_dir/conformance" fuzz --lint build/webhook/karmada-policy-webhook --oracle "$oracle_dir/karmada-oracle" "$@"
 }
 
+# simulate_check ARGS...: simulate's step 0 against lint's dry run on every case with a cluster snapshot
+# (docs/conformance.md, "simulate's starting point"): one detector pass and one scheduler serve both.
+simulate_check() {
+  "$oracle_dir/conformance" simulate --lint build/webhook/karmada-policy-webhook "$@"
+}
+
 # What `test` runs: the committed cases (examples, lint fixtures, tests/conformance/cases), with the ledger of
 # open divergences, and 2,000 generated admission cases of seed 1000. The fuzz corpora and generated
 # snapshot batches still differ in a few places (RELIABILITY.md, "Conformance"): run them with
@@ -477,6 +483,8 @@ conformance_check() {
   # A fixed-seed generated batch (issue 25 §2): 2,000 admission cases in 10 packs, about 15 s.
   step conformance-generated conformance_fuzz --kind admission --pack 200 --minimise 0 --out "$PWD/$oracle_dir/ci-divergent" 2000 1000
   grep -E '^conformance:' "$log_dir/conformance-generated.log" >&2
+  step simulate-step-zero simulate_check --corpus-limit -1
+  grep -E '^(DIFFER|simulate:)' "$log_dir/simulate-step-zero.log" >&2
 }
 
 # ---- the control plane on loopback (issue 26; tests/e2e/) ---------------------------------------------------
@@ -706,6 +714,12 @@ HINT
     build build webhook/karmada-policy-webhook
     build_oracle
     conformance "${@:2}"
+    ;;
+  conformance-simulate) # [CASE_DIR...]: simulate's step 0 vs lint's dry run (default: every case and corpus entry)
+    install_deps
+    build build webhook/karmada-policy-webhook
+    build_oracle
+    simulate_check "${@:2}"
     ;;
   conformance-fuzz) # N [SEED]: N generated cases; divergent ones kept under build-oracle/divergent/
     install_deps

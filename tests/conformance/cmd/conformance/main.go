@@ -3,6 +3,7 @@
 //
 //	conformance run  [flags] [CASE_DIR...]
 //	conformance fuzz [flags] N [SEED]
+//	conformance simulate [flags] [CASE_DIR...]
 //
 // Exit 0 when every difference is an intentional one, 1 on any other difference or a case the oracle
 // could not run, 2 on a usage error.
@@ -33,6 +34,7 @@ func main() {
 
 const usage = `usage: conformance run  [flags] [CASE_DIR...]   compare lint and the oracle (default: the shipped cases)
        conformance fuzz [flags] N [SEED]        generate N cases from SEED (default 1), compare, keep divergent ones
+       conformance simulate [flags] [CASE_DIR...]   compare simulate's step 0 with lint's dry run
 flags go before or after the positional arguments; conformance run -h lists them`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -45,6 +47,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runCases(ctx, args[1:], stdout, stderr)
 	case "fuzz":
 		return runFuzz(ctx, args[1:], stdout, stderr)
+	case "simulate":
+		return runSimulate(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprintln(stderr, usage)
 	return 2
@@ -126,23 +130,11 @@ func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return 2
 	}
-	var list []cases.Case
-	if len(dirs) == 0 {
-		if *root == "" {
-			if *root, err = findRoot(); err != nil {
-				fmt.Fprintln(stderr, "conformance:", err)
-				return 2
-			}
+	list, skipped, err := caseList(dirs, *root, *corpusLimit)
+	if c.verbose {
+		for _, s := range skipped {
+			fmt.Fprintf(stdout, "not a lint case: %s: %s\n", s.Source, s.Why)
 		}
-		var skipped []cases.Skipped
-		list, skipped, err = cases.Defaults(*root, cases.Options{CorpusLimit: *corpusLimit})
-		if c.verbose {
-			for _, s := range skipped {
-				fmt.Fprintf(stdout, "not a lint case: %s: %s\n", s.Source, s.Why)
-			}
-		}
-	} else {
-		list, err = expandDirs(dirs)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "conformance:", err)
@@ -170,6 +162,22 @@ func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	return 0
+}
+
+// caseList is the cases of CASE_DIR arguments, or the default set and what it leaves out (root "" is
+// found from the working directory).
+func caseList(dirs []string, root string, corpusLimit int) ([]cases.Case, []cases.Skipped, error) {
+	if len(dirs) > 0 {
+		list, err := expandDirs(dirs)
+		return list, nil, err
+	}
+	if root == "" {
+		var err error
+		if root, err = findRoot(); err != nil {
+			return nil, nil, err
+		}
+	}
+	return cases.Defaults(root, cases.Options{CorpusLimit: corpusLimit})
 }
 
 // expandDirs maps CASE_DIR arguments to cases; a directory that holds only directories (no file of its
