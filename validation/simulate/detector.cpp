@@ -70,6 +70,25 @@ model::binding new_binding(const model::workload& wl, const model::policy& p)
     return b;
 }
 
+// refresh_binding with the world's detector view at hand and, when known, the claim of the binding's template.
+bool refresh(world& w, std::size_t i, const detector_view& d, std::optional<scheduling::claim_explanation> claim,
+             const settings::feature_gates& gates)
+{
+    const model::binding& b = w.bindings[i];
+    const model::workload* wl = workload_of_binding(w, b);
+    if (wl != nullptr && !claim)
+        claim = explain(w, d, *wl, gates);
+    auto update = scheduling::update_binding(b, wl, wl ? &*claim : nullptr, wl ? recorded_binding(w, *wl) : nullptr,
+                                             d.views, d.policies, gates);
+    if (!update.policy || update.refused || update.applied == b)
+        return false;
+    // The scheduler's update handler skips an update that leaves metadata.generation as it was (a claim
+    // written alone): only a spec change reaches its queue.
+    const bool spec_changed = update.applied.generation != b.generation;
+    w.bindings[i] = std::move(update.applied);
+    return spec_changed;
+}
+
 } // namespace
 
 std::string policy_label(const model::policy& p)
@@ -95,14 +114,14 @@ void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<s
     for (const auto& wl : w.workloads) {
         if (bound(w, wl))
             continue;
-        const auto claim = explain(w, d, wl, gates);
+        auto claim = explain(w, d, wl, gates);
         if (!claim.policy)
             continue;
         const model::policy& p = *d.policies[*claim.policy];
         w.bindings.push_back(new_binding(wl, p));
         w.dispatched.emplace_back();
         created.push_back(w.bindings.size() - 1);
-        refresh_binding(w, w.bindings.size() - 1, gates);
+        refresh(w, w.bindings.size() - 1, d, std::move(claim), gates);
         events.push_back(workload_key(wl) + ": claimed by " + policy_label(p) + ", binding " + w.bindings.back().name +
                          " created");
     }
@@ -110,21 +129,7 @@ void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<s
 
 bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gates)
 {
-    const model::binding& b = w.bindings[i];
-    const model::workload* wl = workload_of_binding(w, b);
-    const detector_view d = view_of(w);
-    std::optional<scheduling::claim_explanation> claim;
-    if (wl != nullptr)
-        claim = explain(w, d, *wl, gates);
-    auto update = scheduling::update_binding(b, wl, claim ? &*claim : nullptr, wl ? recorded_binding(w, *wl) : nullptr,
-                                             d.views, d.policies, gates);
-    if (!update.policy || update.refused || update.applied == b)
-        return false;
-    // The scheduler's update handler skips an update that leaves metadata.generation as it was (a claim
-    // written alone): only a spec change reaches its queue.
-    const bool spec_changed = update.applied.generation != b.generation;
-    w.bindings[i] = std::move(update.applied);
-    return spec_changed;
+    return refresh(w, i, view_of(w), std::nullopt, gates);
 }
 
 } // namespace kpw::simulate
