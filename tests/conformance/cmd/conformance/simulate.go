@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"sync"
 	"time"
 
 	"karmada-policy-webhook/tests/conformance/internal/cases"
 	"karmada-policy-webhook/tests/conformance/internal/generate"
+	"karmada-policy-webhook/tests/conformance/internal/parallel"
 	"karmada-policy-webhook/tests/conformance/internal/simcheck"
 )
 
@@ -24,7 +24,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	lint := fs.String("lint", "build/webhook/karmada-policy-webhook", "the karmada-policy-webhook binary")
 	root := fs.String("root", "", "repository root for the default case set (default: found from the working directory)")
 	corpusLimit := fs.Int("corpus-limit", 0, "default set: entries taken from each fuzz corpus (0 all, -1 none)")
-	parallel := fs.Int("j", runtime.NumCPU(), "inputs compared at once")
+	workers := fs.Int("j", runtime.NumCPU(), "inputs compared at once")
 	timeout := fs.Duration("timeout", time.Minute, "per run of either face")
 	verbose := fs.Bool("v", false, "also show the inputs left out by design, and why")
 	generated := fs.Int("generate", 0, "instead of case directories: the sub-cases of N generated snapshot cases (fuzz --kind snapshot's generator), each alone")
@@ -57,23 +57,9 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 	}
 	checker := simcheck.Checker{Binary: *lint, Timeout: *timeout}
-	verdicts := make([]simcheck.Verdict, len(withSnapshot))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < max(1, *parallel); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				verdicts[i] = checker.Check(ctx, withSnapshot[i].Args)
-			}
-		}()
-	}
-	for i := range withSnapshot {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+	verdicts := parallel.Map(len(withSnapshot), *workers, func(i int) simcheck.Verdict {
+		return checker.Check(ctx, withSnapshot[i].Args)
+	})
 	if ctx.Err() != nil {
 		return 2
 	}

@@ -6,7 +6,8 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"sync"
+
+	"karmada-policy-webhook/tests/conformance/internal/parallel"
 )
 
 // Job is one case to compare: its name in reports and its lint arguments.
@@ -15,26 +16,9 @@ type Job struct {
 	Args []string
 }
 
-// CompareAll compares every job, `parallel` at a time; verdicts are in the jobs' order.
-func (c *Comparer) CompareAll(ctx context.Context, jobs []Job, parallel int) []Verdict {
-	out := make([]Verdict, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < max(parallel, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = c.Compare(ctx, jobs[i].Args)
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return out
+// CompareAll compares every job, `workers` at a time; verdicts are in the jobs' order.
+func (c *Comparer) CompareAll(ctx context.Context, jobs []Job, workers int) []Verdict {
+	return parallel.Map(len(jobs), workers, func(i int) Verdict { return c.Compare(ctx, jobs[i].Args) })
 }
 
 // Totals counts verdicts.
