@@ -43,6 +43,14 @@ assignment by_static_weight(const std::vector<candidate>& selected, const model:
 
 } // namespace
 
+assignment unschedulable_assignment(std::string error)
+{
+    assignment out;
+    out.error = std::move(error);
+    out.unschedulable = true;
+    return out;
+}
+
 assignment assign_strategy(const std::vector<candidate>& selected, const model::placement& placement, strategy s,
                            std::int32_t replicas, name_order order, division_mode mode)
 {
@@ -60,11 +68,13 @@ assignment assign_strategy(const std::vector<candidate>& selected, const model::
     case strategy::aggregated: return divide_dynamically(selected, true, replicas, order, mode);
     case strategy::unsupported: {
         const auto& rs = *placement.replica_scheduling; // only a Divided replicaScheduling is unsupported
-        return {{}, std::string(unsupported_strategy_error) + ", replicaSchedulingType: " +
-                        (rs.replica_scheduling_type.empty() ? std::string(model::replica_scheduling_divided)
-                                                            : rs.replica_scheduling_type) +
-                        ", replicaDivisionPreference: " + rs.replica_division_preference +
-                        ", please try another scheduling strategy"};
+        assignment plain_error; // fmt.Errorf: SchedulerError
+        plain_error.error = std::string(unsupported_strategy_error) + ", replicaSchedulingType: " +
+                            (rs.replica_scheduling_type.empty() ? std::string(model::replica_scheduling_divided)
+                                                                : rs.replica_scheduling_type) +
+                            ", replicaDivisionPreference: " + rs.replica_division_preference +
+                            ", please try another scheduling strategy";
+        return plain_error;
     }
     }
     return {};
@@ -95,8 +105,10 @@ assignment assign_tiers(const std::vector<candidate>& selected, const model::pla
             continue;
         auto n = static_cast<std::int32_t>(std::min(remaining, cap));
         auto part = assign_strategy(members, placement, s, n, order, mode);
-        if (!part.error.empty())
-            return {{}, part.error};
+        if (!part.error.empty()) {
+            part.clusters.clear();
+            return part;
+        }
         // Re-point the rows at the caller's selection, not at this loop's copy.
         for (const auto& a : part.clusters) {
             auto at = origin[static_cast<std::size_t>(a.target - members.data())];
@@ -107,7 +119,7 @@ assignment assign_tiers(const std::vector<candidate>& selected, const model::pla
             break;
     }
     if (remaining > 0)
-        return {{}, "Clusters available replicas are not enough to schedule."};
+        return unschedulable_assignment("Clusters available replicas are not enough to schedule.");
     return out;
 }
 

@@ -30,8 +30,12 @@ inline constexpr std::string_view unsupported_strategy_error = "unsupported repl
 
 struct assignment {
     std::vector<assigned> clusters; // clusters with 0 replicas are dropped
-    std::string error;              // non-empty: the group fails (UnschedulableError)
+    std::string error;              // non-empty: the group fails
+    bool unschedulable = false;     // the error is an UnschedulableError (capacity), not a plain error
 };
+
+// A failed assignment: Karmada's UnschedulableError (the condition's reason is Unschedulable).
+assignment unschedulable_assignment(std::string error);
 
 // One strategy over `selected` with `replicas` (karmada: assignment.go assignByDuplicatedStrategy,
 // assignByStaticWeightStrategy, assignByDynamicStrategy). Duplicated and static weight never fail and ignore

@@ -9,14 +9,12 @@
 #include <set>
 #include <string_view>
 
-#include "scheduling/assign.hpp"
 
 namespace kpw::scheduling {
 
 namespace {
 
 constexpr std::size_t plugin_count = 5;
-constexpr std::string_view empty_selection = "no clusters available to schedule";
 
 // Clusters with the same failures print the same reason under every order: count them once.
 using profile = std::vector<std::pair<int, std::string>>; // (plugin, reason) in registry order
@@ -124,13 +122,11 @@ std::string wrapped_error(failure_stage stage, const std::string& error)
     return error;
 }
 
-std::string condition_reason(failure_stage stage, const std::string& error)
+std::string condition_reason(failure_stage stage, bool unschedulable)
 {
     if (stage == failure_stage::fit)
         return "NoClusterFit";
-    if (stage == failure_stage::assignment && error != empty_selection && !error.starts_with(unsupported_strategy_error))
-        return "Unschedulable";
-    return "SchedulerError";
+    return unschedulable ? "Unschedulable" : "SchedulerError";
 }
 
 } // namespace kpw::scheduling

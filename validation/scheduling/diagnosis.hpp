@@ -43,8 +43,8 @@ enum class failure_stage { fit, selection, assignment };
 std::string wrapped_error(failure_stage stage, const std::string& error);
 
 // karmada: pkg/scheduler/helper.go getConditionByError — NoClusterFit for a FitError, Unschedulable for
-// an UnschedulableError (assignment capacity), SchedulerError for the rest ("no clusters available to
-// schedule" is assignReplicas' plain error, hence SchedulerError).
-std::string condition_reason(failure_stage stage, const std::string& error);
+// an UnschedulableError (`unschedulable`: assignment capacity), SchedulerError for the rest (selection's
+// errors, assignReplicas' "no clusters available to schedule", an unsupported strategy: plain errors).
+std::string condition_reason(failure_stage stage, bool unschedulable);
 
 } // namespace kpw::scheduling

@@ -144,7 +144,7 @@ assignment divide_dynamically(const std::vector<candidate>& selected, bool aggre
     if (mode == division_mode::fresh) {
         error = fresh_scale(selected, aggregated, replicas, order, shares);
         if (!error.empty())
-            return {{}, "failed to do fresh scale: " + error};
+            return unschedulable_assignment("failed to do fresh scale: " + error);
         return collect(selected, shares);
     }
     std::int32_t assigned = 0;
@@ -155,7 +155,7 @@ assignment divide_dynamically(const std::vector<candidate>& selected, bool aggre
     else if (assigned < replicas)
         error = scale_up(selected, aggregated, replicas - assigned, order, mode, shares);
     if (!error.empty())
-        return {{}, (assigned > replicas ? "failed to scale down: " : "failed to scale up: ") + error};
+        return unschedulable_assignment((assigned > replicas ? "failed to scale down: " : "failed to scale up: ") + error);
     return collect(selected, shares);
 }
 

@@ -92,6 +92,7 @@ attempt try_term(const run& r, const filter_scope& scope)
     a.result = assign(r, a, overflow, name_order_for_uid(r.w.uid));
     a.stage = failure_stage::assignment;
     a.error = a.result.error;
+    a.unschedulable = a.result.unschedulable;
     if (a.error.empty() && r.w.uid.empty() && r.opts.detect_ties && r.workload && r.w.components.empty()) {
         a.reversed = assign(r, a, overflow, name_order::descending);
         a.checked_tie = true;
@@ -218,7 +219,7 @@ decision schedule(const model::propagation_spec& spec, const model::workload& te
                                                      : "no affinity group can host the workload";
     // The first term's error decides (scheduleResourceBindingWithClusterAffinities: firstErr), unwrapped.
     const group_outcome& decided = d.groups.front();
-    d.condition_reason = condition_reason(first->stage, first->error);
+    d.condition_reason = condition_reason(first->stage, first->unschedulable);
     d.condition_message = decided.error;
     d.condition_alternatives = decided.diagnosis_alternatives;
     d.keeps_previous = previous != nullptr && first->stage != failure_stage::fit;

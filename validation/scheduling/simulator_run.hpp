@@ -24,6 +24,7 @@ namespace kpw::scheduling::detail {
 struct attempt {
     failure_stage stage = failure_stage::fit;
     std::string error;               // Karmada's error of the stage, unwrapped ("" when scheduled)
+    bool unschedulable = false;      // the error is an UnschedulableError (assignment capacity)
     fit_diagnosis diagnosis;         // stage fit only
     std::vector<candidate> feasible; // canonical order
     selection chosen;
