@@ -653,8 +653,9 @@ HINT
       echo "== plan against a live control plane: after ./dev.sh e2e has built it once, ./dev.sh demo shows it too"
     fi
     echo
-    echo "== next: the same answers from Karmada's own code (needs Go 1.26): ./dev.sh conformance; on a real"
-    echo "== control plane (etcd, kube-apiserver, Karmada's webhook and scheduler on loopback): ./dev.sh e2e"
+    echo "== next: the same answers from Karmada's own code (needs Go 1.26): ./dev.sh conformance; simulate's"
+    echo "== step 0 checked against lint on every case: ./dev.sh conformance-simulate; on a real control plane"
+    echo "== (etcd, kube-apiserver, Karmada's webhook and scheduler on loopback): ./dev.sh e2e"
     ;;
   test)
     install_deps test
