@@ -68,6 +68,13 @@ workload_outcome describe(const world& w, std::size_t i, const model::binding& b
         o.acted = run.acted;
         o.trigger = run.acted ? std::string(scheduling::trigger_name(run.verdict.fired)) : "";
         o.message = run.acted ? run.result.message : run.verdict.message;
+        if (run.acted && !run.result.karmada_panic.empty()) {
+            // karmada-scheduler dies on this binding before it writes anything: whatever the binding said
+            // before, its scheduler is down (as lint reports it).
+            o.scheduled = false;
+            o.condition_reason.clear();
+            o.condition_message.clear();
+        }
     }
     o.moves = scheduling::moves_between(o.before, o.after);
     o.evictions = evictions(b, s);

@@ -59,6 +59,14 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 			applied = g.unwebhooked(applied)
 		}
 	}
+	// Sometimes the binding names no policy: written by another tool, or left after its policy was deleted
+	// (the detector releases a claim whose policy is gone). The policy that claims the template now takes
+	// it over (detector.go ApplyPolicy); until then karmada-scheduler ignores it.
+	claimAnnotations := []any{claim + "name", fmt.Sprintf("policy-%d", policyIndex), claim + "namespace", policyNS}
+	claimLabels := M(claim+"permanent-id", fmt.Sprintf("3f0c1a2b-0000-4000-8000-%012d", g.idBase+policyIndex))
+	if g.chance(0.1) {
+		claimAnnotations, claimLabels = nil, nil
+	}
 	// Marshalled once the placement is final (it draws nothing, so the seeded stream is unchanged).
 	annotation, err := json.Marshal(plain(applied))
 	if err != nil {
@@ -66,9 +74,8 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 	}
 	return M("apiVersion", "work.karmada.io/v1alpha2", "kind", kind,
 		"metadata", M("name", w.name+"-"+strings.ToLower(w.kind), "namespace", ns, "generation", generation,
-			"annotations", M("policy.karmada.io/applied-placement", string(annotation),
-				claim+"name", fmt.Sprintf("policy-%d", policyIndex), claim+"namespace", policyNS),
-			"labels", M(claim+"permanent-id", fmt.Sprintf("3f0c1a2b-0000-4000-8000-%012d", g.idBase+policyIndex)),
+			"annotations", M(append([]any{"policy.karmada.io/applied-placement", string(annotation)}, claimAnnotations...)...),
+			"labels", claimLabels,
 			"ownerReferences", owners),
 		"spec", M("clusters", clusters, "placement", applied, "replicas", replicas,
 			"resource", M("apiVersion", w.apiVersion, "kind", w.kind, "name", w.name, "namespace", w.namespace,

@@ -5,8 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-
-	"karmada-policy-webhook/tests/conformance/internal/cases"
+	"strings"
 )
 
 // Pack is K independent sub-cases that share one run of each binary: one cluster snapshot (clusters.yaml)
@@ -65,9 +64,17 @@ func GeneratePack(seed uint64, index, k int) *Pack {
 	pg.drawClusters()
 	clusters := pg.clustersFile()
 	p := &Pack{Seed: seed, Index: index, Snapshot: true, Clusters: clusters}
-	components := pg.chance(0.3) // the gate is one flag for the whole pack
-	if components {
-		p.Args = []string{cases.GateOn}
+	// The gates are one flag for the whole pack: multi-component scheduling, and policy preemption (a
+	// policy with preemption: Always takes claimed templates over from the policy their binding names).
+	var gates []string
+	if pg.chance(0.3) {
+		gates = append(gates, "MultiplePodTemplatesScheduling=true")
+	}
+	if pg.chance(0.25) {
+		gates = append(gates, "PropagationPolicyPreemption=true")
+	}
+	if len(gates) > 0 {
+		p.Args = []string{"--feature-gates=" + strings.Join(gates, ",")}
 	}
 	for j := 0; j < k; j++ {
 		g := &gen{r: rand.New(rand.NewPCG(seed, base|uint64(j))), clusters: pg.clusters, packed: true,
