@@ -155,7 +155,8 @@ assignment divide_dynamically(const std::vector<candidate>& selected, bool aggre
     else if (assigned < replicas)
         error = scale_up(selected, aggregated, replicas - assigned, order, mode, shares);
     if (!error.empty())
-        return unschedulable_assignment((assigned > replicas ? "failed to scale down: " : "failed to scale up: ") + error);
+        return unschedulable_assignment((assigned > replicas ? "failed to scale down: " : "failed to scale up: ") +
+                                        error);
     return collect(selected, shares);
 }
 
