@@ -27,16 +27,16 @@ binding_update update_binding(const model::binding& b, const model::workload* w,
 {
     binding_update u;
     // The live template's uid: a workload file from git often has none, its binding records it.
-    u.template_uid = w == nullptr ? std::string() : live_template_uid(*w, recorded);
-    u.refused = w != nullptr && !detector_may_update(b, u.template_uid);
+    const std::string template_uid = w == nullptr ? std::string() : live_template_uid(*w, recorded);
+    u.refused = w != nullptr && !detector_may_update(b, template_uid);
     const bool claimed_now = claim != nullptr && claim->policy.has_value();
-    u.preempted = w != nullptr && !u.refused && claimed_now && claim->preempted;
-    u.policy = u.preempted ? claim->policy : named_by_claim(b, views);
+    const bool preempted = w != nullptr && !u.refused && claimed_now && claim->preempted;
+    u.policy = preempted ? claim->policy : named_by_claim(b, views);
     if (!u.policy && !b.claim && w != nullptr && !u.refused && claimed_now)
         u.policy = claim->policy; // pkg/detector ApplyPolicy claims the template and updates its binding
     // A binding the detector may not update is scheduled as it stands. Otherwise the detector builds it
     // from the live template, whose uid seeds Karmada's tie-break.
-    u.applied = u.refused || !u.policy ? b : apply_policy(b, *policies[*u.policy], w, u.template_uid, gates);
+    u.applied = u.refused || !u.policy ? b : apply_policy(b, *policies[*u.policy], w, template_uid, gates);
     return u;
 }
 

@@ -20,8 +20,6 @@ namespace kpw::scheduling {
 struct binding_update {
     std::optional<std::size_t> policy; // index into the views; nullopt: no given policy holds the binding
     bool refused = false;              // another object controls it (karmada#2090): left as it stands
-    bool preempted = false;            // a policy with preemption took its template over from the claim
-    std::string template_uid;          // the live template's uid (live_template_uid), "" when unknown
     model::binding applied;            // the binding the scheduler reads next
 };
 

@@ -9,7 +9,6 @@
 #include <set>
 #include <string_view>
 
-
 namespace kpw::scheduling {
 
 namespace {

@@ -27,11 +27,16 @@ struct detector_view {
     std::vector<const model::policy*> policies;
 };
 
+scheduling::policy_view view_of(const model::policy& p)
+{
+    return {&p.spec, p.metadata.ns, p.metadata.name, is_cluster_policy(p)};
+}
+
 detector_view view_of(const world& w)
 {
     detector_view d;
     for (const auto& p : w.policies) {
-        d.views.push_back({&p.spec, p.metadata.ns, p.metadata.name, is_cluster_policy(p)});
+        d.views.push_back(view_of(p));
         d.policies.push_back(&p);
     }
     return d;
@@ -101,8 +106,7 @@ const model::policy* claiming_policy_of(const world& w, const model::binding& b)
     if (!b.claim)
         return nullptr;
     for (const auto& p : w.policies)
-        if (is_cluster_policy(p) == b.claim->cluster_policy && p.metadata.name == b.claim->name &&
-            (b.claim->cluster_policy || p.metadata.ns == b.claim->namespace_))
+        if (scheduling::names_policy(*b.claim, view_of(p)))
             return &p;
     return nullptr;
 }
