@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	"karmada-policy-webhook/tests/conformance/internal/cases"
@@ -151,7 +152,7 @@ func printSimulate(w io.Writer, list []cases.Case, verdicts []simcheck.Verdict, 
 
 func hasClusters(args []string) bool {
 	for _, a := range args {
-		if a == "--clusters" || len(a) > len("--clusters=") && a[:len("--clusters=")] == "--clusters=" {
+		if a == "--clusters" || strings.HasPrefix(a, "--clusters=") && a != "--clusters=" {
 			return true
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"karmada-policy-webhook/tests/conformance/internal/inputs"
+	"karmada-policy-webhook/tests/conformance/internal/report"
 )
 
 // Outcome classifies one input.
@@ -62,41 +63,33 @@ func (c Checker) Check(ctx context.Context, args []string) Verdict {
 		return Verdict{Outcome: CouldNotRun, Why: err.Error()}
 	}
 	args = withReadyClusters(args, filepath.Join(tmp, "clusters.yaml"))
-	lintOut, lintExit, err := c.run(ctx, append([]string{"lint", "-o", "json"}, args...))
-	if err != nil {
-		return Verdict{Outcome: CouldNotRun, Why: "lint: " + err.Error()}
-	}
-	simOut, simExit, err := c.run(ctx, append([]string{"simulate", "-o", "json", "--scenario", scenario}, args...))
-	if err != nil {
-		return Verdict{Outcome: CouldNotRun, Why: "simulate: " + err.Error()}
-	}
-	if lintExit == 1 && simExit == 2 {
-		// simulate starts from admitted policies only: compare both faces on the admitted ones.
-		admitted, ok := withoutDenied(args, lintOut, filepath.Join(tmp, "admitted.yaml"))
-		if !ok {
-			return Verdict{Outcome: Skipped, Why: "lint denies every policy: simulate has none to start from"}
-		}
-		args = admitted
-		if lintOut, lintExit, err = c.run(ctx, append([]string{"lint", "-o", "json"}, args...)); err != nil {
-			return Verdict{Outcome: CouldNotRun, Why: "lint: " + err.Error()}
-		}
-		if simOut, simExit, err = c.run(ctx, append([]string{"simulate", "-o", "json", "--scenario", scenario}, args...)); err != nil {
-			return Verdict{Outcome: CouldNotRun, Why: "simulate: " + err.Error()}
-		}
-	}
-	switch {
-	case lintExit == 2 && simExit == 2:
-		return Verdict{Outcome: Agree, Why: "both refuse the input"}
-	case lintExit == 1 && simExit == 2:
-		return Verdict{Outcome: Skipped, Why: "simulate starts from admitted policies only; lint denies one"}
-	case lintExit > 1 || simExit > 1:
-		return Verdict{Outcome: Differ, Why: fmt.Sprintf("lint exits %d, simulate %d", lintExit, simExit)}
-	}
-	lint, err := LintDecisions(lintOut)
+	a, err := c.runFaces(ctx, args, scenario)
 	if err != nil {
 		return Verdict{Outcome: CouldNotRun, Why: err.Error()}
 	}
-	sim, controllersActed, err := SimulateDecisions(simOut)
+	if a.lintExit == 1 && a.simExit == 2 {
+		// simulate starts from admitted policies only: compare both faces on the admitted ones.
+		admitted, ok := withoutDenied(args, a.lint, filepath.Join(tmp, "admitted.yaml"))
+		if !ok {
+			return Verdict{Outcome: Skipped, Why: "lint denies every policy: simulate has none to start from"}
+		}
+		if a, err = c.runFaces(ctx, admitted, scenario); err != nil {
+			return Verdict{Outcome: CouldNotRun, Why: err.Error()}
+		}
+	}
+	switch {
+	case a.lintExit == 2 && a.simExit == 2:
+		return Verdict{Outcome: Agree, Why: "both refuse the input"}
+	case a.lintExit == 1 && a.simExit == 2:
+		return Verdict{Outcome: Skipped, Why: "simulate starts from admitted policies only; lint denies one"}
+	case a.lintExit > 1 || a.simExit > 1:
+		return Verdict{Outcome: Differ, Why: fmt.Sprintf("lint exits %d, simulate %d", a.lintExit, a.simExit)}
+	}
+	lint, err := LintDecisions(a.lint)
+	if err != nil {
+		return Verdict{Outcome: CouldNotRun, Why: err.Error()}
+	}
+	sim, controllersActed, err := SimulateDecisions(a.simulate)
 	if err != nil {
 		return Verdict{Outcome: CouldNotRun, Why: err.Error()}
 	}
@@ -107,6 +100,25 @@ func (c Checker) Check(ctx context.Context, args []string) Verdict {
 		return Verdict{Outcome: Differ, Differences: d}
 	}
 	return Verdict{Outcome: Agree}
+}
+
+// answers are both faces' reports on one input, and how each exited.
+type answers struct {
+	lint, simulate    []byte
+	lintExit, simExit int
+}
+
+// runFaces runs `lint -o json ARGS` and `simulate -o json --scenario SCENARIO ARGS`.
+func (c Checker) runFaces(ctx context.Context, args []string, scenario string) (answers, error) {
+	var a answers
+	var err error
+	if a.lint, a.lintExit, err = c.run(ctx, append([]string{"lint", "-o", "json"}, args...)); err != nil {
+		return a, fmt.Errorf("lint: %w", err)
+	}
+	if a.simulate, a.simExit, err = c.run(ctx, append([]string{"simulate", "-o", "json", "--scenario", scenario}, args...)); err != nil {
+		return a, fmt.Errorf("simulate: %w", err)
+	}
+	return a, nil
 }
 
 // run executes the binary; exit codes are answers, anything else (a crash, a timeout) an error.
@@ -156,30 +168,13 @@ func withReadyClusters(args []string, path string) []string {
 	if len(paths) == 0 {
 		return args
 	}
-	files, errs := inputs.Collect(paths, nil)
-	if len(errs) > 0 {
-		return args
-	}
-	var out bytes.Buffer
-	for _, f := range files {
-		docs, err := inputs.Decode(f)
-		if err != nil {
-			return args
+	if !rewrite(paths, path, func(d inputs.Document) bool {
+		if d.Object.GetKind() != "Cluster" {
+			return false
 		}
-		for _, d := range docs {
-			if d.Object.GetKind() != "Cluster" {
-				continue
-			}
-			settleCluster(d.Object.Object)
-			y, err := yaml.Marshal(d.Object.Object)
-			if err != nil {
-				return args
-			}
-			out.WriteString("---\n")
-			out.Write(y)
-		}
-	}
-	if out.Len() == 0 || os.WriteFile(path, out.Bytes(), 0o600) != nil {
+		settleCluster(d.Object.Object)
+		return true
+	}) {
 		return args
 	}
 	return append([]string{"--clusters", path}, rest...)
@@ -278,13 +273,7 @@ var valueFlags = map[string]bool{"--clusters": true, "--workloads": true, "--bin
 // lint admitted (its report: allowed), in lint's order. False when there is nothing to compare: the
 // report or an input cannot be read, or lint admits none.
 func withoutDenied(args []string, lintOut []byte, path string) ([]string, bool) {
-	var o struct {
-		Results []struct {
-			File     string `json:"file"`
-			Document int    `json:"document"`
-			Allowed  bool   `json:"allowed"`
-		} `json:"results"`
-	}
+	var o report.Output
 	if json.Unmarshal(lintOut, &o) != nil {
 		return nil, false
 	}
@@ -310,30 +299,36 @@ func withoutDenied(args []string, lintOut []byte, path string) ([]string, bool) 
 			policies = append(policies, args[i])
 		}
 	}
-	files, errs := inputs.Collect(policies, nil)
-	if len(errs) > 0 {
+	if !rewrite(policies, path, func(d inputs.Document) bool { return !denied[document{d.File, d.Index}] }) {
 		return nil, false
+	}
+	return append(flags, path), true
+}
+
+// rewrite writes the objects of the inputs at paths that keep accepts (it may edit them) to path, one YAML
+// document each, in lint's order. False when an input cannot be read or nothing is kept.
+func rewrite(paths []string, path string, keep func(inputs.Document) bool) bool {
+	files, errs := inputs.Collect(paths, nil)
+	if len(errs) > 0 {
+		return false
 	}
 	var out bytes.Buffer
 	for _, f := range files {
 		docs, err := inputs.Decode(f)
 		if err != nil {
-			return nil, false
+			return false
 		}
 		for _, d := range docs {
-			if denied[document{d.File, d.Index}] {
+			if !keep(d) {
 				continue
 			}
 			y, err := yaml.Marshal(d.Object.Object)
 			if err != nil {
-				return nil, false
+				return false
 			}
 			out.WriteString("---\n")
 			out.Write(y)
 		}
 	}
-	if out.Len() == 0 || os.WriteFile(path, out.Bytes(), 0o600) != nil {
-		return nil, false
-	}
-	return append(flags, path), true
+	return out.Len() > 0 && os.WriteFile(path, out.Bytes(), 0o600) == nil
 }
