@@ -653,6 +653,13 @@ HINT
       echo "== plan against a live control plane: after ./dev.sh e2e has built it once, ./dev.sh demo shows it too"
     fi
     echo
+    if [ -x "$oracle_dir/conformance" ]; then
+      echo "== simulate's step 0 against lint's dry run on the shipped examples and the committed cases =="
+      simulate_check --corpus-limit -1 | tail -2 || true
+    else
+      echo "== simulate's step 0 against lint: after ./dev.sh build-oracle, ./dev.sh demo shows it too"
+    fi
+    echo
     echo "== next: the same answers from Karmada's own code (needs Go 1.26): ./dev.sh conformance; simulate's"
     echo "== step 0 checked against lint on every case: ./dev.sh conformance-simulate; on a real control plane"
     echo "== (etcd, kube-apiserver, Karmada's webhook and scheduler on loopback): ./dev.sh e2e"
