@@ -104,6 +104,28 @@ void masked_to_warnings(const field::error_list& as_written, const field::error_
     }
 }
 
+// A field the chosen release's CRD does not define but a later release added: Karmada's own answer is the
+// API server's (a strict decoding error, or the field silently pruned), which does not say why. This says
+// it, whatever --validate is: with validation off the field is dropped and the policy spreads as if it
+// were not there.
+void fields_of_later_releases(const schema::node& crd, const doc::value& object, settings::karmada_release release,
+                              field::warning_list& warnings)
+{
+    for (const auto& f : schema::unknown_fields(crd, object)) {
+        const settings::karmada_change* c = settings::change_adding_field(f.api_path);
+        if (!c || settings::has(release, *c))
+            continue;
+        warnings.push_back({"field-of-later-release", f.at.str(),
+                            "added in Karmada " + std::string(c->introduced) + "; Karmada " +
+                                std::string(settings::release_name(release)) +
+                                " (--karmada-version) does not define it: kubectl apply refuses the policy (strict "
+                                "field validation) or the API server drops the field and karmada-scheduler never "
+                                "sees it. Upgrade Karmada to " +
+                                std::string(c->introduced.substr(0, c->introduced.rfind('.'))) +
+                                " or later, or remove the field"});
+    }
+}
+
 // Errors the API server would report but never reaches, because Karmada's mutating webhook refused to
 // decode the object first: its 400 is the whole answer. The schema's type errors say what the decode
 // error says and are left out.
@@ -289,7 +311,7 @@ admission_verdict validate_admission(policy_kind kind, admission_operation op, c
         if (auto msg = rules::validate_permanent_id(now))
             return denied(std::move(*msg));
     const rules::options opts{is_pp(kind) ? std::string_view(now.metadata.ns) : std::string_view(),
-                              options.allow_aggregated_overflow};
+                              options.allow_aggregated_overflow, options.release};
     field::error_list errors = rules::validate_propagation_spec(now.spec, opts);
     admission_verdict v;
     if (!errors.empty()) {
@@ -304,27 +326,34 @@ manifest_verdict validate_manifest(policy_kind kind, const doc::value& object, s
                                    const validation_options& options)
 {
     manifest_verdict v;
-    const schema::node* crd = schema::crd_schema(kind_name(kind));
+    const schema::node* crd = schema::crd_schema(kind_name(kind), options.release);
     // Stage 1: structural pruning of nulls and CRD defaults on the document as written.
     doc::value written = object;
     if (crd)
         schema::apply_defaults(*crd, written);
+    // The schema on the document as written: its warnings (unknown fields), and the errors the round
+    // trip masks.
+    field::error_list as_written;
+    if (crd) {
+        schema::check(*crd, written, field::path(), as_written, v.warnings);
+        fields_of_later_releases(*crd, written, options.release, v.warnings);
+    }
+    // The API server prunes the fields its CRD does not define before any webhook sees the object: a
+    // field of a newer release (overflowAffinities on v1.17) never reaches that release's webhook or
+    // scheduler. (The newest release's Go types drop the same fields in the round trip.)
+    if (crd)
+        schema::prune_unknown_fields(*crd, written);
     model::policy p = model::decode(written);
     p.kind = kind_name(kind);
     if (is_pp(kind))
         v.policy_namespace = p.metadata.ns.empty() ? std::string(default_namespace) : p.metadata.ns;
-    // The schema on the document as written: its warnings (unknown fields, which the round trip drops),
-    // and the errors the round trip masks.
-    field::error_list as_written;
-    if (crd)
-        schema::check(*crd, written, field::path(), as_written, v.warnings);
     // Stage 2, Karmada's mutating webhook, runs before the API server validates anything: its decode
     // error is the whole answer (reported apart: it is no field error).
     v.mutating_refusal = mutating_decode_error(written);
     // Stage 2's round trip: Karmada's mutating defaults and its Go re-encoding, CRD defaults again.
     v.defaulted = mutate(crd, p, written, v.policy_namespace);
     p.kind = kind_name(kind);
-    const rules::options opts{v.policy_namespace, options.allow_aggregated_overflow};
+    const rules::options opts{v.policy_namespace, options.allow_aggregated_overflow, options.release};
     auto spec_errors = rules::validate_propagation_spec(p.spec, opts);
     if (!v.mutating_refusal.empty()) {
         v.mutating_refusal_at = go_error_path(written, v.mutating_refusal);

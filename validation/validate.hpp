@@ -8,6 +8,7 @@
 
 #include "doc/value.hpp"
 #include "field/error.hpp"
+#include "settings/karmada_release.hpp"
 
 namespace kpw {
 
@@ -23,6 +24,8 @@ struct validation_options {
     // Newer Karmada also admits overflowAffinities with Divided + Aggregated; off by default
     // (the project follows the overflow proposal: Divided + Weighted + dynamicWeight only).
     bool allow_aggregated_overflow = false;
+    // Whose CRDs and webhook decide (--karmada-version).
+    settings::karmada_release release = settings::newest_karmada_release;
 };
 
 enum class admission_operation { create, update };

@@ -32,6 +32,10 @@ constexpr std::array entries{
     catalogue_entry{"unknown-field", false, "a field the CRD does not define (lint --validate=warn)",
                     "the API server drops it; kubectl apply with strict field validation (its default) refuses "
                     "the object. Check spelling and nesting"},
+    catalogue_entry{"field-of-later-release", false,
+                    "a field the chosen Karmada release does not define; a later release added it",
+                    "upgrade Karmada to the release that added it, or remove the field (lint --karmada-version "
+                    "names the release the answers are for)"},
     catalogue_entry{"required-masked", false, "a CRD-required field is missing but a live Karmada accepts it",
                     "Karmada's mutating webhook re-emits it as an empty value; set it explicitly"},
     catalogue_entry{"value-masked", false, "a value the CRD refuses as written but a live Karmada admits",

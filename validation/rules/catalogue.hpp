@@ -18,6 +18,8 @@ namespace kpw::rules {
 //  cluster-included-and-excluded  a cluster is in clusterNames and exclude of the same affinity; exclude wins.
 //  unknown-field                  (lint --validate=warn) a field the CRD does not know: the API server
 //                                 drops it (with --validate=strict, lint's default, it is a BadRequest error).
+//  field-of-later-release         (lint --karmada-version) a field that a later Karmada release added: the
+//                                 chosen release's API server refuses it (strict) or drops it.
 //  required-masked                (lint) a field the CRD requires but a live Karmada accepts when absent,
 //                                 because its mutating webhook re-emits it as an empty value.
 //  value-masked                   (lint) a value the CRD refuses as written ("" for an enum) that a live

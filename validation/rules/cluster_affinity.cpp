@@ -72,8 +72,11 @@ void validate_cluster_affinity(const model::cluster_affinity& a, const field::pa
 
 // karmada: pkg/util/validation/validation.go ValidateClusterAffinities
 void validate_cluster_affinities(const std::vector<model::cluster_affinity_term>& terms, const field::path& at,
-                                 field::error_list& errs)
+                                 field::error_list& errs, settings::karmada_release release)
 {
+    const auto wording = settings::has(release, settings::changes::affinity_name_label_key_wording)
+                             ? qualified_name_wording::label_key
+                             : qualified_name_wording::v0_34_qualified_name;
     std::unordered_set<std::string_view> names;
     bool repeated = false;
     for (std::size_t i = 0; i < terms.size(); ++i) {
@@ -82,7 +85,7 @@ void validate_cluster_affinities(const std::vector<model::cluster_affinity_term>
         const field::path name_path = term_path.child("affinityName");
         // A1: upstream reports the name at the term's path, without ".affinityName"; the position is the name's.
         const std::size_t first_a1 = errs.size();
-        validate_label_key(term.affinity_name, term_path, errs);
+        validate_label_key(term.affinity_name, term_path, errs, wording);
         for (std::size_t k = first_a1; k < errs.size(); ++k)
             errs[k] = field::located(std::move(errs[k]), name_path);
         // Reported on the whole list, so every repeat renders identically and Karmada's aggregated denial

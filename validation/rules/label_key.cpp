@@ -125,14 +125,16 @@ std::vector<std::string> label_value_errors(std::string_view value)
     return errs;
 }
 
-std::vector<std::string> qualified_name_errors(std::string_view value)
+std::vector<std::string> qualified_name_errors(std::string_view value, qualified_name_wording wording)
 {
+    const bool v0_34 = wording == qualified_name_wording::v0_34_qualified_name;
+    auto* max_len = v0_34 ? max_len_characters : max_len_bytes;
     std::vector<std::string> errs;
     std::string_view name = value;
     const auto slash = value.find('/');
     if (slash != std::string_view::npos) {
         if (value.find('/', slash + 1) != std::string_view::npos) {
-            errs.push_back("a valid label key " + std::string(qualified_name_regex_msg) +
+            errs.push_back((v0_34 ? "a qualified name " : "a valid label key ") + std::string(qualified_name_regex_msg) +
                            " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
             return errs;
         }
@@ -141,21 +143,22 @@ std::vector<std::string> qualified_name_errors(std::string_view value)
         if (prefix.empty())
             errs.emplace_back("prefix part must be non-empty");
         else
-            for (auto& m : dns1123_subdomain_errors(prefix))
+            for (auto& m : subdomain_errors(prefix, max_len))
                 errs.push_back("prefix part " + m);
     }
     if (name.empty())
         errs.emplace_back("name part must be non-empty");
     else if (name.size() > qualified_name_max)
-        errs.push_back("name part " + max_len_bytes(qualified_name_max));
+        errs.push_back("name part " + max_len(qualified_name_max));
     if (!matches_qualified_name(name))
         errs.push_back("name part " + std::string(qualified_name_regex_msg));
     return errs;
 }
 
-void validate_label_key(std::string_view value, const field::path& at, field::error_list& errs)
+void validate_label_key(std::string_view value, const field::path& at, field::error_list& errs,
+                        qualified_name_wording wording)
 {
-    for (auto& msg : qualified_name_errors(value))
+    for (auto& msg : qualified_name_errors(value, wording))
         errs.push_back(field::invalid(at, field::go_quote(value), std::move(msg)));
 }
 

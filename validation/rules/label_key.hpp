@@ -10,8 +10,15 @@
 
 namespace kpw::rules {
 
+// apimachinery's two spellings of the qualified-name check: content.IsLabelKey (util/validation's
+// IsQualifiedName is an alias of it from k8s v0.35.0: Karmada v1.17 and later) and v0.34's own
+// util/validation.IsQualifiedName (Karmada v1.16), which says "a qualified name" where the other says "a
+// valid label key" and counts lengths in characters where the other counts bytes.
+enum class qualified_name_wording { label_key, v0_34_qualified_name };
+
 // validation.IsQualifiedName: every failed sub-check's message, in apimachinery's order (rules §5).
-std::vector<std::string> qualified_name_errors(std::string_view value);
+std::vector<std::string> qualified_name_errors(std::string_view value,
+                                               qualified_name_wording wording = qualified_name_wording::label_key);
 
 // validation.IsValidLabelValue: at most 63 bytes, and empty or a qualified-name-like token.
 std::vector<std::string> label_value_errors(std::string_view value);
@@ -29,6 +36,7 @@ std::vector<std::string> namespace_name_errors(std::string_view value);
 
 // karmada: metav1validation.ValidateLabelName as used for affinity names, groupByLabelKey and
 // aliasLabelName: one FieldValueInvalid per message, the value Go-quoted.
-void validate_label_key(std::string_view value, const field::path& at, field::error_list& errs);
+void validate_label_key(std::string_view value, const field::path& at, field::error_list& errs,
+                        qualified_name_wording wording = qualified_name_wording::label_key);
 
 } // namespace kpw::rules

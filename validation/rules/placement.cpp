@@ -61,8 +61,10 @@ void validate_workload_affinity(const model::workload_affinity& w, const field::
 
 // T1. karmada: pkg/util/validation/validation.go ValidateClusterTolerations (Lt/Gt are node-only operators)
 void validate_tolerations(const std::vector<model::toleration>& tolerations, const field::path& at,
-                          field::error_list& errs)
+                          settings::karmada_release release, field::error_list& errs)
 {
+    if (!settings::has(release, settings::changes::cluster_toleration_operators))
+        return;
     for (std::size_t i = 0; i < tolerations.size(); ++i) {
         const auto& op = tolerations[i].op;
         if (op == "Lt" || op == "Gt")
@@ -86,11 +88,11 @@ void validate_placement(const model::placement& p, const field::path& at, const 
     validate_overflow_mode(p, at, opts, errs);
     if (p.cluster_affinity)
         validate_cluster_affinity(*p.cluster_affinity, at.child("clusterAffinity"), errs);
-    validate_cluster_affinities(p.cluster_affinities, at.child("clusterAffinities"), errs);
+    validate_cluster_affinities(p.cluster_affinities, at.child("clusterAffinities"), errs, opts.release);
     validate_spread_constraints(p.spread_constraints, at.child("spreadConstraints"), errs);
     if (p.workload_affinity)
         validate_workload_affinity(*p.workload_affinity, at.child("workloadAffinity"), errs);
-    validate_tolerations(p.cluster_tolerations, at.child("clusterTolerations"), errs);
+    validate_tolerations(p.cluster_tolerations, at.child("clusterTolerations"), opts.release, errs);
 }
 
 } // namespace kpw::rules

@@ -45,7 +45,7 @@ void validate_resource_selectors(const model::propagation_spec& spec, const fiel
                                  field::error_list& errs)
 {
     const auto& selectors = spec.resource_selectors;
-    if (!opts.request_namespace.empty())
+    if (!opts.request_namespace.empty() && settings::has(opts.release, settings::changes::resource_selector_namespace))
         for (std::size_t i = 0; i < selectors.size(); ++i)
             if (selectors[i].ns != opts.request_namespace)
                 errs.push_back(field::invalid(at.index(i).child("namespace"), field::go_quote(selectors[i].ns),

@@ -9,6 +9,7 @@
 
 #include "field/error.hpp"
 #include "model/policy.hpp"
+#include "settings/karmada_release.hpp"
 
 namespace kpw::rules {
 
@@ -17,6 +18,8 @@ struct options {
     std::string_view request_namespace;
     // Also admit overflowAffinities with Divided + Aggregated (newer upstream); see rule P2.
     bool allow_aggregated_overflow = false;
+    // The release whose webhook decides (settings::changes says what differs).
+    settings::karmada_release release = settings::newest_karmada_release;
 };
 
 // The whole spec, errors appended in the order of validation-rules §6.10. Expects the defaulted
@@ -33,7 +36,8 @@ void validate_cluster_affinity(const model::cluster_affinity& a, const field::pa
 
 // A1-A3 and O1-O4 for every term (§6.5).
 void validate_cluster_affinities(const std::vector<model::cluster_affinity_term>& terms, const field::path& at,
-                                 field::error_list& errs);
+                                 field::error_list& errs,
+                                 settings::karmada_release release = settings::newest_karmada_release);
 
 // The FS rule: the first unsupported key or operator of a field selector, or nullopt.
 std::optional<std::string> field_selector_error(const model::field_selector& s);

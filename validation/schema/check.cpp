@@ -245,6 +245,49 @@ std::vector<unknown_field> unknown_fields(const node& schema, const doc::value& 
     return found;
 }
 
+namespace {
+
+// pruner's counterpart that removes what it would report.
+void prune_value(const node* s, doc::value& v)
+{
+    if (v.is_sequence()) {
+        for (auto& item : v.items())
+            prune_value(s && !s->items.empty() ? &s->items.front() : nullptr, item);
+        return;
+    }
+    if (!v.is_mapping())
+        return;
+    std::erase_if(v.members(), [s](doc::value::member& m) {
+        if (m.second.is_null())
+            return false;
+        if (const node* sub = s ? s->property(m.first) : nullptr)
+            prune_value(sub, m.second);
+        else if (s && !s->additional.empty())
+            prune_value(&s->additional.front(), m.second);
+        else
+            return true;
+        return false;
+    });
+}
+
+} // namespace
+
+// apiextensions-apiserver pkg/apiserver/schema/pruning/algorithm.go Prune, below the embedded resource's
+// apiVersion, kind and metadata (ObjectMeta's own decoding drops metadata's unknown fields).
+void prune_unknown_fields(const node& schema, doc::value& object)
+{
+    if (!object.is_mapping())
+        return;
+    std::erase_if(object.members(), [&schema](doc::value::member& m) {
+        if (m.first == "apiVersion" || m.first == "kind" || m.first == "metadata" || m.second.is_null())
+            return false;
+        const node* sub = schema.property(m.first);
+        if (sub)
+            prune_value(sub, m.second);
+        return sub == nullptr;
+    });
+}
+
 std::string strict_decoding_message(std::string_view kind, std::string_view version,
                                     const std::vector<unknown_field>& fields)
 {

@@ -3,6 +3,7 @@
 #include "schema/schema.hpp"
 
 #include <map>
+#include <vector>
 
 #include "doc/load.hpp"
 
@@ -57,25 +58,37 @@ struct crd {
     node schema;
 };
 
-std::map<std::string, crd, std::less<>> compile_all()
+using release_crds = std::map<std::string, crd, std::less<>>;
+
+// Every release's CRDs, indexed by settings::karmada_release.
+std::vector<release_crds> compile_all()
 {
-    std::map<std::string, crd, std::less<>> out;
+    const auto releases = settings::supported_karmada_releases();
+    std::vector<release_crds> out(releases.size());
     auto parsed = doc::parse_json(embedded_crd_schema());
     if (!parsed)
         return out; // cannot happen: embed_schema.py validated the JSON at build time
-    for (const auto& [kind, def] : parsed->members())
-        if (const doc::value* s = def.find("schema"); s && s->is_mapping())
-            out.emplace(kind, crd{std::string(def.string_at("group")) + "/" + std::string(def.string_at("version")),
-                                  compile(*s)});
+    for (std::size_t i = 0; i < releases.size(); ++i) {
+        const doc::value* release = parsed->find(settings::release_name(releases[i]));
+        if (!release || !release->is_mapping())
+            continue; // a release without data: crd_schema_test fails the build's tests
+        for (const auto& [kind, def] : release->members())
+            if (const doc::value* s = def.find("schema"); s && s->is_mapping())
+                out[i].emplace(kind, crd{std::string(def.string_at("group")) + "/" + std::string(def.string_at("version")),
+                                         compile(*s)});
+    }
     return out;
 }
 
-const crd* find_crd(std::string_view kind)
+const crd* find_crd(std::string_view kind, settings::karmada_release release)
 {
     // Compiled once per process; thread-safe initialisation, read-only afterwards.
-    static const std::map<std::string, crd, std::less<>> crds = compile_all();
-    auto it = crds.find(kind);
-    return it == crds.end() ? nullptr : &it->second;
+    static const std::vector<release_crds> crds = compile_all();
+    const auto index = static_cast<std::size_t>(release);
+    if (index >= crds.size())
+        return nullptr;
+    auto it = crds[index].find(kind);
+    return it == crds[index].end() ? nullptr : &it->second;
 }
 
 } // namespace
@@ -88,15 +101,15 @@ const node* node::property(std::string_view name) const
     return nullptr;
 }
 
-const node* crd_schema(std::string_view kind)
+const node* crd_schema(std::string_view kind, settings::karmada_release release)
 {
-    const crd* c = find_crd(kind);
+    const crd* c = find_crd(kind, release);
     return c ? &c->schema : nullptr;
 }
 
 std::string_view crd_api_version(std::string_view kind)
 {
-    const crd* c = find_crd(kind);
+    const crd* c = find_crd(kind, settings::newest_karmada_release);
     return c ? std::string_view(c->api_version) : std::string_view();
 }
 

@@ -11,6 +11,7 @@
 
 #include "doc/value.hpp"
 #include "field/error.hpp"
+#include "settings/karmada_release.hpp"
 
 namespace kpw::schema {
 
@@ -32,17 +33,17 @@ struct node {
     const node* property(std::string_view name) const;
 };
 
-// The raw embedded JSON text (generated at build time by embed_schema.py).
+// The raw embedded JSON text (generated at build time by embed_schema.py): {release: {kind: CRD}}.
 std::string_view embedded_crd_schema();
 // The built-in kinds' Go types (kubernetes-types.json, written by tests/conformance/cmd/gotypes).
 std::string_view embedded_kubernetes_types();
 
-// The schema of a kind ("PropagationPolicy" / "ClusterPropagationPolicy"), compiled on first use.
-// nullptr for an unknown kind.
-const node* crd_schema(std::string_view kind);
+// The schema of a kind ("PropagationPolicy" / "ClusterPropagationPolicy") in a Karmada release's CRD,
+// compiled on first use. nullptr for an unknown kind.
+const node* crd_schema(std::string_view kind, settings::karmada_release release = settings::newest_karmada_release);
 
-// The one apiVersion the kind's CRD serves ("policy.karmada.io/v1alpha1"), from the same embedded
-// CRD data; "" for an unknown kind.
+// The one apiVersion the kind's CRD serves ("policy.karmada.io/v1alpha1", the same in every supported
+// release), from the same embedded CRD data; "" for an unknown kind.
 std::string_view crd_api_version(std::string_view kind);
 
 // Structural defaulting as kube-apiserver does it on decode: null members of non-nullable fields are
@@ -75,6 +76,10 @@ struct unknown_field {
 // sorted as strings (apiextensions-apiserver customresource_handler.go schemaCoercingDecoder).
 // Members whose value is null are not sent (kubectl >= 1.31 prunes nulls on create) and do not count.
 std::vector<unknown_field> unknown_fields(const node& schema, const doc::value& object);
+
+// Removes what unknown_fields reports, as the API server's pruning does before any webhook sees the
+// object (fieldValidation Warn and Ignore; Strict refuses it instead).
+void prune_unknown_fields(const node& schema, doc::value& object);
 
 // The BadRequest message the API server answers with (apiserver handlers/rest.go transformDecodeError
 // around apimachinery's strictDecodingError): `<kind> in version "<version>" cannot be handled as a

@@ -8,9 +8,9 @@ namespace kpw::settings {
 
 namespace {
 
-std::optional<std::size_t> index_of(std::string_view name)
+std::optional<std::size_t> index_of(std::string_view name, karmada_release release)
 {
-    const auto& gates = known_gates();
+    const auto& gates = known_gates(release);
     for (std::size_t i = 0; i < gates.size(); ++i)
         if (gates[i].name == name)
             return i;
@@ -38,20 +38,23 @@ std::optional<bool> parse_bool(std::string_view v)
     return std::nullopt;
 }
 
-std::string known_list()
+std::string known_list(karmada_release release)
 {
     std::string s;
-    for (const auto& g : known_gates())
+    for (const auto& g : known_gates(release))
         s.append(s.empty() ? "" : ", ").append(g.name);
     return s + ", AllAlpha, AllBeta";
 }
 
 } // namespace
 
-const std::vector<gate_spec>& known_gates()
+const std::vector<gate_spec>& known_gates(karmada_release release)
 {
-    // karmada: pkg/features/features.go DefaultFeatureGates (f8fdd02df).
-    static const std::vector<gate_spec> gates = {
+    // karmada: pkg/features/features.go defaultFeatureGates of each release. The three differ in what
+    // they register (WorkloadAffinity from v1.17.0, SchedulingOvercommitProtection from v1.18.0) and in
+    // ControllerPriorityQueue (alpha, off in v1.16.0; beta, on from v1.17.0). Data per release, one
+    // parser and one set of accessors for all.
+    static const std::vector<gate_spec> v1_18_2 = {
         {"Failover", stage::beta, false},
         {"GracefulEviction", stage::beta, true},
         {"PropagateDeps", stage::beta, true},
@@ -60,7 +63,7 @@ const std::vector<gate_spec>& known_gates()
         {"MultiClusterService", stage::alpha, false},
         {"ResourceQuotaEstimate", stage::alpha, false},
         {"StatefulFailoverInjection", stage::alpha, false},
-        {"PriorityBasedScheduling", stage::beta, true},
+        {"PriorityBasedScheduling", stage::alpha, false},
         {"FederatedQuotaEnforcement", stage::alpha, false},
         {"LoggingAlphaOptions", stage::alpha, false},
         {"LoggingBetaOptions", stage::beta, true},
@@ -70,41 +73,57 @@ const std::vector<gate_spec>& known_gates()
         {"WorkloadAffinity", stage::alpha, false},
         {"SchedulingOvercommitProtection", stage::alpha, false},
     };
-    return gates;
+    static const std::vector<gate_spec> v1_17_1(v1_18_2.begin(), v1_18_2.end() - 1);
+    static const std::vector<gate_spec> v1_16_0 = [] {
+        std::vector<gate_spec> gates(v1_17_1.begin(), v1_17_1.end() - 1);
+        for (auto& g : gates)
+            if (g.name == "ControllerPriorityQueue")
+                g = {g.name, stage::alpha, false};
+        return gates;
+    }();
+    switch (release) {
+    case karmada_release::v1_16_0:
+        return v1_16_0;
+    case karmada_release::v1_17_1:
+        return v1_17_1;
+    case karmada_release::v1_18_2:
+        break;
+    }
+    return v1_18_2;
 }
 
-feature_gates::feature_gates()
+feature_gates::feature_gates(karmada_release release) : release_(release)
 {
-    for (const auto& g : known_gates())
+    for (const auto& g : known_gates(release))
         values_.push_back(g.default_value);
 }
 
 bool feature_gates::enabled(std::string_view name) const
 {
-    auto i = index_of(name);
+    auto i = index_of(name, release_);
     return i && values_[*i];
 }
 
 void feature_gates::set(std::string_view name, bool value)
 {
-    if (auto i = index_of(name))
+    if (auto i = index_of(name, release_))
         values_[*i] = value;
 }
 
 std::string feature_gates::non_defaults() const
 {
     std::string s;
-    const auto& gates = known_gates();
+    const auto& gates = known_gates(release_);
     for (std::size_t i = 0; i < gates.size(); ++i)
         if (values_[i] != gates[i].default_value)
             s.append(s.empty() ? "" : ",").append(gates[i].name).append(values_[i] ? "=true" : "=false");
     return s;
 }
 
-result<feature_gates> parse_feature_gates(std::string_view flag)
+result<feature_gates> parse_feature_gates(std::string_view flag, karmada_release release)
 {
-    feature_gates out;
-    std::vector<bool> named(known_gates().size(), false);
+    feature_gates out(release);
+    std::vector<bool> named(known_gates(release).size(), false);
     std::optional<bool> all_alpha, all_beta;
     while (!flag.empty()) {
         auto comma = flag.find(',');
@@ -130,14 +149,16 @@ result<feature_gates> parse_feature_gates(std::string_view flag)
             all_beta = value;
             continue;
         }
-        auto i = index_of(name);
+        auto i = index_of(name, release);
         if (!i)
-            return failure{"unrecognized feature gate: " + std::string(name) + " (known: " + known_list() + ")", {}};
+            return failure{"unrecognized feature gate: " + std::string(name) + " (known to Karmada " +
+                               std::string(release_name(release)) + ": " + known_list(release) + ")",
+                           {}};
         out.set(name, *value);
         named[*i] = true;
     }
     // component-base applies AllAlpha/AllBeta only to gates the flag does not name.
-    const auto& gates = known_gates();
+    const auto& gates = known_gates(release);
     for (std::size_t i = 0; i < gates.size(); ++i) {
         if (named[i])
             continue;

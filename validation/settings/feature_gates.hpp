@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Karmada's feature gates (pkg/features/features.go at f8fdd02df) and their --feature-gates syntax.
+// Karmada's feature gates (pkg/features/features.go of each supported release) and their --feature-gates syntax.
 #pragma once
 
 #include <string>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "settings/karmada_release.hpp"
 
 namespace kpw::settings {
 
@@ -19,14 +20,14 @@ struct gate_spec {
     bool default_value;
 };
 
-// Every gate karmada's binaries register, in source order.
-const std::vector<gate_spec>& known_gates();
+// Every gate a release's binaries register, in source order, with that release's maturity and default.
+const std::vector<gate_spec>& known_gates(karmada_release release = newest_karmada_release);
 
 // The gates' values. Defaults are the binaries' (the development manifests pass
 // --feature-gates=AllAlpha=true,AllBeta=true instead; see day2-semantics header).
 class feature_gates {
 public:
-    feature_gates(); // every gate at its default
+    explicit feature_gates(karmada_release release = newest_karmada_release); // every gate at its default
 
     bool enabled(std::string_view name) const; // unknown names are false
     void set(std::string_view name, bool value);
@@ -44,12 +45,14 @@ public:
     bool stateful_failover_injection() const { return enabled("StatefulFailoverInjection"); }
 
 private:
-    std::vector<bool> values_; // parallel to known_gates()
+    karmada_release release_;
+    std::vector<bool> values_; // parallel to known_gates(release_)
 };
 
 // k8s component-base syntax, as karmada's binaries take it: "A=true,B=false", spaces around entries
 // allowed, AllAlpha / AllBeta set every gate of that stage that is not named explicitly. An unknown
-// gate or a value other than true/false (strconv.ParseBool spellings) is an error naming it.
-result<feature_gates> parse_feature_gates(std::string_view flag);
+// gate (one the release does not register) or a value other than true/false (strconv.ParseBool spellings)
+// is an error naming it.
+result<feature_gates> parse_feature_gates(std::string_view flag, karmada_release release = newest_karmada_release);
 
 } // namespace kpw::settings

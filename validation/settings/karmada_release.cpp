@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "settings/karmada_release.hpp"
+
+#include <array>
+#include <charconv>
+#include <optional>
+
+namespace kpw::settings {
+namespace {
+
+constexpr std::array releases{karmada_release::v1_16_0, karmada_release::v1_17_1, karmada_release::v1_18_2};
+
+// "v1.17.1" -> {1, 17}; nullopt unless it is [v]MAJOR.MINOR[.PATCH] with decimal numbers.
+struct minor_version {
+    int major = 0, minor = 0;
+    friend bool operator==(const minor_version&, const minor_version&) = default;
+};
+
+bool number(std::string_view text, int& out)
+{
+    if (text.empty() || text.size() > 4)
+        return false;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+std::optional<minor_version> parse_minor(std::string_view text)
+{
+    if (text.starts_with('v'))
+        text.remove_prefix(1);
+    const auto dot = text.find('.');
+    if (dot == std::string_view::npos)
+        return std::nullopt;
+    const auto second = text.find('.', dot + 1);
+    minor_version v;
+    int patch = 0;
+    if (!number(text.substr(0, dot), v.major) ||
+        !number(text.substr(dot + 1, second == std::string_view::npos ? std::string_view::npos : second - dot - 1),
+                v.minor) ||
+        (second != std::string_view::npos && !number(text.substr(second + 1), patch)))
+        return std::nullopt;
+    return v;
+}
+
+minor_version minor_of(karmada_release r)
+{
+    return *parse_minor(release_name(r));
+}
+
+std::string supported_list()
+{
+    std::string out;
+    for (karmada_release r : releases) {
+        const std::string_view name = release_name(r);
+        out += (out.empty() ? "" : ", ") + std::string(name.substr(0, name.rfind('.'))) + " (" + std::string(name) + ")";
+    }
+    return out;
+}
+
+// "spec.placement.clusterAffinities[0].overflowAffinities[1].affinityName" with every index as "[]".
+std::string without_indices(std::string_view path)
+{
+    std::string out;
+    bool in_index = false;
+    for (char c : path) {
+        if (c == '[') {
+            in_index = true;
+            out += "[]";
+        } else if (c == ']')
+            in_index = false;
+        else if (!in_index)
+            out += c;
+    }
+    return out;
+}
+
+} // namespace
+
+std::string_view release_name(karmada_release r)
+{
+    switch (r) {
+    case karmada_release::v1_16_0:
+        return "v1.16.0";
+    case karmada_release::v1_17_1:
+        return "v1.17.1";
+    case karmada_release::v1_18_2:
+        break;
+    }
+    return "v1.18.2";
+}
+
+std::span<const karmada_release> supported_karmada_releases()
+{
+    return releases;
+}
+
+result<karmada_release> parse_karmada_version(std::string_view text)
+{
+    // Appended piece by piece: g++ 12's -Wrestrict misfires on "literal" + std::string at -O3.
+    std::string message;
+    const auto wanted = parse_minor(text);
+    if (!wanted) {
+        message.append("\"").append(text).append("\" is not a Karmada version (v1.18, 1.18 or v1.18.2); supported ");
+        message.append("releases are ").append(supported_list());
+        return failure{std::move(message), {}};
+    }
+    for (karmada_release r : releases)
+        if (minor_of(r) == *wanted)
+            return r;
+    message.append("Karmada ").append(text).append(" is not supported: supported releases are ").append(supported_list());
+    message.append(" (one per maintained minor; a patch release answers as the pinned release of its minor)");
+    return failure{std::move(message), {}};
+}
+
+namespace changes {
+
+const karmada_change workload_affinity{
+    "placement.workloadAffinity (affinity / antiAffinity groups) in the PropagationPolicy CRD and its webhook checks",
+    "v1.17.0", "pkg/apis/policy/v1alpha1/propagation_types.go WorkloadAffinity; pkg/util/validation/validation.go "
+               "ValidateWorkloadAffinity (karmada#7131, #7222)",
+    karmada_release::v1_17_1, "spec.placement.workloadAffinity"};
+
+const karmada_change resource_selector_namespace{
+    "a PropagationPolicy's resource selectors must name the policy's own namespace",
+    "v1.17.0", "pkg/util/validation/validation.go validateResourceSelectors, called by ValidatePropagationSpec(spec, "
+               "namespace)",
+    karmada_release::v1_17_1, ""};
+
+const karmada_change affinity_name_label_key_wording{
+    "affinityName checked by apimachinery v0.35's IsQualifiedName (content.IsLabelKey): \"a valid label key\", "
+    "lengths in bytes; v0.34 says \"a qualified name\" and counts characters",
+    "v1.17.0", "pkg/util/validation/validation.go ValidateClusterAffinities; k8s.io/apimachinery v0.35.0 "
+               "pkg/util/validation/validation.go IsQualifiedName = content.IsLabelKey",
+    karmada_release::v1_17_1, ""};
+
+const karmada_change overflow_affinities{
+    "clusterAffinities[].overflowAffinities (overflow tiers) in the policy CRDs, their webhook checks and the "
+    "scheduler's tiers",
+    "v1.18.0", "pkg/apis/policy/v1alpha1/propagation_types.go ClusterAffinityTerm.OverflowAffinities; "
+               "pkg/util/validation/validation.go ValidateOverflowAffinities; pkg/scheduler/core/common.go",
+    karmada_release::v1_18_2, "spec.placement.clusterAffinities[].overflowAffinities"};
+
+const karmada_change cluster_toleration_operators{
+    "clusterTolerations[].operator Lt and Gt are denied (Unsupported value)",
+    "v1.18.0", "pkg/util/validation/validation.go validateClusterTolerations", karmada_release::v1_18_2, ""};
+
+std::span<const karmada_change* const> all()
+{
+    static constexpr std::array<const karmada_change*, 5> list{&workload_affinity, &resource_selector_namespace,
+                                                               &affinity_name_label_key_wording, &overflow_affinities,
+                                                               &cluster_toleration_operators};
+    return list;
+}
+
+} // namespace changes
+
+const karmada_change* change_adding_field(std::string_view api_path)
+{
+    const std::string path = without_indices(api_path);
+    for (const karmada_change* c : changes::all()) {
+        const std::string_view field = c->added_field;
+        if (!field.empty() && path.starts_with(field) &&
+            (path.size() == field.size() || path[field.size()] == '.' || path[field.size()] == '['))
+            return c;
+    }
+    return nullptr;
+}
+
+} // namespace kpw::settings

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// karmada_release: which Karmada the answers are for, and every change between the supported releases
+// that alters a verdict, a default or a placement, each named after Karmada's change (docs/versions.md).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "base/result.hpp"
+
+namespace kpw::settings {
+
+// One per maintained minor: the release of it the Go module proxy serves, which the conformance
+// oracle of that minor is built from (tests/conformance/go*.mod). Ordered: a later release compares greater.
+enum class karmada_release : std::uint8_t { v1_16_0, v1_17_1, v1_18_2 };
+
+inline constexpr karmada_release newest_karmada_release = karmada_release::v1_18_2;
+
+std::string_view release_name(karmada_release r); // "v1.17.1"
+std::span<const karmada_release> supported_karmada_releases(); // oldest first
+
+// "v1.17", "1.17", "v1.17.3" or "v1.17.1": the pinned release of that minor. Anything else is an error
+// that lists what is supported ("Karmada v1.15.2 is not supported: supported releases are v1.16 (v1.16.0),
+// v1.17 (v1.17.1), v1.18 (v1.18.2)").
+result<karmada_release> parse_karmada_version(std::string_view text);
+
+// A change between two supported releases: present in `since` and every later release.
+struct karmada_change {
+    std::string_view summary;     // what changed, in a user's words
+    std::string_view introduced;  // the Karmada version that introduced it ("v1.18.0")
+    std::string_view source;      // Karmada's file and function (or PR) that decides it
+    karmada_release since;        // the oldest supported release that has it
+    std::string_view added_field; // a field the change added to the policy CRDs, lists marked [] and no
+                                  // indices ("spec.placement.clusterAffinities[].overflowAffinities"); "" for none
+};
+
+inline bool has(karmada_release r, const karmada_change& c) { return r >= c.since; }
+
+// Every change, oldest first; docs/versions.md lists the same with the case that proves each.
+namespace changes {
+
+// The PropagationPolicy CRD's placement.workloadAffinity and its webhook checks (karmada#7131, #7222).
+extern const karmada_change workload_affinity;
+// ValidatePropagationSpec(spec, namespace): every resource selector of a PropagationPolicy must name the
+// policy's own namespace (pkg/util/validation/validation.go validateResourceSelectors).
+extern const karmada_change resource_selector_namespace;
+// affinityName checked by apimachinery v0.35's IsQualifiedName = content.IsLabelKey (Karmada v1.17 moved to
+// k8s v0.35): "a valid label key" and lengths in bytes; v0.34's IsQualifiedName says "a qualified name" and
+// counts characters.
+extern const karmada_change affinity_name_label_key_wording;
+// clusterAffinities[].overflowAffinities: the CRD field, its webhook checks and the scheduler's tiers.
+extern const karmada_change overflow_affinities;
+// clusterTolerations[].operator Lt / Gt denied (validateClusterTolerations).
+extern const karmada_change cluster_toleration_operators;
+
+std::span<const karmada_change* const> all();
+
+} // namespace changes
+
+// The change that added the field at `api_path` or one of its parents ("spec.placement.clusterAffinities[0].
+// overflowAffinities[1].affinityName"), among the changes that added a field; nullptr when none did.
+const karmada_change* change_adding_field(std::string_view api_path);
+
+} // namespace kpw::settings
