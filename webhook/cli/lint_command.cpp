@@ -66,6 +66,9 @@ int run_lint_command(const lint_flags& flags)
     if (flags.kube.requested()) {
         // --kubeconfig / --context: what was not given as a file is read from karmada-apiserver.
         auto client = connect(flags.kube, flags.namespace_given, "lint", options->default_namespace);
+        if (client &&
+            !answer_for_release(*options, flags, karmada_version_with_server(flags.karmada_version, *client, "lint"), "lint"))
+            return exit_usage;
         if (client)
             dry_run = load_live_dry_run("lint", *client, flags.clusters, flags.workloads, flags.bindings, inputs,
                                         options->default_namespace, inputs.errors);

@@ -85,7 +85,22 @@ void add_shared_lint_flags(CLI::App& sub, const std::shared_ptr<lint_flags>& fla
         ->capture_default_str();
     sub.add_flag("--allow-aggregated-overflow", flags->options.validation.allow_aggregated_overflow,
                  "also accept overflowAffinities with Divided + Aggregated scheduling (newer Karmada)");
+    add_karmada_version_flag(sub, flags->karmada_version);
     add_kube_flags(sub, flags->kube);
+}
+
+bool answer_for_release(lint::lint_options& options, const lint_flags& flags, const karmada_version_choice& choice,
+                        const char* command)
+{
+    options.validation.release = choice.release;
+    options.release_decided_by = choice.decided_by;
+    auto gates = settings::parse_feature_gates(flags.feature_gates, choice.release);
+    if (!gates) {
+        std::cerr << command << ": --feature-gates: " << gates.error().message << '\n';
+        return false;
+    }
+    options.feature_gates = *gates;
+    return true;
 }
 
 std::optional<lint::lint_options> lint_options_of(const lint_flags& flags, const char* command)
@@ -93,12 +108,13 @@ std::optional<lint::lint_options> lint_options_of(const lint_flags& flags, const
     lint::lint_options options = flags.options;
     options.unschedulable_is_error = flags.unschedulable == "error";
     options.field_validation = *schema::parse_field_validation(flags.validate); // checked by CLI11
-    auto gates = settings::parse_feature_gates(flags.feature_gates);
-    if (!gates) {
-        std::cerr << command << ": --feature-gates: " << gates.error().message << '\n';
+    auto choice = karmada_version_of(flags.karmada_version);
+    if (!choice) {
+        std::cerr << command << ": " << choice.error().message << '\n';
         return std::nullopt;
     }
-    options.feature_gates = *gates;
+    if (!answer_for_release(options, flags, *choice, command))
+        return std::nullopt;
     return options;
 }
 

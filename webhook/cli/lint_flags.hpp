@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/karmada_version.hpp"
 #include "cli/kube_flags.hpp"
 #include "kube/client.hpp"
 #include "lint/dry_run.hpp"
@@ -32,17 +33,25 @@ struct lint_flags {
     std::string html_report; // --report FILE.html
     std::string feature_gates; // --feature-gates
     std::string validate = "strict"; // --validate, kubectl's names
+    std::string karmada_version;     // --karmada-version ("" = the newest, or the server's)
     kube_flags kube;                 // --kubeconfig / --context: read the rest from karmada-apiserver
     bool namespace_given = false;    // -n was set (else a live run takes the context's namespace)
     bool prune = false;              // plan --prune
 };
 
 // -o, -n, --unschedulable, --explain, --legacy-default-tolerations, --fail-on, --link-base, --report,
-// --feature-gates, --validate, --allow-aggregated-overflow, --kubeconfig, --context, --request-timeout.
+// --feature-gates, --validate, --allow-aggregated-overflow, --karmada-version, --kubeconfig, --context,
+// --request-timeout.
 void add_shared_lint_flags(CLI::App& sub, const std::shared_ptr<lint_flags>& flags);
 
-// The lint options the flags set; nullopt (and a message naming `command`) on a bad --feature-gates.
+// The lint options the flags set; nullopt (and a message naming `command`) on a bad --feature-gates or
+// --karmada-version.
 std::optional<lint::lint_options> lint_options_of(const lint_flags& flags, const char* command);
+
+// Makes `options` answer for `choice`'s release (the validation, the feature gates the flags name, what the
+// report says); false (and a message) when --feature-gates names a gate that release does not have.
+bool answer_for_release(lint::lint_options& options, const lint_flags& flags, const karmada_version_choice& choice,
+                        const char* command);
 
 // The dry run's settings from the flags; `options.dry_run` points at it afterwards.
 void prepare_dry_run(lint::dry_run_context& ctx, const lint_flags& flags, lint::lint_options& options);

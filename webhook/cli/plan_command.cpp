@@ -34,7 +34,8 @@ int run_plan_command(const lint_flags& flags)
     if (!options)
         return exit_usage;
     auto client = connect(flags.kube, flags.namespace_given, "plan", options->default_namespace);
-    if (!client)
+    if (!client ||
+        !answer_for_release(*options, flags, karmada_version_with_server(flags.karmada_version, *client, "plan"), "plan"))
         return exit_usage;
     const lint::input_set applied = lint::collect_inputs(flags.paths.empty() ? std::vector<std::string>{"-"} : flags.paths);
     auto server = live::reader(*client).policies();

@@ -6,9 +6,14 @@
 #include <charconv>
 #include <memory>
 
+#include <iostream>
+
+#include "cli/karmada_version.hpp"
+#include "kube/client.hpp"
+#include "server/live_config.hpp"
 #include "server/options.hpp"
-#include "version.hpp"
 #include "server/server.hpp"
+#include "version.hpp"
 
 
 namespace kpw::cli {
@@ -128,6 +133,30 @@ void apply_self_signed_defaults(const CLI::App& sub, server::serve_options& o)
         o.metrics_bind_address = "127.0.0.1:8080";
 }
 
+// --karmada-version, else with a live snapshot the release the server's policy CRD shows (read once at
+// start, with short timeouts: a server that cannot be reached leaves the newest release and a warning).
+void apply_karmada_version(const std::string& flag, server::serve_options& o)
+{
+    auto choice = karmada_version_of(flag);
+    if (!choice)
+        throw CLI::ValidationError("--karmada-version", choice.error().message);
+    o.release = choice->release;
+    if (!o.live())
+        return;
+    auto config = server::live_rest_config(o);
+    if (!config)
+        return; // the server's start reports it
+    kube::client_options quick;
+    quick.connect_timeout = std::chrono::seconds(5);
+    quick.request_timeout = std::chrono::seconds(5);
+    kube::client client(std::move(*config), quick);
+    const karmada_version_choice live = karmada_version_with_server(flag, client, "serve");
+    o.release = live.release;
+    if (!live.decided_by.empty())
+        std::cerr << "serve: answering for Karmada " << settings::release_name(live.release) << " ("
+                  << live.decided_by << ")\n";
+}
+
 // The flags that take a duration ("25s", "2m"), each with the serve_options field it sets.
 struct duration_flag {
     const char* name;
@@ -176,14 +205,17 @@ command add_serve_command(CLI::App& parent)
     auto* sub = parent.add_subcommand("serve", "Run the HTTPS validating admission webhook");
     auto options = std::make_shared<server::serve_options>();
     auto durations = std::make_shared<duration_texts>();
+    auto karmada_version = std::make_shared<std::string>();
     add_karmada_flags(*sub, *options);
     add_own_flags(*sub, *options);
+    add_karmada_version_flag(*sub, *karmada_version);
     add_snapshot_flags(*sub, *options);
     add_duration_flags(*sub, *options, *durations);
-    return {sub, [sub, options, durations] {
+    return {sub, [sub, options, durations, karmada_version] {
                 apply_self_signed_defaults(*sub, *options);
                 check_snapshot_flags(*options);
                 apply_duration_flags(*durations, *options);
+                apply_karmada_version(*karmada_version, *options);
                 server::server s(*options, KPW_VERSION);
                 return s.run();
             }};

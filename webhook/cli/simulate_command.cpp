@@ -19,13 +19,33 @@ namespace {
 struct simulate_command_flags : simulate_cli::simulate_flags {
     kube_flags kube;
     bool namespace_given = false;
+    std::string karmada_version; // --karmada-version as given
 };
+
+// Sets flags.release: --karmada-version, else the server's (with --kubeconfig), else the newest.
+bool resolve_release(simulate_command_flags& flags, kube::client* client)
+{
+    auto choice = karmada_version_of(flags.karmada_version);
+    if (!choice) {
+        std::cerr << "simulate: " << choice.error().message << '\n';
+        return false;
+    }
+    if (client)
+        *choice = karmada_version_with_server(flags.karmada_version, *client, "simulate");
+    flags.release = choice->release;
+    flags.release_decided_by = choice->decided_by;
+    return true;
+}
 
 int run_simulate_command(simulate_command_flags flags)
 {
     std::unique_ptr<lint::dry_run_context> live;
+    if (!resolve_release(flags, nullptr))
+        return exit_usage;
     if (flags.kube.requested()) {
         auto client = connect(flags.kube, flags.namespace_given, "simulate", flags.default_namespace);
+        if (client && !resolve_release(flags, client.get()))
+            return exit_usage;
         std::vector<lint::file_error> errors;
         if (client)
             live = load_live_dry_run("simulate", *client, flags.clusters, flags.workloads, flags.bindings,
@@ -97,6 +117,7 @@ command add_simulate_command(CLI::App& parent)
                   "karmada-controller-manager: run the taint manager (default true; =false turns it off)");
     sub->add_option("--now", flags->now,
                     "the drill's start time (RFC3339); default: one second after the newest time in the inputs");
+    add_karmada_version_flag(*sub, flags->karmada_version);
     add_kube_flags(*sub, flags->kube);
     return {sub, [flags] { return run_simulate_command(*flags); }};
 }

@@ -12,6 +12,7 @@
 #include "lint/kubectl_reader.hpp"
 #include "model/decode.hpp"
 #include "schema/object_meta.hpp"
+#include "settings/karmada_release.hpp"
 
 namespace kpw::lint {
 namespace {
@@ -36,10 +37,10 @@ finding to_finding(const doc::value& object, const field::warning& w)
 // fields as Warn does; its unknown-field warnings are replaced by the mode's findings, which come
 // first because decoding comes first. A refused object is still judged further (lint accumulates).
 void apply_field_validation(policy_kind kind, const doc::value& object, schema::field_validation mode,
-                            policy_result& r)
+                            settings::karmada_release release, policy_result& r)
 {
     std::erase_if(r.warnings, [](const finding& w) { return w.id == "unknown-field"; });
-    const schema::node* crd = schema::crd_schema(kind_name(kind));
+    const schema::node* crd = schema::crd_schema(kind_name(kind), release);
     if (mode == schema::field_validation::ignore || !crd)
         return;
     const std::string_view api_version = served_api_version(kind);
@@ -214,7 +215,7 @@ policy_result lint_policy_typed(policy_kind kind, const doc::value& object, cons
         // the API server prefixes `admission webhook "<name>" denied the request: `.
         r.errors.insert(r.errors.begin(), finding{"", "", verdict.mutating_refusal,
                                                   doc::locate(object, verdict.mutating_refusal_at), true});
-    apply_field_validation(kind, object, options.field_validation, r);
+    apply_field_validation(kind, object, options.field_validation, options.validation.release, r);
     apply_object_meta_decoding(kind, object, r);
     r.allowed = r.errors.empty();
     // The dry run schedules admitted policies only: a denied one never reaches the scheduler.
@@ -264,6 +265,8 @@ report run_lint(const input_set& inputs, const lint_options& options, std::vecto
     out.file_errors = inputs.errors;
     out.unschedulable_is_error = options.unschedulable_is_error;
     out.explain = options.explain;
+    out.karmada_release = settings::release_name(options.validation.release);
+    out.release_decided_by = options.release_decided_by;
     for (partial& part : partials)
         merge_into(out, admitted, std::move(part));
     if (options.dry_run)

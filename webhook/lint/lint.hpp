@@ -25,6 +25,8 @@ struct lint_options {
     bool unschedulable_is_error = true; // --unschedulable=error|warn
     bool explain = false;               // --explain: every considered cluster in the text output
     settings::feature_gates feature_gates; // --feature-gates, karmada-scheduler's syntax; Karmada's defaults
+    // How validation.release was chosen ("--karmada-version v1.17", "the server: ..."); "" for the default.
+    std::string release_decided_by;
 };
 
 // Lints every document of every input: documents of other kinds are counted as skipped, `kind: List`

@@ -364,6 +364,10 @@ void render_json(const report& r, std::ostream& out)
         root.add("diff", diff_json(*r.diff));
     if (r.policy_plan)
         root.add("policies", policy_plan_json(*r.policy_plan));
+    value karmada = value::mapping();
+    karmada.add("version", value::string(r.karmada_release));
+    karmada.add("decidedBy", value::string(r.release_decided_by.empty() ? "default" : r.release_decided_by));
+    root.add("karmada", std::move(karmada));
     out << doc::to_json(root) << '\n';
 }
 

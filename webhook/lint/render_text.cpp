@@ -182,6 +182,9 @@ void render_text(const report& r, std::ostream& out)
             print_scheduling(out, p, s, r);
     }
     print_claims(out, r);
+    // Said only when chosen: the default (the newest release) is what --version names.
+    if (!r.release_decided_by.empty())
+        out << "note: answers for Karmada " << r.karmada_release << " (" << r.release_decided_by << ")\n";
     out << summary_line(r) << '\n';
 }
 

@@ -212,6 +212,8 @@ struct report {
     bool have_claims = false;      // --workloads was given: `claims` lists every workload
     std::vector<claim_row> claims; // in workload order
     std::optional<std::vector<policy_plan_row>> policy_plan; // `plan`: the server's policies once PATH is applied
+    std::string karmada_release;    // the release the answers are for ("v1.18.2")
+    std::string release_decided_by; // how it was chosen; "" for the default (the newest supported)
 };
 
 } // namespace kpw::lint

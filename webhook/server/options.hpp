@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "settings/karmada_release.hpp"
+
 namespace kpw::server {
 
 struct serve_options {
@@ -23,6 +25,8 @@ struct serve_options {
     std::string client_ca_file; // non-empty: require and verify client certificates (mTLS)
     int threads = 0;            // 0 = one per CPU
     bool allow_aggregated_overflow = false;
+    // --karmada-version, else with a live snapshot the server's release (cli/karmada_version), else the newest.
+    settings::karmada_release release = settings::newest_karmada_release;
     bool require_permanent_id = true;
     bool self_signed = false; // generate a development CA + certificate when cert_dir has none
     std::string port_file;    // written once all listeners are bound: "<role> <host>:<port>" lines

@@ -11,6 +11,7 @@
 
 #include "server/address.hpp"
 #include "server/http_session.hpp"
+#include "server/live_config.hpp"
 #include "server/open_files.hpp"
 #include "server/plain_transport.hpp"
 #include "server/self_signed.hpp"
@@ -22,12 +23,6 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
 namespace {
-
-std::string env_or_empty(const char* name)
-{
-    const char* v = std::getenv(name);
-    return v != nullptr ? v : "";
-}
 
 // --threads, 0 meaning one per CPU: the number of single-threaded io_contexts.
 int thread_count(const serve_options& o)
@@ -85,10 +80,9 @@ result<bool> server::prepare()
         return failure{loaded.error().message + (o.self_signed ? "" : " (for a development certificate use --self-signed)"),
                        {}};
     if (o.live()) {
-        auto config = o.in_cluster ? kube::in_cluster_config()
-                                   : kube::load_kubeconfig({o.kubeconfig, env_or_empty("KUBECONFIG"), env_or_empty("HOME"), o.context});
+        auto config = live_rest_config(o);
         if (!config)
-            return failure{(o.in_cluster ? "--in-cluster: " : "--kubeconfig: ") + config.error().message, {}};
+            return config.error();
         // Not waited for: admission never depends on the API server being reachable.
         live_snapshot_ = std::make_unique<live_snapshot>(std::move(*config), kube::client_options{}, o.live_workloads,
                                                          state_.cluster_snapshot(), state_.stats(), state_.log());

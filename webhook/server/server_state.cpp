@@ -11,6 +11,7 @@ std::unique_ptr<admission::policy_handler> make_handler(const serve_options& o, 
     admission::policy_handler_options h;
     h.require_permanent_id = o.require_permanent_id;
     h.validation.allow_aggregated_overflow = o.allow_aggregated_overflow;
+    h.validation.release = o.release;
     h.only_kind = kind;
     h.cluster_snapshot = known;
     return std::make_unique<admission::policy_handler>(std::move(h));

@@ -19,10 +19,11 @@ namespace fs = std::filesystem;
 
 // The policies of `paths` as lint admits them; a denial or an unreadable file is an error here.
 std::vector<model::policy> admitted_policies(const std::vector<std::string>& paths, const lint::dry_run_context& ctx,
-                                             const std::string& ns, std::vector<lint::file_error>& errors)
+                                             const simulate_flags& flags, std::vector<lint::file_error>& errors)
 {
     lint::lint_options options;
-    options.default_namespace = ns;
+    options.default_namespace = flags.default_namespace;
+    options.validation.release = flags.release;
     options.dry_run = &ctx;
     std::vector<lint::typed_policy> admitted;
     lint::report r = lint::run_lint(lint::collect_inputs(paths), options, admitted);
@@ -73,9 +74,11 @@ std::string relative_to(const std::string& scenario, const std::string& path)
     return p.is_absolute() ? path : (fs::path(scenario).parent_path() / p).lexically_normal().string();
 }
 
-std::vector<simulate::step_inputs> step_files(simulate::scenario& sc, const std::string& file, const lint::dry_run_context& ctx,
-                                              const std::string& ns, std::vector<lint::file_error>& errors)
+std::vector<simulate::step_inputs> step_files(simulate::scenario& sc, const lint::dry_run_context& ctx,
+                                              const simulate_flags& flags, std::vector<lint::file_error>& errors)
 {
+    const std::string& file = flags.scenario;
+    const std::string& ns = flags.default_namespace;
     std::vector<simulate::step_inputs> out(sc.steps.size());
     for (std::size_t i = 0; i < sc.steps.size(); ++i) {
         if (auto* add = std::get_if<simulate::add_cluster_step>(&sc.steps[i].what); add && !add->path.empty()) {
@@ -84,7 +87,7 @@ std::vector<simulate::step_inputs> step_files(simulate::scenario& sc, const std:
             add->clusters.assign(extra.clusters.clusters().begin(), extra.clusters.clusters().end());
         }
         if (auto* apply = std::get_if<simulate::apply_policy_step>(&sc.steps[i].what))
-            out[i].policies = admitted_policies({relative_to(file, apply->path)}, ctx, ns, errors);
+            out[i].policies = admitted_policies({relative_to(file, apply->path)}, ctx, flags, errors);
     }
     return out;
 }
@@ -108,7 +111,7 @@ model::timestamp start_time(const lint::dry_run_context& ctx)
 
 bool read_settings(const simulate_flags& flags, simulate::settings_in_force& s, std::vector<lint::file_error>& errors)
 {
-    auto gates = settings::parse_feature_gates(flags.feature_gates);
+    auto gates = settings::parse_feature_gates(flags.feature_gates, flags.release);
     if (!gates) {
         errors.push_back({"--feature-gates", {}, gates.error().message});
         return false;
@@ -137,12 +140,12 @@ loaded_drill load_drill(const simulate_flags& flags, std::unique_ptr<lint::dry_r
         return out;
     auto ctx = live ? std::move(live)
                     : lint::load_dry_run(flags.clusters, flags.workloads, flags.bindings, flags.default_namespace, out.errors);
-    auto policies = admitted_policies(flags.policies, *ctx, flags.default_namespace, out.errors);
+    auto policies = admitted_policies(flags.policies, *ctx, flags, out.errors);
     auto sc = read_scenario(flags.scenario, out.errors);
     if (!out.errors.empty() || !sc.ok)
         return out;
     out.scenario = std::move(sc.value);
-    out.inputs = step_files(out.scenario, flags.scenario, *ctx, flags.default_namespace, out.errors);
+    out.inputs = step_files(out.scenario, *ctx, flags, out.errors);
     std::vector<std::string> names;
     for (const auto& c : ctx->clusters.clusters())
         names.push_back(c.name);
@@ -164,6 +167,10 @@ loaded_drill load_drill(const simulate_flags& flags, std::unique_ptr<lint::dry_r
     out.header.scenario_file = flags.scenario;
     out.header.scenario_name = out.scenario.name;
     out.header.settings = settings::describe(out.settings.controllers);
+    if (!flags.release_decided_by.empty())
+        out.header.settings.insert(out.header.settings.begin(), "Karmada " +
+                                                                   std::string(settings::release_name(flags.release)) +
+                                                                   " (" + flags.release_decided_by + ")");
     return out;
 }
 

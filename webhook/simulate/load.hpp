@@ -9,6 +9,7 @@
 
 #include "lint/dry_run.hpp"
 #include "lint/report.hpp"
+#include "settings/karmada_release.hpp"
 #include "simulate/engine.hpp"
 #include "simulate/render.hpp"
 
@@ -26,6 +27,9 @@ struct simulate_flags {
     std::string graceful_eviction_timeout = "10m";
     bool enable_taint_manager = true;
     std::string now;
+    // --karmada-version as resolved (the flag, the server's CRD, or the newest) and how it was decided.
+    settings::karmada_release release = settings::newest_karmada_release;
+    std::string release_decided_by;
 };
 
 struct loaded_drill {
