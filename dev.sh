@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # One entry point for people and CI: installs what is missing (Debian 12, apt), builds, runs or tests.
 #   ./dev.sh run    build and start the webhook on 127.0.0.1:8443 with a self-generated dev certificate
-#   ./dev.sh demo   build and lint the shipped examples: the dry run, the placement diff against the edited
+#   ./dev.sh demo   build and lint the shipped examples: the dry run, an overflow policy on Karmada v1.17
+#                   (--karmada-version), the placement diff against the edited
 #                   copy manifests/examples/pr-edit/ (lint --base), today's bindings (lint --bindings) and
 #                   the drills of manifests/examples/drills/ (simulate) and the multi-component jobs of
 #                   manifests/examples/ai/ (--feature-gates, --explain); with the control plane built
@@ -591,6 +592,9 @@ HINT
     echo "== lint + dry run of the seed scenarios against manifests/examples/clusters.yaml =="
     build/webhook/karmada-policy-webhook lint --clusters manifests/examples/clusters.yaml \
       --workloads manifests/examples/workloads.yaml "${policies[@]}"
+    echo
+    echo "== the overflow policy on Karmada v1.17 (--karmada-version): overflowAffinities came in v1.18.0 (exit 1 expected) =="
+    build/webhook/karmada-policy-webhook lint --karmada-version v1.17 manifests/examples/overflow-onprem-cloud.yaml || true
     echo
     echo "== lint of the broken examples (exit 1 expected: Karmada would deny them) =="
     build/webhook/karmada-policy-webhook lint manifests/examples/broken || true
