@@ -4,17 +4,10 @@
 // and the exec plugin only when none of those is configured (exec.go UpdateTransportConfig).
 #include "kube/credentials.hpp"
 
-#include <fcntl.h>
 #include <openssl/evp.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -23,13 +16,13 @@
 
 #include "doc/load.hpp"
 #include "doc/value.hpp"
+#include "kube/plugin_process.hpp"
 
 extern char** environ;
 
 namespace kpw::kube {
 namespace {
 
-using steady = std::chrono::steady_clock;
 using std::chrono::system_clock;
 
 constexpr std::uintmax_t max_token_file_bytes = 1u << 20;
@@ -187,113 +180,6 @@ std::vector<std::string> plugin_environment(const exec_config& e, const std::str
     return env;
 }
 
-std::vector<char*> c_strings(std::vector<std::string>& v)
-{
-    std::vector<char*> out;
-    for (std::string& s : v)
-        out.push_back(s.data());
-    out.push_back(nullptr);
-    return out;
-}
-
-// Starts the plugin in its own process group: stdin /dev/null, stdout into a pipe, stderr inherited,
-// default signal dispositions and mask. Returns the errno of posix_spawnp on failure.
-int spawn_plugin(const exec_config& e, std::vector<std::string> env, pid_t& pid, int& out_fd)
-{
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return errno;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    posix_spawnattr_setpgroup(&attr, 0);
-    sigset_t none, defaults;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attr, &none);
-    sigfillset(&defaults);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    std::vector<std::string> argv{e.command};
-    argv.insert(argv.end(), e.args.begin(), e.args.end());
-    auto c_argv = c_strings(argv);
-    auto c_env = c_strings(env);
-    const int rc = posix_spawnp(&pid, e.command.c_str(), &actions, &attr, c_argv.data(), c_env.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    close(fds[1]);
-    if (rc != 0)
-        close(fds[0]);
-    else
-        out_fd = fds[0];
-    return rc;
-}
-
-enum class read_end { eof, timeout, too_large, error };
-
-read_end read_output(int fd, std::string& out, std::size_t cap, steady::time_point deadline)
-{
-    char buf[16384];
-    for (;;) {
-        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - steady::now()).count();
-        if (left <= 0)
-            return read_end::timeout;
-        pollfd p{fd, POLLIN, 0};
-        const int r = poll(&p, 1, static_cast<int>(std::min<long long>(left, 60'000)));
-        if (r < 0 && errno != EINTR)
-            return read_end::error;
-        if (r <= 0)
-            continue;
-        const ssize_t n = read(fd, buf, sizeof buf);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN))
-            continue;
-        if (n <= 0)
-            return n == 0 ? read_end::eof : read_end::error;
-        out.append(buf, static_cast<std::size_t>(n));
-        if (out.size() > cap)
-            return read_end::too_large;
-    }
-}
-
-// Waits for the child until the deadline (a pidfd when the kernel has one); false on timeout.
-bool wait_child(pid_t pid, int& status, steady::time_point deadline)
-{
-    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-    if (pidfd >= 0) {
-        bool exited = false;
-        for (;;) {
-            const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - steady::now()).count();
-            if (left <= 0)
-                break;
-            pollfd p{pidfd, POLLIN, 0};
-            const int r = poll(&p, 1, static_cast<int>(std::min<long long>(left, 60'000)));
-            if (r > 0) {
-                exited = true;
-                break;
-            }
-            if (r < 0 && errno != EINTR)
-                break;
-        }
-        close(pidfd);
-        if (!exited)
-            return false;
-    }
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return true;
-}
-
-void kill_child(pid_t pid)
-{
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-}
-
 // Runs the plugin and returns its stdout; failures say what went wrong, never what it printed.
 result<std::string> run_plugin(const exec_config& e, const rest_config& rc, const credentials_options& o)
 {
@@ -301,35 +187,35 @@ result<std::string> run_plugin(const exec_config& e, const rest_config& rc, cons
     if (e.interactive_mode == "Always")
         return failure{label + ": interactiveMode Always needs a terminal on standard input, and plugins run "
                                "without one here; set interactiveMode to IfAvailable or Never", {}};
-    pid_t pid = -1;
-    int fd = -1;
-    if (const int err = spawn_plugin(e, plugin_environment(e, exec_info(e, rc)), pid, fd); err != 0) {
+    std::vector<std::string> argv{e.command};
+    argv.insert(argv.end(), e.args.begin(), e.args.end());
+    plugin_run run = run_plugin_process(argv, plugin_environment(e, exec_info(e, rc)), o.exec_timeout, o.exec_max_output);
+    if (const int err = run.spawn_error; err != 0) {
         std::string msg = err == ENOENT ? label + ": executable " + e.command + " not found"
                                         : label + ": cannot be run: " + errno_text(err);
         if (!e.install_hint.empty())
             msg += "\n\n" + e.install_hint;
         return failure{msg, {}};
     }
-    const auto deadline = steady::now() + o.exec_timeout;
-    std::string out;
-    const read_end end = read_output(fd, out, o.exec_max_output, deadline);
-    close(fd);
-    int status = 0;
-    if (end != read_end::eof || !wait_child(pid, status, deadline)) {
-        kill_child(pid);
+    switch (run.end) {
+    case plugin_run::ending::exited:
+        break;
+    case plugin_run::ending::too_large:
+        return failure{label + ": printed more than " + std::to_string(o.exec_max_output) + " bytes; killed", {}};
+    case plugin_run::ending::read_failed:
+        return failure{label + ": reading its output failed; killed", {}};
+    case plugin_run::ending::timed_out: {
         const auto ms = o.exec_timeout.count();
-        if (end == read_end::too_large)
-            return failure{label + ": printed more than " + std::to_string(o.exec_max_output) + " bytes; killed", {}};
-        if (end == read_end::error)
-            return failure{label + ": reading its output failed; killed", {}};
         const std::string limit = ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
         return failure{label + ": did not finish within " + limit + "; killed", {}};
     }
+    }
+    const int status = run.wait_status;
     if (WIFSIGNALED(status))
         return failure{label + ": killed by signal " + std::to_string(WTERMSIG(status)), {}};
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
         return failure{label + ": failed with exit code " + std::to_string(WEXITSTATUS(status)), {}};
-    return out;
+    return std::move(run.out);
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include "support/temp_dir.hpp"
 
@@ -301,6 +302,23 @@ TEST_CASE("an exec plugin that does not finish in time is killed, and one that p
     auto b = credentials(exec_config_for(chatty), small).authorization();
     REQUIRE_FALSE(b.ok());
     CHECK(b.error().message.ends_with(": printed more than 100 bytes; killed"));
+}
+
+TEST_CASE("an exec plugin gets only stdin, stdout and stderr, not the descriptors its caller holds open")
+{
+    temp_dir dir;
+    // Neither end close-on-exec, as a library may open its own; under serve a listening socket is one.
+    int held[2];
+    REQUIRE(pipe(held) == 0);
+    credentials c(exec_config_for(script(dir, "plugin", R"(ls /proc/self/fd > "$D/fds"
+echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"x"}}'
+)")));
+    auto a = c.authorization();
+    close(held[0]);
+    close(held[1]);
+    REQUIRE_MESSAGE(a.ok(), a.error().message);
+    // 3 is the directory ls itself opens to list /proc/self/fd.
+    CHECK(read_text(dir.path / "fds") == "0\n1\n2\n3\n");
 }
 
 TEST_CASE("a missing exec plugin says it was not found and prints the install hint")
