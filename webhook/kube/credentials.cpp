@@ -7,9 +7,11 @@
 #include <openssl/evp.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <mutex>
 #include <system_error>
 #include <vector>
@@ -26,6 +28,23 @@ namespace {
 using std::chrono::system_clock;
 
 constexpr std::uintmax_t max_token_file_bytes = 1u << 20;
+
+// transport/token_source.go NewCachedFileTokenSource: a file's token expires a period (1 minute) after it is
+// read, and cachingTokenSource.Token reads it again once within its 10 s leeway of that expiry.
+constexpr auto token_file_reread_after = std::chrono::minutes(1) - std::chrono::seconds(10);
+
+// What an HTTP header value cannot hold: Go's net/http refuses to send one (httpguts.ValidHeaderFieldValue,
+// "invalid header field value for Authorization"); sent as is, a line break would end the header early.
+bool header_safe(std::string_view s)
+{
+    return std::none_of(s.begin(), s.end(), [](char c) {
+        const auto b = static_cast<unsigned char>(c);
+        return (b < 0x20 && b != '\t') || b == 0x7f;
+    });
+}
+
+constexpr std::string_view not_header_safe = "holds a control character (a line break?), which an Authorization header "
+                                             "cannot carry; a token is one line of printable text";
 
 std::string base64_encode(std::string_view data)
 {
@@ -69,6 +88,8 @@ result<std::string> read_token_file(const std::string& path)
     std::string token = trim(text);
     if (token.empty())
         return failure{"token file " + path + ": empty", {}};
+    if (!header_safe(token))
+        return failure{"token file " + path + ": " + std::string(not_header_safe), {}};
     return token;
 }
 
@@ -242,6 +263,8 @@ result<exec_credential> decode_exec_credential(std::string_view stdout_text, std
         !string_member(*status, "clientCertificateData", c.client_cert_pem) ||
         !string_member(*status, "clientKeyData", c.client_key_pem))
         return failure{"decoding stdout: status.token, clientCertificateData and clientKeyData must be strings", {}};
+    if (!header_safe(c.token))
+        return failure{"decoding stdout: status.token " + std::string(not_header_safe), {}};
     if (c.token.empty() && c.client_cert_pem.empty() && c.client_key_pem.empty())
         return failure{"exec plugin didn't return a token or cert/key pair", {}};
     if (c.client_cert_pem.empty() != c.client_key_pem.empty())
@@ -258,7 +281,9 @@ struct credentials::impl {
     rest_config config;
     credentials_options options;
     std::mutex mutex;
-    std::optional<std::string> file_token;  // the token file's content, until invalidate()
+    std::optional<std::string> file_token;  // the token file's last content read, until invalidate()
+    system_clock::time_point file_read_at;   // when file_token was read
+    bool file_failing = false;              // a re-read failed and was reported; cleared by a good read
     std::optional<exec_credential> plugin; // the exec plugin's last credential, until expiry or invalidate()
 
     bool has_token_auth() const { return !config.token.empty() || !config.token_file.empty(); }
@@ -266,29 +291,52 @@ struct credentials::impl {
     bool has_cert_auth() const { return !config.client_cert_pem.empty() && !config.client_key_pem.empty(); }
     bool uses_exec() const { return config.exec && !has_token_auth() && !has_basic_auth() && !has_cert_auth(); }
 
-    // NewBearerAuthWithRefreshRoundTripper: the file's token when it can be read, else the static token;
-    // a token file alone that cannot be read is an error.
+    system_clock::time_point now() const { return options.now ? options.now() : system_clock::now(); }
+
+    void warn(const std::string& message) const
+    {
+        if (options.warn)
+            options.warn(message);
+        else
+            std::cerr << "warning: " << message << "\n";
+    }
+
+    // NewBearerAuthWithRefreshRoundTripper over NewCachedFileTokenSource: the file's token, re-read once stale
+    // (token_file_reread_after) or after a 401; when a re-read fails, the last token read is kept and the
+    // failure logged (cachingTokenSource.Token, "Unable to rotate token": client-go logs each failed attempt,
+    // here once per run of failures), and every later use tries again. A file never read, or dropped after
+    // a 401, falls back to the static token; a token file alone is then an error.
     result<std::string> bearer()
     {
         if (!config.token_file.empty()) {
-            if (!file_token) {
+            const auto t_now = now();
+            if (!file_token || t_now - file_read_at >= token_file_reread_after) {
                 auto t = read_token_file(config.token_file);
-                if (t)
+                if (t) {
                     file_token = std::move(t.value());
-                else if (config.token.empty())
+                    file_read_at = t_now;
+                    file_failing = false;
+                } else if (file_token) {
+                    if (!file_failing)
+                        warn(t.error().message + " (" + config.identity() +
+                             "); the token last read from it is sent until it can be read again");
+                    file_failing = true;
+                } else if (config.token.empty()) {
                     return failure{t.error().message + " (" + config.identity() + ")", {}};
+                }
             }
             if (file_token)
                 return "Bearer " + *file_token;
         }
+        if (!header_safe(config.token))
+            return failure{"token of " + config.identity() + ": " + std::string(not_header_safe), {}};
         return "Bearer " + config.token;
     }
 
     // exec.go getCreds: the cached credential while unexpired, else the plugin's new one.
     result<const exec_credential*> from_plugin()
     {
-        const auto now = options.now ? options.now() : system_clock::now();
-        if (plugin && (!plugin->expires || !(now > *plugin->expires)))
+        if (plugin && (!plugin->expires || !(now() > *plugin->expires)))
             return &*plugin;
         plugin.reset();
         const exec_config& e = *config.exec;
@@ -354,6 +402,7 @@ bool credentials::invalidate()
     }
     if (!impl_->config.token_file.empty()) {
         impl_->file_token.reset();
+        impl_->file_failing = false;
         return true;
     }
     return false;

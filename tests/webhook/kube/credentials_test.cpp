@@ -48,6 +48,90 @@ TEST_CASE("a token file is read on first use and re-read after invalidate")
     CHECK(c.authorization().value() == "Bearer second");
 }
 
+// client-go's NewCachedFileTokenSource (transport/token_source.go): the file's token expires a period (1 min)
+// after it is read and is re-read once within the 10 s leeway of that, so 50 s after the read.
+TEST_CASE("a token file is re-read 50 s after it was read, with no 401 needed")
+{
+    temp_dir dir;
+    const auto file = dir.write("token", "first\n");
+    kpw::kube::rest_config rc;
+    rc.token_file = file.string();
+    auto now = std::chrono::system_clock::time_point{} + std::chrono::hours(24 * 365 * 60);
+    kpw::kube::credentials_options o;
+    o.now = [&now] { return now; };
+    credentials c(rc, o);
+    CHECK(c.authorization().value() == "Bearer first");
+    dir.write("token", "second");
+    now += std::chrono::seconds(49);
+    CHECK(c.authorization().value() == "Bearer first");
+    now += std::chrono::seconds(1);
+    CHECK(c.authorization().value() == "Bearer second");
+    dir.write("token", "third");
+    now += std::chrono::seconds(61);
+    CHECK(c.authorization().value() == "Bearer third");
+}
+
+TEST_CASE("a token file that cannot be re-read keeps its last token, says so once, and is retried on every use")
+{
+    temp_dir dir;
+    const auto file = dir.write("token", "good");
+    kpw::kube::rest_config rc;
+    rc.token_file = file.string();
+    rc.user_name = "ci";
+    rc.context_name = "prod";
+    rc.source = "/k";
+    auto now = std::chrono::system_clock::time_point{} + std::chrono::hours(24 * 365 * 60);
+    std::vector<std::string> warnings;
+    kpw::kube::credentials_options o;
+    o.now = [&now] { return now; };
+    o.warn = [&warnings](const std::string& w) { warnings.push_back(w); };
+    credentials c(rc, o);
+    CHECK(c.authorization().value() == "Bearer good");
+    std::filesystem::remove(file);
+    now += std::chrono::minutes(1);
+    CHECK(c.authorization().value() == "Bearer good");
+    CHECK(c.authorization().value() == "Bearer good");
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0] == "token file " + file.string() + ": No such file or directory (user ci in context prod (/k)); "
+                         "the token last read from it is sent until it can be read again");
+    // The next use after a failed re-read tries again: the new file's token goes out at once.
+    dir.write("token", "better");
+    CHECK(c.authorization().value() == "Bearer better");
+    std::filesystem::remove(file);
+    now += std::chrono::minutes(1);
+    CHECK(c.authorization().value() == "Bearer better");
+    CHECK(warnings.size() == 2); // a new run of failures is reported again
+    // After a 401 the last token is not trusted: with no file and no static token, an error.
+    CHECK(c.invalidate());
+    CHECK(c.authorization().error().message == "token file " + file.string() + ": No such file or directory (user ci in context prod (/k))");
+}
+
+TEST_CASE("a token an HTTP header cannot carry (a control character inside) is an error that does not echo it")
+{
+    temp_dir dir;
+    kpw::kube::rest_config rc;
+    rc.user_name = "ci";
+    rc.context_name = "prod";
+    rc.source = "/k";
+    rc.token = "abc\r\nX-Leak: s3cret";
+    auto a = credentials(rc).authorization();
+    REQUIRE_FALSE(a.ok());
+    CHECK(a.error().message == "token of user ci in context prod (/k): holds a control character (a line break?), which an "
+                               "Authorization header cannot carry; a token is one line of printable text");
+
+    rc.token.clear();
+    rc.token_file = dir.write("token", "abc\n# s3cret note\n").string();
+    auto f = credentials(rc).authorization();
+    REQUIRE_FALSE(f.ok());
+    CHECK(f.error().message == "token file " + rc.token_file + ": holds a control character (a line break?), which an "
+                               "Authorization header cannot carry; a token is one line of printable text (user ci in context prod (/k))");
+    CHECK(credentials(rc).authorization().error().message.find("s3cret") == std::string::npos);
+
+    // A tab is a header's own whitespace: Go's net/http sends it, and so do we.
+    dir.write("token", "abc\tdef");
+    CHECK(credentials(rc).authorization().value() == "Bearer abc\tdef");
+}
+
 TEST_CASE("basic auth is base64 of user:password and a client certificate comes from the config")
 {
     rest_config rc;
@@ -370,6 +454,9 @@ TEST_CASE("decode_exec_credential checks what client-go checks")
     CHECK(decode(R"(,"status":{"clientCertificateData":"C"})").error().message ==
           "exec plugin returned only certificate or key, not both");
     CHECK(decode(R"(,"status":{"token":7})").error().message.find("must be strings") != std::string::npos);
+    CHECK(decode(R"(,"status":{"token":"abc\r\nX-Leak: s3cret"})").error().message ==
+          "decoding stdout: status.token holds a control character (a line break?), which an Authorization header cannot carry; "
+          "a token is one line of printable text");
     for (const char* bad : {"2030-06-01", "2030-06-01T12:30:45", "2030-13-01T00:00:00Z", "2030-02-30T00:00:00Z",
                             "2030-06-01 12:30:45Z", "2030-06-01T12:30:45.Z", "2030-06-01T24:00:00Z"}) {
         CAPTURE(bad);
