@@ -143,12 +143,23 @@ bool wait_child(pid_t pid, int& status, steady::time_point deadline)
     return true;
 }
 
+// Kills the plugin's whole process group and waits for it. Where orphans come to this process (serve as a
+// container's PID 1, or a child subreaper), the group's other members are its children once their parents
+// die: they are waited for too, else each would stay a zombie for good. Elsewhere they are not ours, and
+// waitpid says so at once (ECHILD).
 void kill_child(pid_t pid)
 {
     kill(-pid, SIGKILL);
     kill(pid, SIGKILL);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    for (;;) {
+        const pid_t r = waitpid(-pid, &status, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
     }
 }
 

@@ -12,7 +12,11 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include "support/temp_dir.hpp"
 
@@ -403,6 +407,27 @@ echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","s
     REQUIRE_MESSAGE(a.ok(), a.error().message);
     // 3 is the directory ls itself opens to list /proc/self/fd.
     CHECK(read_text(dir.path / "fds") == "0\n1\n2\n3\n");
+}
+
+TEST_CASE("a killed exec plugin's children are reaped where orphans come to this process (serve as PID 1)")
+{
+    // serve, a container's PID 1, inherits every orphan; a child subreaper stands in for that here.
+    REQUIRE(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+    temp_dir dir;
+    credentials_options o;
+    o.exec_timeout = std::chrono::milliseconds(2000);
+    const auto plugin = script(dir, "plugin", "sleep 30 &\necho $! > \"$D/child\"\nexec sleep 30\n");
+    auto a = credentials(exec_config_for(plugin), o).authorization();
+    int status = 0;
+    const std::string child = read_text(dir.path / "child");
+    const pid_t left = child.empty() ? 0 : waitpid(static_cast<pid_t>(std::stol(child)), &status, WNOHANG);
+    const int wait_error = errno;
+    prctl(PR_SET_CHILD_SUBREAPER, 0);
+    REQUIRE_FALSE(a.ok());
+    REQUIRE_FALSE(child.empty());
+    // Killed with the plugin's process group and already waited for: no zombie left behind.
+    CHECK(left == -1);
+    CHECK(wait_error == ECHILD);
 }
 
 TEST_CASE("a missing exec plugin says it was not found and prints the install hint")
