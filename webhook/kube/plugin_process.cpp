@@ -115,29 +115,45 @@ plugin_run::ending read_output(int fd, std::string& out, std::size_t cap, steady
     }
 }
 
-// Waits for the child until the deadline (a pidfd when the kernel has one); false on timeout.
+// Without a pidfd (a kernel before 5.3, a seccomp profile refusing pidfd_open) nothing signals the exit to
+// poll for: ask waitpid at growing intervals (1 ms to 50 ms) until the deadline. A plugin usually exits as
+// it closes its stdout, so the first ask mostly answers.
+bool wait_child_polling(pid_t pid, int& status, steady::time_point deadline)
+{
+    for (int pause_ms = 1;; pause_ms = std::min(pause_ms * 2, 50)) {
+        const pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR))
+            return true;
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - steady::now()).count();
+        if (left <= 0)
+            return false;
+        poll(nullptr, 0, static_cast<int>(std::min<long long>(left, pause_ms)));
+    }
+}
+
+// Waits for the child until the deadline; false on timeout.
 bool wait_child(pid_t pid, int& status, steady::time_point deadline)
 {
     const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-    if (pidfd >= 0) {
-        bool exited = false;
-        for (;;) {
-            const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - steady::now()).count();
-            if (left <= 0)
-                break;
-            pollfd p{pidfd, POLLIN, 0};
-            const int r = poll(&p, 1, static_cast<int>(std::min<long long>(left, 60'000)));
-            if (r > 0) {
-                exited = true;
-                break;
-            }
-            if (r < 0 && errno != EINTR)
-                break;
+    if (pidfd < 0)
+        return wait_child_polling(pid, status, deadline);
+    bool exited = false;
+    for (;;) {
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - steady::now()).count();
+        if (left <= 0)
+            break;
+        pollfd p{pidfd, POLLIN, 0};
+        const int r = poll(&p, 1, static_cast<int>(std::min<long long>(left, 60'000)));
+        if (r > 0) {
+            exited = true;
+            break;
         }
-        close(pidfd);
-        if (!exited)
-            return false;
+        if (r < 0 && errno != EINTR)
+            break;
     }
+    close(pidfd);
+    if (!exited)
+        return false;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     return true;

@@ -12,11 +12,17 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 
 #include "support/temp_dir.hpp"
 
@@ -428,6 +434,42 @@ TEST_CASE("a killed exec plugin's children are reaped where orphans come to this
     // Killed with the plugin's process group and already waited for: no zombie left behind.
     CHECK(left == -1);
     CHECK(wait_error == ECHILD);
+}
+
+TEST_CASE("the exec plugin's deadline holds where pidfd_open is refused (an old kernel, a seccomp profile)")
+{
+    temp_dir dir;
+    // A plugin that closes stdout and lingers: only waiting for its exit is left to bound.
+    const auto lingering = script(dir, "lingering", "exec >&-\nexec sleep 30\n");
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        // pidfd_open fails with ENOSYS in this child only, as on a kernel before 5.3.
+        sock_filter filter[] = {
+            BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_open, 0, 1),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+        sock_fprog program{static_cast<unsigned short>(std::size(filter)), filter};
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+            _exit(3);
+        credentials_options o;
+        o.exec_timeout = std::chrono::milliseconds(300);
+        auto a = credentials(exec_config_for(lingering), o).authorization();
+        _exit(!a.ok() && a.error().message.ends_with(": did not finish within 300 ms; killed") ? 0 : 1);
+    }
+    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
+    REQUIRE(pidfd >= 0);
+    pollfd p{pidfd, POLLIN, 0};
+    const bool exited = poll(&p, 1, 10'000) == 1;
+    close(pidfd);
+    if (!exited)
+        kill(child, SIGKILL);
+    int status = 0;
+    waitpid(child, &status, 0);
+    CHECK_MESSAGE(exited, "still waiting for the plugin 10 s after its 300 ms deadline");
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
 }
 
 TEST_CASE("a missing exec plugin says it was not found and prints the install hint")
