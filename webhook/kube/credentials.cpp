@@ -4,35 +4,47 @@
 // and the exec plugin only when none of those is configured (exec.go UpdateTransportConfig).
 #include "kube/credentials.hpp"
 
-#include <fcntl.h>
 #include <openssl/evp.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <mutex>
 #include <system_error>
 #include <vector>
 
 #include "doc/load.hpp"
 #include "doc/value.hpp"
+#include "kube/plugin_process.hpp"
 
 extern char** environ;
 
 namespace kpw::kube {
 namespace {
 
-using steady = std::chrono::steady_clock;
 using std::chrono::system_clock;
 
 constexpr std::uintmax_t max_token_file_bytes = 1u << 20;
+
+// transport/token_source.go NewCachedFileTokenSource: a file's token expires a period (1 minute) after it is
+// read, and cachingTokenSource.Token reads it again once within its 10 s leeway of that expiry.
+constexpr auto token_file_reread_after = std::chrono::minutes(1) - std::chrono::seconds(10);
+
+// What an HTTP header value cannot hold: Go's net/http refuses to send one (httpguts.ValidHeaderFieldValue,
+// "invalid header field value for Authorization"); sent as is, a line break would end the header early.
+bool header_safe(std::string_view s)
+{
+    return std::none_of(s.begin(), s.end(), [](char c) {
+        const auto b = static_cast<unsigned char>(c);
+        return (b < 0x20 && b != '\t') || b == 0x7f;
+    });
+}
+
+constexpr std::string_view not_header_safe = "holds a control character (a line break?), which an Authorization header "
+                                             "cannot carry; a token is one line of printable text";
 
 std::string base64_encode(std::string_view data)
 {
@@ -76,6 +88,8 @@ result<std::string> read_token_file(const std::string& path)
     std::string token = trim(text);
     if (token.empty())
         return failure{"token file " + path + ": empty", {}};
+    if (!header_safe(token))
+        return failure{"token file " + path + ": " + std::string(not_header_safe), {}};
     return token;
 }
 
@@ -187,113 +201,6 @@ std::vector<std::string> plugin_environment(const exec_config& e, const std::str
     return env;
 }
 
-std::vector<char*> c_strings(std::vector<std::string>& v)
-{
-    std::vector<char*> out;
-    for (std::string& s : v)
-        out.push_back(s.data());
-    out.push_back(nullptr);
-    return out;
-}
-
-// Starts the plugin in its own process group: stdin /dev/null, stdout into a pipe, stderr inherited,
-// default signal dispositions and mask. Returns the errno of posix_spawnp on failure.
-int spawn_plugin(const exec_config& e, std::vector<std::string> env, pid_t& pid, int& out_fd)
-{
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return errno;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    posix_spawnattr_setpgroup(&attr, 0);
-    sigset_t none, defaults;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attr, &none);
-    sigfillset(&defaults);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    std::vector<std::string> argv{e.command};
-    argv.insert(argv.end(), e.args.begin(), e.args.end());
-    auto c_argv = c_strings(argv);
-    auto c_env = c_strings(env);
-    const int rc = posix_spawnp(&pid, e.command.c_str(), &actions, &attr, c_argv.data(), c_env.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    close(fds[1]);
-    if (rc != 0)
-        close(fds[0]);
-    else
-        out_fd = fds[0];
-    return rc;
-}
-
-enum class read_end { eof, timeout, too_large, error };
-
-read_end read_output(int fd, std::string& out, std::size_t cap, steady::time_point deadline)
-{
-    char buf[16384];
-    for (;;) {
-        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - steady::now()).count();
-        if (left <= 0)
-            return read_end::timeout;
-        pollfd p{fd, POLLIN, 0};
-        const int r = poll(&p, 1, static_cast<int>(std::min<long long>(left, 60'000)));
-        if (r < 0 && errno != EINTR)
-            return read_end::error;
-        if (r <= 0)
-            continue;
-        const ssize_t n = read(fd, buf, sizeof buf);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN))
-            continue;
-        if (n <= 0)
-            return n == 0 ? read_end::eof : read_end::error;
-        out.append(buf, static_cast<std::size_t>(n));
-        if (out.size() > cap)
-            return read_end::too_large;
-    }
-}
-
-// Waits for the child until the deadline (a pidfd when the kernel has one); false on timeout.
-bool wait_child(pid_t pid, int& status, steady::time_point deadline)
-{
-    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-    if (pidfd >= 0) {
-        bool exited = false;
-        for (;;) {
-            const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - steady::now()).count();
-            if (left <= 0)
-                break;
-            pollfd p{pidfd, POLLIN, 0};
-            const int r = poll(&p, 1, static_cast<int>(std::min<long long>(left, 60'000)));
-            if (r > 0) {
-                exited = true;
-                break;
-            }
-            if (r < 0 && errno != EINTR)
-                break;
-        }
-        close(pidfd);
-        if (!exited)
-            return false;
-    }
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return true;
-}
-
-void kill_child(pid_t pid)
-{
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-}
-
 // Runs the plugin and returns its stdout; failures say what went wrong, never what it printed.
 result<std::string> run_plugin(const exec_config& e, const rest_config& rc, const credentials_options& o)
 {
@@ -301,35 +208,35 @@ result<std::string> run_plugin(const exec_config& e, const rest_config& rc, cons
     if (e.interactive_mode == "Always")
         return failure{label + ": interactiveMode Always needs a terminal on standard input, and plugins run "
                                "without one here; set interactiveMode to IfAvailable or Never", {}};
-    pid_t pid = -1;
-    int fd = -1;
-    if (const int err = spawn_plugin(e, plugin_environment(e, exec_info(e, rc)), pid, fd); err != 0) {
+    std::vector<std::string> argv{e.command};
+    argv.insert(argv.end(), e.args.begin(), e.args.end());
+    plugin_run run = run_plugin_process(argv, plugin_environment(e, exec_info(e, rc)), o.exec_timeout, o.exec_max_output);
+    if (const int err = run.spawn_error; err != 0) {
         std::string msg = err == ENOENT ? label + ": executable " + e.command + " not found"
                                         : label + ": cannot be run: " + errno_text(err);
         if (!e.install_hint.empty())
             msg += "\n\n" + e.install_hint;
         return failure{msg, {}};
     }
-    const auto deadline = steady::now() + o.exec_timeout;
-    std::string out;
-    const read_end end = read_output(fd, out, o.exec_max_output, deadline);
-    close(fd);
-    int status = 0;
-    if (end != read_end::eof || !wait_child(pid, status, deadline)) {
-        kill_child(pid);
+    switch (run.end) {
+    case plugin_run::ending::exited:
+        break;
+    case plugin_run::ending::too_large:
+        return failure{label + ": printed more than " + std::to_string(o.exec_max_output) + " bytes; killed", {}};
+    case plugin_run::ending::read_failed:
+        return failure{label + ": reading its output failed; killed", {}};
+    case plugin_run::ending::timed_out: {
         const auto ms = o.exec_timeout.count();
-        if (end == read_end::too_large)
-            return failure{label + ": printed more than " + std::to_string(o.exec_max_output) + " bytes; killed", {}};
-        if (end == read_end::error)
-            return failure{label + ": reading its output failed; killed", {}};
         const std::string limit = ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
         return failure{label + ": did not finish within " + limit + "; killed", {}};
     }
+    }
+    const int status = run.wait_status;
     if (WIFSIGNALED(status))
         return failure{label + ": killed by signal " + std::to_string(WTERMSIG(status)), {}};
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
         return failure{label + ": failed with exit code " + std::to_string(WEXITSTATUS(status)), {}};
-    return out;
+    return std::move(run.out);
 }
 
 } // namespace
@@ -356,6 +263,8 @@ result<exec_credential> decode_exec_credential(std::string_view stdout_text, std
         !string_member(*status, "clientCertificateData", c.client_cert_pem) ||
         !string_member(*status, "clientKeyData", c.client_key_pem))
         return failure{"decoding stdout: status.token, clientCertificateData and clientKeyData must be strings", {}};
+    if (!header_safe(c.token))
+        return failure{"decoding stdout: status.token " + std::string(not_header_safe), {}};
     if (c.token.empty() && c.client_cert_pem.empty() && c.client_key_pem.empty())
         return failure{"exec plugin didn't return a token or cert/key pair", {}};
     if (c.client_cert_pem.empty() != c.client_key_pem.empty())
@@ -372,7 +281,9 @@ struct credentials::impl {
     rest_config config;
     credentials_options options;
     std::mutex mutex;
-    std::optional<std::string> file_token;  // the token file's content, until invalidate()
+    std::optional<std::string> file_token;  // the token file's last content read, until invalidate()
+    system_clock::time_point file_read_at;   // when file_token was read
+    bool file_failing = false;              // a re-read failed and was reported; cleared by a good read
     std::optional<exec_credential> plugin; // the exec plugin's last credential, until expiry or invalidate()
 
     bool has_token_auth() const { return !config.token.empty() || !config.token_file.empty(); }
@@ -380,29 +291,52 @@ struct credentials::impl {
     bool has_cert_auth() const { return !config.client_cert_pem.empty() && !config.client_key_pem.empty(); }
     bool uses_exec() const { return config.exec && !has_token_auth() && !has_basic_auth() && !has_cert_auth(); }
 
-    // NewBearerAuthWithRefreshRoundTripper: the file's token when it can be read, else the static token;
-    // a token file alone that cannot be read is an error.
+    system_clock::time_point now() const { return options.now ? options.now() : system_clock::now(); }
+
+    void warn(const std::string& message) const
+    {
+        if (options.warn)
+            options.warn(message);
+        else
+            std::cerr << "warning: " << message << "\n";
+    }
+
+    // NewBearerAuthWithRefreshRoundTripper over NewCachedFileTokenSource: the file's token, re-read once stale
+    // (token_file_reread_after) or after a 401; when a re-read fails, the last token read is kept and the
+    // failure logged (cachingTokenSource.Token, "Unable to rotate token": client-go logs each failed attempt,
+    // here once per run of failures), and every later use tries again. A file never read, or dropped after
+    // a 401, falls back to the static token; a token file alone is then an error.
     result<std::string> bearer()
     {
         if (!config.token_file.empty()) {
-            if (!file_token) {
+            const auto t_now = now();
+            if (!file_token || t_now - file_read_at >= token_file_reread_after) {
                 auto t = read_token_file(config.token_file);
-                if (t)
+                if (t) {
                     file_token = std::move(t.value());
-                else if (config.token.empty())
+                    file_read_at = t_now;
+                    file_failing = false;
+                } else if (file_token) {
+                    if (!file_failing)
+                        warn(t.error().message + " (" + config.identity() +
+                             "); the token last read from it is sent until it can be read again");
+                    file_failing = true;
+                } else if (config.token.empty()) {
                     return failure{t.error().message + " (" + config.identity() + ")", {}};
+                }
             }
             if (file_token)
                 return "Bearer " + *file_token;
         }
+        if (!header_safe(config.token))
+            return failure{"token of " + config.identity() + ": " + std::string(not_header_safe), {}};
         return "Bearer " + config.token;
     }
 
     // exec.go getCreds: the cached credential while unexpired, else the plugin's new one.
     result<const exec_credential*> from_plugin()
     {
-        const auto now = options.now ? options.now() : system_clock::now();
-        if (plugin && (!plugin->expires || !(now > *plugin->expires)))
+        if (plugin && (!plugin->expires || !(now() > *plugin->expires)))
             return &*plugin;
         plugin.reset();
         const exec_config& e = *config.exec;
@@ -468,6 +402,7 @@ bool credentials::invalidate()
     }
     if (!impl_->config.token_file.empty()) {
         impl_->file_token.reset();
+        impl_->file_failing = false;
         return true;
     }
     return false;

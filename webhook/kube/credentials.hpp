@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// credentials: what a request carries to prove who it is: a static or file token, basic auth, a client
-// certificate, or an exec plugin's ExecCredential (cached until its expirationTimestamp, re-run on 401).
+// credentials: what a request carries to prove who it is: a static or file token (the file re-read every
+// 50 s and after a 401, as client-go), basic auth, a client certificate, or an exec plugin's ExecCredential
+// (cached until its expirationTimestamp, re-run on 401).
 // As client-go, the exec plugin runs only for a user with no token, token file, basic auth or certificate.
 #pragma once
 
@@ -21,11 +22,13 @@ struct client_certificate {
     std::string key_pem;
 };
 
-// How an exec plugin is run (tests shorten the timeout and move the clock).
+// How an exec plugin is run and a token file re-read (tests shorten the timeout, move the clock and
+// collect the warnings).
 struct credentials_options {
     std::chrono::milliseconds exec_timeout{60'000}; // then the plugin (its process group) is killed
     std::size_t exec_max_output = 1u << 20;         // stdout beyond this is a failure
     std::function<std::chrono::system_clock::time_point()> now; // empty: system_clock::now
+    std::function<void(const std::string&)> warn;               // empty: "warning: ..." on stderr
 };
 
 class credentials {
@@ -39,14 +42,15 @@ public:
     // The Authorization header value ("Bearer ...", "Basic ..."), or "" when the config has none.
     // Runs the exec plugin when no unexpired token is cached; a plugin that fails, times out or prints
     // anything but an ExecCredential of its apiVersion is a failure naming the command (never its output's
-    // secrets) and the install hint.
+    // secrets) and the install hint. A token with a control character in it is a failure too (never echoed).
     result<std::string> authorization();
 
     // The client certificate to present: the kubeconfig's, or the exec plugin's
     // (status.clientCertificateData / clientKeyData); nullopt when there is none.
     result<std::optional<client_certificate>> certificate();
 
-    // After a 401: forget cached tokens (the token file is re-read, the plugin re-run on next use).
+    // After a 401: forget cached tokens (the token file is re-read, the plugin re-run on next use; a token
+    // file that cannot be read then is not covered by its last token).
     // False when nothing could change on a retry (a static token or certificate): do not retry.
     bool invalidate();
 

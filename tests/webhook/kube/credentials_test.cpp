@@ -12,6 +12,17 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstddef>
 
 #include "support/temp_dir.hpp"
 
@@ -45,6 +56,90 @@ TEST_CASE("a token file is read on first use and re-read after invalidate")
     CHECK(c.authorization().value() == "Bearer first"); // cached until a 401
     CHECK(c.invalidate());
     CHECK(c.authorization().value() == "Bearer second");
+}
+
+// client-go's NewCachedFileTokenSource (transport/token_source.go): the file's token expires a period (1 min)
+// after it is read and is re-read once within the 10 s leeway of that, so 50 s after the read.
+TEST_CASE("a token file is re-read 50 s after it was read, with no 401 needed")
+{
+    temp_dir dir;
+    const auto file = dir.write("token", "first\n");
+    kpw::kube::rest_config rc;
+    rc.token_file = file.string();
+    auto now = std::chrono::system_clock::time_point{} + std::chrono::hours(24 * 365 * 60);
+    kpw::kube::credentials_options o;
+    o.now = [&now] { return now; };
+    credentials c(rc, o);
+    CHECK(c.authorization().value() == "Bearer first");
+    dir.write("token", "second");
+    now += std::chrono::seconds(49);
+    CHECK(c.authorization().value() == "Bearer first");
+    now += std::chrono::seconds(1);
+    CHECK(c.authorization().value() == "Bearer second");
+    dir.write("token", "third");
+    now += std::chrono::seconds(61);
+    CHECK(c.authorization().value() == "Bearer third");
+}
+
+TEST_CASE("a token file that cannot be re-read keeps its last token, says so once, and is retried on every use")
+{
+    temp_dir dir;
+    const auto file = dir.write("token", "good");
+    kpw::kube::rest_config rc;
+    rc.token_file = file.string();
+    rc.user_name = "ci";
+    rc.context_name = "prod";
+    rc.source = "/k";
+    auto now = std::chrono::system_clock::time_point{} + std::chrono::hours(24 * 365 * 60);
+    std::vector<std::string> warnings;
+    kpw::kube::credentials_options o;
+    o.now = [&now] { return now; };
+    o.warn = [&warnings](const std::string& w) { warnings.push_back(w); };
+    credentials c(rc, o);
+    CHECK(c.authorization().value() == "Bearer good");
+    std::filesystem::remove(file);
+    now += std::chrono::minutes(1);
+    CHECK(c.authorization().value() == "Bearer good");
+    CHECK(c.authorization().value() == "Bearer good");
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0] == "token file " + file.string() + ": No such file or directory (user ci in context prod (/k)); "
+                         "the token last read from it is sent until it can be read again");
+    // The next use after a failed re-read tries again: the new file's token goes out at once.
+    dir.write("token", "better");
+    CHECK(c.authorization().value() == "Bearer better");
+    std::filesystem::remove(file);
+    now += std::chrono::minutes(1);
+    CHECK(c.authorization().value() == "Bearer better");
+    CHECK(warnings.size() == 2); // a new run of failures is reported again
+    // After a 401 the last token is not trusted: with no file and no static token, an error.
+    CHECK(c.invalidate());
+    CHECK(c.authorization().error().message == "token file " + file.string() + ": No such file or directory (user ci in context prod (/k))");
+}
+
+TEST_CASE("a token an HTTP header cannot carry (a control character inside) is an error that does not echo it")
+{
+    temp_dir dir;
+    kpw::kube::rest_config rc;
+    rc.user_name = "ci";
+    rc.context_name = "prod";
+    rc.source = "/k";
+    rc.token = "abc\r\nX-Leak: s3cret";
+    auto a = credentials(rc).authorization();
+    REQUIRE_FALSE(a.ok());
+    CHECK(a.error().message == "token of user ci in context prod (/k): holds a control character (a line break?), which an "
+                               "Authorization header cannot carry; a token is one line of printable text");
+
+    rc.token.clear();
+    rc.token_file = dir.write("token", "abc\n# s3cret note\n").string();
+    auto f = credentials(rc).authorization();
+    REQUIRE_FALSE(f.ok());
+    CHECK(f.error().message == "token file " + rc.token_file + ": holds a control character (a line break?), which an "
+                               "Authorization header cannot carry; a token is one line of printable text (user ci in context prod (/k))");
+    CHECK(credentials(rc).authorization().error().message.find("s3cret") == std::string::npos);
+
+    // A tab is a header's own whitespace: Go's net/http sends it, and so do we.
+    dir.write("token", "abc\tdef");
+    CHECK(credentials(rc).authorization().value() == "Bearer abc\tdef");
 }
 
 TEST_CASE("basic auth is base64 of user:password and a client certificate comes from the config")
@@ -303,6 +398,80 @@ TEST_CASE("an exec plugin that does not finish in time is killed, and one that p
     CHECK(b.error().message.ends_with(": printed more than 100 bytes; killed"));
 }
 
+TEST_CASE("an exec plugin gets only stdin, stdout and stderr, not the descriptors its caller holds open")
+{
+    temp_dir dir;
+    // Neither end close-on-exec, as a library may open its own; under serve a listening socket is one.
+    int held[2];
+    REQUIRE(pipe(held) == 0);
+    credentials c(exec_config_for(script(dir, "plugin", R"(ls /proc/self/fd > "$D/fds"
+echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"x"}}'
+)")));
+    auto a = c.authorization();
+    close(held[0]);
+    close(held[1]);
+    REQUIRE_MESSAGE(a.ok(), a.error().message);
+    // 3 is the directory ls itself opens to list /proc/self/fd.
+    CHECK(read_text(dir.path / "fds") == "0\n1\n2\n3\n");
+}
+
+TEST_CASE("a killed exec plugin's children are reaped where orphans come to this process (serve as PID 1)")
+{
+    // serve, a container's PID 1, inherits every orphan; a child subreaper stands in for that here.
+    REQUIRE(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+    temp_dir dir;
+    credentials_options o;
+    o.exec_timeout = std::chrono::milliseconds(2000);
+    const auto plugin = script(dir, "plugin", "sleep 30 &\necho $! > \"$D/child\"\nexec sleep 30\n");
+    auto a = credentials(exec_config_for(plugin), o).authorization();
+    int status = 0;
+    const std::string child = read_text(dir.path / "child");
+    const pid_t left = child.empty() ? 0 : waitpid(static_cast<pid_t>(std::stol(child)), &status, WNOHANG);
+    const int wait_error = errno;
+    prctl(PR_SET_CHILD_SUBREAPER, 0);
+    REQUIRE_FALSE(a.ok());
+    REQUIRE_FALSE(child.empty());
+    // Killed with the plugin's process group and already waited for: no zombie left behind.
+    CHECK(left == -1);
+    CHECK(wait_error == ECHILD);
+}
+
+TEST_CASE("the exec plugin's deadline holds where pidfd_open is refused (an old kernel, a seccomp profile)")
+{
+    temp_dir dir;
+    // A plugin that closes stdout and lingers: only waiting for its exit is left to bound.
+    const auto lingering = script(dir, "lingering", "exec >&-\nexec sleep 30\n");
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        // pidfd_open fails with ENOSYS in this child only, as on a kernel before 5.3.
+        sock_filter filter[] = {
+            BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_open, 0, 1),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+        sock_fprog program{static_cast<unsigned short>(std::size(filter)), filter};
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+            _exit(3);
+        credentials_options o;
+        o.exec_timeout = std::chrono::milliseconds(300);
+        auto a = credentials(exec_config_for(lingering), o).authorization();
+        _exit(!a.ok() && a.error().message.ends_with(": did not finish within 300 ms; killed") ? 0 : 1);
+    }
+    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
+    REQUIRE(pidfd >= 0);
+    pollfd p{pidfd, POLLIN, 0};
+    const bool exited = poll(&p, 1, 10'000) == 1;
+    close(pidfd);
+    if (!exited)
+        kill(child, SIGKILL);
+    int status = 0;
+    waitpid(child, &status, 0);
+    CHECK_MESSAGE(exited, "still waiting for the plugin 10 s after its 300 ms deadline");
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+}
+
 TEST_CASE("a missing exec plugin says it was not found and prints the install hint")
 {
     auto rc = exec_config_for("kpw-no-such-credential-plugin");
@@ -352,6 +521,9 @@ TEST_CASE("decode_exec_credential checks what client-go checks")
     CHECK(decode(R"(,"status":{"clientCertificateData":"C"})").error().message ==
           "exec plugin returned only certificate or key, not both");
     CHECK(decode(R"(,"status":{"token":7})").error().message.find("must be strings") != std::string::npos);
+    CHECK(decode(R"(,"status":{"token":"abc\r\nX-Leak: s3cret"})").error().message ==
+          "decoding stdout: status.token holds a control character (a line break?), which an Authorization header cannot carry; "
+          "a token is one line of printable text");
     for (const char* bad : {"2030-06-01", "2030-06-01T12:30:45", "2030-13-01T00:00:00Z", "2030-02-30T00:00:00Z",
                             "2030-06-01 12:30:45Z", "2030-06-01T12:30:45.Z", "2030-06-01T24:00:00Z"}) {
         CAPTURE(bad);

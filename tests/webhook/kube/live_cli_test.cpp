@@ -442,3 +442,46 @@ TEST_CASE("simulate --kubeconfig starts the drill from the control plane, as fro
     CHECK(no_clusters.exit_code == 2);
     CHECK(no_clusters.err.find("--clusters is required") != std::string::npos);
 }
+
+TEST_CASE("serve --kubeconfig: an exec credential plugin, and what it leaves running, holds none of serve's sockets")
+{
+    plane p;
+    p.load(examples + "clusters.yaml");
+    // The plugin leaves a process behind, as one starting a token-cache helper would.
+    const fs::path helper_pid = p.dir.path / "helper.pid";
+    const fs::path plugin = p.dir.write("plugin", "#!/bin/sh\nsleep 60 </dev/null >/dev/null 2>&1 &\necho $! > '" +
+                                                      helper_pid.string() + "'\n"
+                                                      R"(echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"s3cret"}}')"
+                                                      "\n");
+    fs::permissions(plugin, fs::perms::owner_all);
+    const fs::path kubeconfig = p.dir.write(
+        "exec-kubeconfig", "apiVersion: v1\nkind: Config\ncurrent-context: karmada\nclusters:\n- name: karmada\n  cluster:\n"
+                           "    server: " + p.api.url() + "\n    certificate-authority: " + (p.dir.path / "ca.crt").string() +
+                           "\ncontexts:\n- name: karmada\n  context:\n    cluster: karmada\n    user: plugin\nusers:\n"
+                           "- name: plugin\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n"
+                           "      command: " + plugin.string() + "\n      interactiveMode: Never\n");
+    p.api.require_token("s3cret");
+    std::vector<unsigned short> ports;
+    {
+        serve_process s({"--kubeconfig=" + kubeconfig.string()});
+        REQUIRE_MESSAGE(wait_until([&] { return has_metric(s, state_line("synced")); }), s.log());
+        ports = {s.webhook_port(), s.health_port(), s.metrics_port()};
+    } // serve is killed here; the plugin's helper lives on
+    const std::string helper_text = slurp(helper_pid);
+    REQUIRE_FALSE(helper_text.empty());
+    const pid_t helper = static_cast<pid_t>(std::stol(helper_text));
+    REQUIRE(helper > 0);
+    CHECK(kill(helper, 0) == 0);
+    // Another serve could listen on every port at once: no copy of a listening socket stayed open.
+    boost::asio::io_context ioc;
+    for (const unsigned short port : ports) {
+        CAPTURE(port);
+        boost::asio::ip::tcp::acceptor again(ioc);
+        again.open(boost::asio::ip::tcp::v4());
+        again.set_option(boost::asio::socket_base::reuse_address(true)); // past TIME_WAIT, never past a listener
+        boost::system::error_code ec;
+        again.bind({boost::asio::ip::address_v4::loopback(), port}, ec);
+        CHECK_MESSAGE(!ec, ec.message());
+    }
+    kill(helper, SIGKILL);
+}
