@@ -322,17 +322,24 @@ TEST_CASE("reflector: status.relists counts lists only: breaks resume, garbage a
     REQUIRE(eventually([&] { return f.seen.last().size() == 2 && !f.seen.last().count("c0"); }));
 }
 
-TEST_CASE("reflector: a watch the server closes at once, with no event, re-lists after the backoff")
+TEST_CASE("reflector: a watch the server ends or drops at once, with no event, re-lists after the backoff")
 {
-    fixture f;
-    sleeper slept;
-    reflector_options o = fixture::fast();
-    o.sleep = slept.hook();
-    f.start(clusters, {}, o);
-    REQUIRE(eventually([&] { return f.server.open_watches() == 1; }));
-    f.server.end_watches("clusters"); // within a second of its start: client-go's VeryShortWatchError
-    REQUIRE(eventually([&] { return f.r->status().relists == 1; }));
-    CHECK(slept.seen().size() == 1);
+    for (const bool dropped : {false, true}) {
+        CAPTURE(dropped);
+        fixture f;
+        sleeper slept;
+        reflector_options o = fixture::fast();
+        o.sleep = slept.hook();
+        f.start(clusters, {}, o);
+        REQUIRE(eventually([&] { return f.server.open_watches() == 1; }));
+        // Within a second of its start: client-go's VeryShortWatchError.
+        if (dropped)
+            f.server.break_watches("clusters");
+        else
+            f.server.end_watches("clusters");
+        REQUIRE(eventually([&] { return f.r->status().relists == 1; }));
+        CHECK(slept.seen().size() == 1);
+    }
 }
 
 TEST_CASE("reflector: bookmarks move the resourceVersion the next watch starts from")
@@ -359,6 +366,10 @@ TEST_CASE("reflector: survives the API server stopping and restarting on the sam
     f.server.put("clusters", cluster("member1"));
     f.start();
     REQUIRE(eventually([&] { return f.server.open_watches() == 1; }));
+    // A watch that has delivered (one that broke at once with nothing would re-list: client-go's
+    // VeryShortWatchError).
+    f.server.put("clusters", cluster("member1", "Pull"));
+    REQUIRE(eventually([&] { return f.seen.count() == 2; }));
     f.server.stop();
     REQUIRE(eventually([&] { return f.r->status().state == reflector_state::retrying; }));
     CHECK_FALSE(f.r->status().last_error.empty());
