@@ -95,8 +95,8 @@ void add_snapshot_flags(CLI::App& sub, server::serve_options& o)
     sub.add_flag("--in-cluster", o.in_cluster,
                  "as --kubeconfig, with the pod's service account (the manifests' live-snapshot RBAC)");
     sub.add_option("--live-workloads", o.live_workloads,
-                   "with --kubeconfig/--in-cluster: also keep these kinds (apiVersion/Kind, e.g. apps/v1/Deployment; "
-                   "repeat the flag) as the known workloads")
+                   "with --kubeconfig/--in-cluster: also keep these kinds (apiVersion/Kind, e.g. apps/v1/Deployment, "
+                   "resolved by discovery; repeat the flag) as the known workloads")
         ->allow_extra_args(false);
 }
 

@@ -101,6 +101,9 @@ struct client::impl {
                                                    std::string(what) + server_said);
         case 410:
             return fail(error_kind::gone, "the API server answered 410 Gone while " + std::string(what) + server_said);
+        case 429:
+            return fail(error_kind::throttled, "the API server answered 429 Too Many Requests while " +
+                                                   std::string(what) + server_said);
         default:
             return fail(error_kind::server, "the API server answered " + std::to_string(reply.status) + " while " +
                                                 std::string(what) + server_said);
@@ -316,12 +319,14 @@ result<bool> client::watch(const api_resource& r, std::string_view namespace_, s
                 continue;
             auto event = decode_watch_event(line, r.api_version(), r.kind);
             if (!event) {
-                broken = impl_->fail(error_kind::bad_reply,
+                broken = impl_->fail(error_kind::undecodable,
                                      "the API server sent garbage while " + what + ": " + event.error().message);
                 return false;
             }
             if (event->type == watch_event::kind::error) {
-                broken = impl_->fail(event->code == 410 ? error_kind::gone : error_kind::server,
+                broken = impl_->fail(event->code == 410   ? error_kind::gone
+                                     : event->code == 429 ? error_kind::throttled
+                                                          : error_kind::server,
                                      "the API server ended the watch with an error (" + std::to_string(event->code) +
                                          ") while " + what + ": " + detail::excerpt(event->message, 300));
                 return false;
@@ -340,7 +345,7 @@ result<bool> client::watch(const api_resource& r, std::string_view namespace_, s
         return impl_->status_failure({outcome->status, outcome->body}, "watch", resource_name(r), namespace_, what);
     if (!outcome->ended)
         return pending.size() > impl_->options.max_body_bytes
-                   ? result<bool>(impl_->fail(error_kind::bad_reply, "a line of the watch stream is larger than the "
+                   ? result<bool>(impl_->fail(error_kind::undecodable, "a line of the watch stream is larger than the "
                                                                      "client's limit while " + what))
                    : result<bool>(false);
     if (pending.find_first_not_of(" \r\t") != std::string::npos)

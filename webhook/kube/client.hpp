@@ -48,6 +48,8 @@ enum class error_kind {
     forbidden,       // 403
     not_found,       // 404 on a collection or an unserved API group/version
     gone,            // 410: a watch or a continue token expired; re-list
+    throttled,       // 429 Too Many Requests (a reply or a watch's ERROR event): back off, then try again
+    undecodable,     // a watch stream line that is not an event, or too long: re-list (client-go's decode error)
     bad_reply,       // not JSON, not the shape asked for, too large, truncated
     server,          // any other status
 };
@@ -90,7 +92,8 @@ public:
     // The same, and `on_tick` runs on this thread about every 100 ms while the stream is open, events or
     // not (the reflector hands over a coalesced burst from it). Returns true when the server ended the
     // stream, false when `stop` did. ERROR events are not given to on_event: they end the watch as a
-    // failure (code 410: error_kind::gone).
+    // failure (code 410: error_kind::gone, 429: throttled); a line that is not an event is undecodable,
+    // and a stream cut off (reset, truncated) is a transport failure (bad_reply or unreachable).
     result<bool> watch(const api_resource& r, std::string_view namespace_, std::string_view resource_version,
                        const std::function<void(const watch_event&)>& on_event, const std::atomic<bool>& stop,
                        const std::function<void()>& on_tick);

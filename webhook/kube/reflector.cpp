@@ -4,7 +4,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
-#include <random>
 #include <thread>
 
 #include "kube/json_text.hpp"
@@ -41,6 +40,30 @@ bool fill_store(const std::string& list_json, object_map& store)
     return true;
 }
 
+// What follows a watch, as client-go's Reflector.watch and handleAnyWatch (tools/cache/reflector.go)
+// decide it, with one difference: a broken stream is resumed after the backoff delay, not at once, so that
+// a server that accepts watches and drops them is not hammered.
+enum class next_step { watch_now, watch_after_backoff, list_after_backoff };
+
+next_step after_watch(bool ended, error_kind failed, std::size_t events, clock::duration lasted)
+{
+    // handleAnyWatch's VeryShortWatchError: ended within a second with no event; a server (or a proxy)
+    // that closes every watch at once would otherwise leave the store stale for good.
+    const bool very_short = events == 0 && lasted < std::chrono::seconds(1);
+    if (ended)
+        return very_short ? next_step::list_after_backoff : next_step::watch_now; // the server's timeout
+    switch (failed) {
+    case error_kind::unreachable: // isWatchErrorRetriable: connection refused; resuming is still right
+    case error_kind::throttled:   // ... and 429
+        return next_step::watch_after_backoff;
+    case error_kind::bad_reply: // cut off (reset, truncated): StreamWatcher closes the stream as at its end
+        return very_short ? next_step::list_after_backoff : next_step::watch_after_backoff;
+    default: // 410 (isExpiredError), other ERROR events and statuses (too large resourceVersion: 504), a
+             // line that does not decode (StreamWatcher's InternalError): the stream cannot be trusted
+        return next_step::list_after_backoff;
+    }
+}
+
 } // namespace
 
 struct reflector::impl {
@@ -63,8 +86,7 @@ struct reflector::impl {
     std::string resource_version;
     bool dirty = false;
     clock::time_point dirty_since;
-    std::chrono::milliseconds backoff{0};
-    std::minstd_rand jitter{std::random_device{}()};
+    backoff delays;
 
     void run();
     bool list(client& c, bool first);
@@ -72,6 +94,7 @@ struct reflector::impl {
     void apply(const watch_event& e);
     void flush(bool force);
     void set_state(reflector_state s, const std::string& error);
+    void watching();
     void wait_backoff();
 };
 
@@ -93,14 +116,27 @@ void reflector::impl::set_state(reflector_state s, const std::string& error)
         on_state(copy);
 }
 
-// Sleeps the current backoff (with up to +20 % jitter), woken at once by stop(); then doubles it.
+// A watch is open (an event came, or the stream ticks): healthy again after a failure.
+void reflector::impl::watching()
+{
+    {
+        std::lock_guard lock(mutex);
+        if (status.state == reflector_state::synced)
+            return;
+    }
+    set_state(reflector_state::synced, "");
+}
+
+// Sleeps the next backoff delay, woken at once by stop().
 void reflector::impl::wait_backoff()
 {
-    const auto base = backoff.count() > 0 ? backoff : options.initial_backoff;
-    const auto spread = std::uniform_int_distribution<long long>(0, base.count() / 5)(jitter);
+    const auto delay = delays.next();
+    if (options.sleep) {
+        options.sleep(delay);
+        return;
+    }
     std::unique_lock lock(mutex);
-    wake.wait_for(lock, base + std::chrono::milliseconds(spread), [this] { return stopping.load(); });
-    backoff = std::min(base * 2, options.max_backoff);
+    wake.wait_for(lock, delay, [this] { return stopping.load(); });
 }
 
 bool reflector::impl::list(client& c, bool first)
@@ -120,7 +156,6 @@ bool reflector::impl::list(client& c, bool first)
         std::lock_guard lock(mutex);
         ++status.relists;
     }
-    backoff = options.initial_backoff;
     set_state(reflector_state::synced, "");
     dirty = false;
     if (on_change)
@@ -161,44 +196,57 @@ void reflector::impl::flush(bool force)
         on_change(store);
 }
 
-// Watches from the list's resourceVersion until a failure or stop; returns to re-list.
+// Watches from the last resourceVersion seen (the list's, then each event's and bookmark's), resuming
+// there after each end or break; returns when a re-list is due, or on stop.
 void reflector::impl::watch(client& c)
 {
-    for (;;) {
-        bool delivered = false;
+    while (!stopping) {
+        std::size_t events = 0;
+        const auto started = clock::now();
         auto w = c.watch(
             resource, namespace_, resource_version,
             [&](const watch_event& e) {
-                delivered = true;
+                ++events;
+                watching();
                 apply(e);
             },
-            stopping, [&] { flush(false); });
+            stopping,
+            [&] {
+                watching();
+                flush(false);
+            });
         flush(true);
-        if (stopping)
+        if (stopping || (w && !*w))
             return;
-        if (w && *w)
-            continue; // the server ended the stream (its timeout): watch on from where it was
-        if (!w && c.last_error_kind() == error_kind::gone)
-            return; // 410: the resourceVersion is too old, re-list at once
-        // A broken watch: re-list at once after one that carried events, after the backoff otherwise.
-        if (!delivered)
+        const error_kind failed = w ? error_kind::server : c.last_error_kind();
+        switch (after_watch(w.ok(), failed, events, clock::now() - started)) {
+        case next_step::watch_now:
+            continue;
+        case next_step::watch_after_backoff:
+            set_state(reflector_state::retrying, w.error().message);
             wait_backoff();
-        return;
+            continue;
+        case next_step::list_after_backoff:
+            if (!w && failed != error_kind::gone) // a 410 is routine: the re-list follows, no alarm
+                set_state(reflector_state::retrying, w.error().message);
+            return;
+        }
     }
 }
 
+// client-go's RunWithContext: ListAndWatch, and the backoff delay before each list after the first.
 void reflector::impl::run()
 {
     client c(config, copts);
     c.interrupt_on(&stopping);
     bool first = true;
     while (!stopping) {
-        if (!list(c, first)) {
-            wait_backoff();
-            continue;
+        if (list(c, first)) {
+            first = false;
+            watch(c);
         }
-        first = false;
-        watch(c);
+        if (!stopping)
+            wait_backoff();
     }
     c.interrupt_on(nullptr);
     set_state(reflector_state::stopped, "");
@@ -216,7 +264,7 @@ reflector::reflector(rest_config config, client_options copts, api_resource reso
     impl_->on_change = std::move(on_change);
     impl_->on_state = std::move(on_state);
     impl_->options = options;
-    impl_->backoff = options.initial_backoff;
+    impl_->delays = backoff(options.backoff);
 }
 
 reflector::~reflector()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// reflector: a live copy of one collection (list, then watch from its resourceVersion; re-list on 410;
-// reconnect with capped backoff), on its own thread, as client-go's reflector keeps an informer's store.
+// reflector: a live copy of one collection, on its own thread, as client-go's reflector keeps an
+// informer's store: list, then watch from the last resourceVersion seen (events and bookmarks); a watch
+// the server ends is resumed at once, a broken one after a backoff delay; re-list only when resuming
+// cannot work (410 Gone, an ERROR event, a stream that does not decode), after the delay too.
 #pragma once
 
 #include <chrono>
@@ -9,13 +11,17 @@
 #include <memory>
 #include <string>
 
+#include "kube/backoff.hpp"
 #include "kube/client.hpp"
 
 namespace kpw::kube {
 
 struct reflector_options {
-    std::chrono::milliseconds initial_backoff{500};
-    std::chrono::milliseconds max_backoff{30'000};
+    // The delays between retries: client-go's (800 ms doubling to 30 s, jittered up to 2x, reset every 2 min).
+    backoff_policy backoff;
+    // Tests: called with each delay instead of waiting it out (it should return promptly: stop() cannot
+    // cut it short).
+    std::function<void(std::chrono::milliseconds)> sleep;
     // Changes arriving within this window are handed over once: a burst of 5,000 events is one rebuild.
     std::chrono::milliseconds coalesce{200};
 };
@@ -26,7 +32,7 @@ struct reflector_status {
     reflector_state state = reflector_state::starting;
     std::chrono::system_clock::time_point last_sync{}; // last successful list or event (epoch: never)
     std::size_t objects = 0;
-    std::size_t relists = 0;     // lists after the first (410 Gone, broken watches)
+    std::size_t relists = 0;     // lists after the first (410 Gone, undecodable streams); not re-watches
     std::string last_error;      // empty when healthy; never holds a secret
 };
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/live_snapshot.hpp"
 
+#include <algorithm>
 #include <cctype>
 
+#include "kube/backoff.hpp"
 #include "snapshot/load.hpp"
 
 namespace kpw::server {
@@ -44,17 +46,30 @@ lint::input_set as_input(const std::string& name, const kube::object_map& object
 } // namespace
 
 struct live_snapshot::watched {
-    kube::api_resource resource;
+    kube::api_resource resource; // resource (the plural) empty until discovery names it
     std::string label;
+    std::string api_version_kind; // as --live-workloads gave it ("" for the Clusters)
     kube::object_map objects;
     bool synced_once = false;
-    std::unique_ptr<kube::reflector> reflector;
+    bool unserved = false; // discovery says the server does not serve it: the snapshot does not wait for it
+    std::unique_ptr<kube::reflector> reflector; // set once resolved (by the constructor or the discovery thread)
 };
 
 result<kube::api_resource> workload_resource(std::string_view api_version_kind)
 {
+    // Only the characters an API group (DNS subdomain), version and Kind can hold: the value also ends up
+    // in a /metrics label and a log line.
+    const auto is = [](std::string_view s, std::string_view allowed_punctuation) {
+        return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || allowed_punctuation.find(c) != std::string_view::npos;
+        });
+    };
     const auto slash = api_version_kind.rfind('/');
-    if (slash == std::string_view::npos || slash == 0 || slash + 1 == api_version_kind.size())
+    const auto first_slash = api_version_kind.find('/');
+    if (slash == std::string_view::npos || slash == 0 || slash + 1 == api_version_kind.size() ||
+        !is(api_version_kind.substr(0, first_slash), first_slash == slash ? "" : ".-") ||
+        (first_slash != slash && !is(api_version_kind.substr(first_slash + 1, slash - first_slash - 1), "")) ||
+        !is(api_version_kind.substr(slash + 1), "") || !std::isalpha(static_cast<unsigned char>(api_version_kind[slash + 1])))
         return failure{"--live-workloads " + std::string(api_version_kind) +
                            ": expected apiVersion/Kind, e.g. apps/v1/Deployment or batch/v1/Job",
                        {}};
@@ -64,37 +79,25 @@ result<kube::api_resource> workload_resource(std::string_view api_version_kind)
     const auto group_end = api_version.find('/');
     r.group = group_end == std::string_view::npos ? "" : std::string(api_version.substr(0, group_end));
     r.version = std::string(group_end == std::string_view::npos ? api_version : api_version.substr(group_end + 1));
-    r.namespaced = true;
-    std::string plural;
-    for (char c : r.kind)
-        plural += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (plural.ends_with('y'))
-        plural = plural.substr(0, plural.size() - 1) + "ies";
-    else if (plural.ends_with('s'))
-        plural += "es";
-    else
-        plural += "s";
-    r.resource = plural;
     return r;
 }
 
 live_snapshot::live_snapshot(kube::rest_config config, kube::client_options options,
                              const std::vector<std::string>& workload_kinds, std::shared_ptr<snapshot::holder> target,
-                             metrics& stats, const logger& log)
-    : target_(std::move(target)), stats_(stats), log_(log)
+                             metrics& stats, const logger& log, live_snapshot_options o)
+    : target_(std::move(target)), stats_(stats), log_(log), config_(std::move(config)),
+      client_options_(std::move(options)), options_(o)
 {
-    std::vector<kube::api_resource> resources{{"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false}};
-    for (const auto& k : workload_kinds)
-        resources.push_back(*workload_resource(k)); // checked by the command line
-    for (std::size_t i = 0; i < resources.size(); ++i) {
+    // Karmada's own CRD: its plural is part of its API, not a guess.
+    auto clusters = std::make_unique<watched>();
+    clusters->resource = {"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false};
+    watched_.push_back(std::move(clusters));
+    start_reflector(0, false);
+    for (const auto& k : workload_kinds) {
         auto w = std::make_unique<watched>();
-        w->resource = resources[i];
-        w->label = resource_label(resources[i]);
-        w->reflector = std::make_unique<kube::reflector>(
-            config, options, resources[i], std::string(),
-            [this, i](const kube::object_map& objects) { changed(i, objects); },
-            [this, i](const kube::reflector_status& status) { state_changed(i, status); });
-        stats_.live_watch(w->label, "starting", 0, 0);
+        w->resource = *workload_resource(k); // the syntax is checked by the command line
+        w->api_version_kind = k;
+        w->label = k;
         watched_.push_back(std::move(w));
     }
 }
@@ -104,16 +107,106 @@ live_snapshot::~live_snapshot()
     stop();
 }
 
+// Makes the reflector of a resolved collection, and starts it when asked (the snapshot is running).
+void live_snapshot::start_reflector(std::size_t i, bool run)
+{
+    watched& w = *watched_[i];
+    w.label = resource_label(w.resource);
+    w.reflector = std::make_unique<kube::reflector>(
+        config_, client_options_, w.resource, std::string(),
+        [this, i](const kube::object_map& objects) { changed(i, objects); },
+        [this, i](const kube::reflector_status& status) { state_changed(i, status); });
+    stats_.live_watch(w.label, "starting", 0, 0);
+    if (run)
+        w.reflector->start();
+}
+
 void live_snapshot::start()
 {
-    for (auto& w : watched_)
-        w->reflector->start();
+    if (resolver_.joinable() || stopping_)
+        return;
+    watched_[0]->reflector->start();
+    // Discovery on a thread of its own: the constructor and start() never wait for the API server.
+    resolver_ = std::thread([this] { resolve_kinds(); });
+}
+
+// Resolves each workload kind by discovery (a fresh client each round: client::resolve caches), retrying
+// with backoff while discovery fails and every `rediscover` while a kind is not served.
+void live_snapshot::resolve_kinds()
+{
+    kube::backoff delays(options_.discovery_backoff);
+    std::string last_failure;
+    for (;;) {
+        bool failed = false, pending = false;
+        {
+            kube::client c(config_, client_options_);
+            c.interrupt_on(&stopping_);
+            for (std::size_t i = 1; i < watched_.size() && !stopping_; ++i) {
+                watched& w = *watched_[i];
+                if (w.reflector)
+                    continue;
+                auto found = c.resolve(w.resource.api_version(), w.resource.kind);
+                if (!found) {
+                    failed = pending = true;
+                    if (found.error().message != last_failure && !stopping_)
+                        log_.warning("cannot ask karmada-apiserver which resource serves a --live-workloads kind; "
+                                     "retrying, the live snapshot waits for it",
+                                     "kind=" + w.api_version_kind + " error=" + logger::quote(found.error().message));
+                    last_failure = found.error().message;
+                    break;
+                }
+                const std::lock_guard lock(mutex_);
+                if (!*found) {
+                    pending = true;
+                    if (!w.unserved) {
+                        const std::string group = w.resource.group.empty() ? "''" : w.resource.group;
+                        const auto ms = options_.rediscover.count();
+                        const std::string every = ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
+                        log_.error("karmada-apiserver does not serve this --live-workloads kind; the live snapshot is "
+                                   "published without its workloads, and discovery is asked again",
+                                   "kind=" + w.api_version_kind + " retry_every=" + every + " hint=" +
+                                       logger::quote("give apiVersion/Kind as `kubectl api-resources --api-group=" +
+                                                     group + "` lists it (the Kind spelled as there), or install "
+                                                     "the CRD that serves it"));
+                        w.unserved = true;
+                        stats_.live_kind(w.api_version_kind, false);
+                        rebuild(); // the Clusters may be waiting for this kind only
+                    }
+                    continue;
+                }
+                w.resource = **found;
+                w.unserved = false;
+                w.synced_once = false;
+                stats_.live_kind(w.api_version_kind, true);
+                log_.info("karmada-apiserver serves a --live-workloads kind",
+                          "kind=" + w.api_version_kind + " resource=" + resource_label(w.resource));
+                start_reflector(i, true);
+            }
+            c.interrupt_on(nullptr);
+        }
+        if (!pending || stopping_)
+            return;
+        if (!failed)
+            last_failure.clear();
+        std::unique_lock lock(resolver_mutex_);
+        resolver_wake_.wait_for(lock, failed ? delays.next() : options_.rediscover, [this] { return stopping_.load(); });
+        if (stopping_)
+            return;
+    }
 }
 
 void live_snapshot::stop()
 {
+    {
+        const std::lock_guard lock(resolver_mutex_);
+        stopping_ = true;
+    }
+    resolver_wake_.notify_all();
+    if (resolver_.joinable())
+        resolver_.join();
     for (auto& w : watched_)
-        w->reflector->stop();
+        if (w->reflector)
+            w->reflector->stop();
 }
 
 void live_snapshot::state_changed(std::size_t index, const kube::reflector_status& status)
@@ -146,7 +239,7 @@ void live_snapshot::changed(std::size_t index, const kube::object_map& objects)
 void live_snapshot::rebuild()
 {
     for (const auto& w : watched_)
-        if (!w->synced_once)
+        if (!w->synced_once && !w->unserved)
             return;
     std::optional<lint::input_set> workloads;
     if (watched_.size() > 1) {

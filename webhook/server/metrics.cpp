@@ -159,9 +159,22 @@ void metrics::render_other(std::string& out) const
     out += "karmada_policy_webhook_rejected_connections_total " + std::to_string(rejected_.load()) + "\n";
 }
 
+void metrics::live_kind(const std::string& api_version_kind, bool served)
+{
+    const std::lock_guard lock(mutex_);
+    live_kinds_[api_version_kind] = served;
+}
+
 void metrics::render_live(std::string& out) const
 {
     const std::lock_guard lock(mutex_);
+    if (!live_kinds_.empty()) {
+        header(out, "karmada_policy_webhook_live_workload_kind_served", "gauge",
+               "serve --live-workloads: 1 when discovery found the kind served, 0 when karmada-apiserver does not "
+               "serve it (the live snapshot is published without its workloads).");
+        for (const auto& [kind, served] : live_kinds_)
+            out += "karmada_policy_webhook_live_workload_kind_served{kind=\"" + kind + "\"} " + (served ? "1" : "0") + "\n";
+    }
     if (live_.empty())
         return;
     static constexpr const char* states[] = {"starting", "synced", "retrying", "stopped"};

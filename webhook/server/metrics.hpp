@@ -43,6 +43,8 @@ public:
     // serve --kubeconfig: one watched collection's state ("starting", "synced", "retrying", "stopped"),
     // objects held and last successful sync (seconds since the epoch; 0: never).
     void live_watch(const std::string& resource, const std::string& state, std::size_t objects, double last_sync);
+    // serve --live-workloads: whether discovery found the kind ("example.com/v1/Foo") served (absent until asked).
+    void live_kind(const std::string& api_version_kind, bool served);
     void connection_rejected();
     void set_open_connections(std::int64_t n) { open_connections_.store(n, std::memory_order_relaxed); }
 
@@ -79,6 +81,7 @@ private:
     std::atomic<std::uint64_t> snapshot_clusters_{0}, snapshot_workloads_{0};
     std::atomic<std::uint64_t> snapshot_reloads_ok_{0}, snapshot_reloads_failed_{0};
     std::map<std::string, live_series> live_; // by resource; guarded by mutex_
+    std::map<std::string, bool> live_kinds_;  // --live-workloads kind -> served; guarded by mutex_
 };
 
 } // namespace kpw::server

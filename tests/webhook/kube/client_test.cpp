@@ -562,8 +562,23 @@ TEST_CASE("client: a watch that breaks mid-event, sends garbage or a 410 ERROR e
         s.server.send_line("clusters", "{\"type\":\"ADDED\",\"object\":");
         w.join();
         REQUIRE_FALSE(w.outcome.ok());
-        CHECK(c.last_error_kind() == error_kind::bad_reply);
+        CHECK(c.last_error_kind() == error_kind::undecodable); // the reflector re-lists, unlike after a cut
         CHECK(contains(w.outcome.error().message, "garbage"));
+    }
+    SUBCASE("429 ERROR event, and a 429 reply")
+    {
+        watch_run w(c, s.server.resource_version());
+        REQUIRE(eventually([&] { return s.server.open_watches() == 1; }));
+        s.server.send_line("clusters", R"({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure",)"
+                                       R"("message":"too many requests","reason":"TooManyRequests","code":429}})");
+        w.join();
+        REQUIRE_FALSE(w.outcome.ok());
+        CHECK(c.last_error_kind() == error_kind::throttled); // the reflector backs off and watches again
+        s.server.respond("/apis/cluster.karmada.io/v1alpha1/clusters", {429, R"({"kind":"Status","code":429})"});
+        auto listed = c.list(clusters);
+        REQUIRE_FALSE(listed.ok());
+        CHECK(c.last_error_kind() == error_kind::throttled);
+        CHECK(contains(listed.error().message, "429 Too Many Requests"));
     }
     SUBCASE("410 ERROR event")
     {

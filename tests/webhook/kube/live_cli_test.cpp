@@ -485,3 +485,36 @@ TEST_CASE("serve --kubeconfig: an exec credential plugin, and what it leaves run
     }
     kill(helper, SIGKILL);
 }
+
+TEST_CASE("serve --live-workloads: kinds resolved by discovery (Gateway as gateways, Foo as foozles); an unserved "
+          "kind is an error and holds nothing back")
+{
+    plane p;
+    p.load(examples + "clusters.yaml");
+    p.api.add_resource({"gateway.networking.k8s.io", "v1", "gateways", "Gateway", true});
+    p.api.add_resource({"example.com", "v1", "foozles", "Foo", true});
+    p.api.put("gateways", R"({"apiVersion":"gateway.networking.k8s.io/v1","kind":"Gateway",
+      "metadata":{"name":"edge","namespace":"default"},"spec":{}})");
+    p.api.put("foozles", R"({"apiVersion":"example.com/v1","kind":"Foo","metadata":{"name":"f1","namespace":"default"}})");
+    serve_process s({"--kubeconfig=" + p.kubeconfig.string(), "--live-workloads=gateway.networking.k8s.io/v1/Gateway",
+                     "--live-workloads=example.com/v1/Foo", "--live-workloads=example.com/v1/Bar"});
+    // The Clusters and the two served kinds' workloads are published; Bar's absence holds nothing back.
+    REQUIRE(wait_until([&] { return has_metric(s, "karmada_policy_webhook_snapshot_clusters 9"); }, 20000));
+    REQUIRE(wait_until([&] { return has_metric(s, "karmada_policy_webhook_snapshot_workloads 2"); }, 20000));
+    CHECK(has_metric(s, R"(karmada_policy_webhook_live_workload_kind_served{kind="example.com/v1/Bar"} 0)"));
+    CHECK(has_metric(s, R"(karmada_policy_webhook_live_workload_kind_served{kind="example.com/v1/Foo"} 1)"));
+    CHECK(http_get(s.health_port(), "/readyz").result() == boost::beast::http::status::ok);
+    std::set<std::string> paths;
+    for (const auto& r : p.api.requests())
+        paths.insert(r.path);
+    CHECK(paths.count("/apis/gateway.networking.k8s.io/v1/gateways") == 1);
+    CHECK(paths.count("/apis/example.com/v1/foozles") == 1);
+    CHECK(paths.count("/apis/gateway.networking.k8s.io/v1/gatewaies") == 0);
+    // The error names the kind and what would help, once.
+    const std::string log = s.log();
+    const auto at = log.find("does not serve this --live-workloads kind");
+    REQUIRE(at != std::string::npos);
+    CHECK(log.find("kind=example.com/v1/Bar", at) != std::string::npos);
+    CHECK(log.find("kubectl api-resources --api-group=example.com", at) != std::string::npos);
+    CHECK(log.find("does not serve this --live-workloads kind", at + 1) == std::string::npos);
+}
