@@ -27,7 +27,8 @@ const std::vector<gate_spec>& known_gates(karmada_release release = newest_karma
 // --feature-gates=AllAlpha=true,AllBeta=true instead; see day2-semantics header).
 class feature_gates {
 public:
-    explicit feature_gates(karmada_release release = newest_karmada_release); // every gate at its default
+    feature_gates() : feature_gates(newest_karmada_release) {} // every gate at its default
+    explicit feature_gates(karmada_release release);
 
     bool enabled(std::string_view name) const; // unknown names are false
     void set(std::string_view name, bool value);
