@@ -20,8 +20,10 @@ namespace kpw::server {
 class live_snapshot {
 public:
     // `workload_kinds`: "apps/v1/Deployment" (apiVersion/Kind) per kind to keep as known workloads.
+    // `max_objects` (0: no limit) bounds each watched collection: over it, the collection's objects and
+    // the snapshot are dropped (logged, state over_limit in /metrics) until a list fits again.
     live_snapshot(kube::rest_config config, kube::client_options options, const std::vector<std::string>& workload_kinds,
-                  std::shared_ptr<snapshot::holder> target, metrics& stats, const logger& log);
+                  std::shared_ptr<snapshot::holder> target, metrics& stats, const logger& log, std::size_t max_objects = 0);
     ~live_snapshot();
 
     void start();
@@ -29,13 +31,15 @@ public:
 
 private:
     struct watched;
-    void changed(std::size_t index, const kube::object_map& objects);
+    void changed(std::size_t index, const kube::kept_map& objects);
     void state_changed(std::size_t index, const kube::reflector_status& status);
+    void degrade(std::size_t index, const std::string& fields);
     void rebuild();
 
     std::shared_ptr<snapshot::holder> target_;
     metrics& stats_;
     const logger& log_;
+    std::size_t max_objects_;
     std::mutex mutex_; // guards the stores and the rebuild (reflector threads call in)
     std::vector<std::unique_ptr<watched>> watched_; // [0] = Clusters, then one per workload kind
 };
