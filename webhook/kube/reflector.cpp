@@ -7,7 +7,6 @@
 #include <random>
 #include <thread>
 
-
 namespace kpw::kube {
 
 namespace {
