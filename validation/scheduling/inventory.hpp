@@ -26,6 +26,8 @@ public:
     // `kubectl get clusters -o yaml` prints. Objects of other kinds are counted in ignored(). A Cluster
     // with decode errors is kept with the fields that did decode, and each error becomes an issue.
     void add(const doc::value& document, std::vector<inventory_issue>& issues);
+    // Appends a Cluster decoded before (serve's live snapshot decodes each object once, as it arrives).
+    void add(model::cluster decoded) { clusters_.push_back(std::move(decoded)); }
 
     // Sorts by name. A name seen twice keeps the later object, as a second kubectl apply updates the
     // first; no issue (`issues` stays for the callers).

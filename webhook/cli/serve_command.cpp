@@ -98,6 +98,11 @@ void add_snapshot_flags(CLI::App& sub, server::serve_options& o)
                    "with --kubeconfig/--in-cluster: also keep these kinds (apiVersion/Kind, e.g. apps/v1/Deployment, "
                    "resolved by discovery; repeat the flag) as the known workloads")
         ->allow_extra_args(false);
+    sub.add_option("--live-max-objects", o.live_max_objects,
+                   "with --kubeconfig/--in-cluster: the most objects kept per watched collection (0: no limit); "
+                   "beyond it the live snapshot is dropped, logged and shown in /metrics (state over_limit) while "
+                   "admission keeps answering, and listed again until it fits (docs/live.md sizes the memory)")
+        ->capture_default_str();
 }
 
 // Files only: standard input can be neither watched nor read again on reload.

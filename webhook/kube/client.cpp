@@ -38,6 +38,13 @@ bool is_karmada_group(std::string_view group)
     return group == "cluster.karmada.io" || group == "policy.karmada.io" || group == "work.karmada.io";
 }
 
+// A string member's text without a copy, "" when missing or not a string.
+std::string_view string_view_member(const rapidjson::Value& v, const char* name)
+{
+    const rapidjson::Value* m = member(v, name);
+    return m != nullptr && m->IsString() ? std::string_view(m->GetString(), m->GetStringLength()) : std::string_view();
+}
+
 // The message of a Kubernetes Status body, "" when the body is not one.
 std::string status_message(const std::string& body)
 {
@@ -220,16 +227,17 @@ result<std::string> client::impl::list_page(const api_resource& r, const std::st
     return metadata != nullptr ? string_member(*metadata, "continue") : std::string();
 }
 
-result<client::list_reply> client::list(const api_resource& r, std::string_view namespace_, std::string_view label_selector)
+result<client::list_each_reply> client::list_each(const api_resource& r, std::string_view namespace_,
+                                                  std::string_view label_selector,
+                                                  const std::function<bool(const list_item&)>& on_item,
+                                                  const std::function<void()>& on_restart)
 {
     const std::string what = "listing " + resource_name(r) + where(r, namespace_);
     const std::string base = r.path(namespace_) + "?limit=" + std::to_string(impl_->options.page_size) +
                              (label_selector.empty() ? "" : "&labelSelector=" + detail::query_escape(label_selector));
+    rapidjson::StringBuffer item_text; // one item at a time, its buffer reused
     for (int restart = 0;; ++restart) {
-        rapidjson::StringBuffer out;
-        rapidjson::Writer<rapidjson::StringBuffer> writer(out);
-        writer.StartArray();
-        list_reply reply;
+        list_each_reply reply;
         std::string token;
         bool restarted = false;
         do {
@@ -248,28 +256,62 @@ result<client::list_reply> client::list(const api_resource& r, std::string_view 
             if (page["items"].IsArray())
                 for (auto& item : page["items"].GetArray()) {
                     detail::fill_type_meta(item, page.GetAllocator(), r.api_version(), r.kind);
+                    item_text.Clear();
+                    rapidjson::Writer<rapidjson::StringBuffer> writer(item_text);
                     item.Accept(writer);
                     ++reply.items;
+                    list_item each;
+                    if (const rapidjson::Value* metadata = member(item, "metadata")) {
+                        each.has_metadata = true;
+                        each.namespace_ = string_view_member(*metadata, "namespace");
+                        each.name = string_view_member(*metadata, "name");
+                    }
+                    each.json = std::string_view(item_text.GetString(), item_text.GetSize());
+                    if (!on_item(each)) {
+                        reply.stopped = true;
+                        return reply;
+                    }
                 }
-            if (out.GetSize() > impl_->options.max_body_bytes)
-                return impl_->fail(error_kind::bad_reply, what + " gave more than " +
-                                                              std::to_string(impl_->options.max_body_bytes) +
-                                                              " bytes, the client's limit");
         } while (!token.empty());
-        if (restarted)
-            continue;
-        writer.EndArray();
-        rapidjson::StringBuffer rv;
-        rapidjson::Writer<rapidjson::StringBuffer> rv_writer(rv);
-        rv_writer.String(reply.resource_version.c_str(), static_cast<rapidjson::SizeType>(reply.resource_version.size()));
-        reply.json.reserve(out.GetSize() + 96);
-        reply.json = R"({"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":)";
-        reply.json.append(rv.GetString(), rv.GetSize());
-        reply.json += R"(},"items":)";
-        reply.json.append(out.GetString(), out.GetSize());
-        reply.json += "}";
-        return reply;
+        if (!restarted)
+            return reply;
+        if (on_restart)
+            on_restart();
     }
+}
+
+result<client::list_reply> client::list(const api_resource& r, std::string_view namespace_, std::string_view label_selector)
+{
+    const std::string what = "listing " + resource_name(r) + where(r, namespace_);
+    std::string items;
+    bool too_large = false;
+    auto listed = list_each(
+        r, namespace_, label_selector,
+        [&](const list_item& item) {
+            items += items.empty() ? "" : ",";
+            items += item.json;
+            too_large = items.size() > impl_->options.max_body_bytes;
+            return !too_large;
+        },
+        [&] { items.clear(); });
+    if (!listed)
+        return listed.error();
+    if (too_large)
+        return impl_->fail(error_kind::bad_reply, what + " gave more than " + std::to_string(impl_->options.max_body_bytes) +
+                                                      " bytes, the client's limit");
+    list_reply reply;
+    reply.resource_version = std::move(listed->resource_version);
+    reply.items = listed->items;
+    rapidjson::StringBuffer rv;
+    rapidjson::Writer<rapidjson::StringBuffer> rv_writer(rv);
+    rv_writer.String(reply.resource_version.c_str(), static_cast<rapidjson::SizeType>(reply.resource_version.size()));
+    reply.json.reserve(items.size() + rv.GetSize() + 96);
+    reply.json = R"({"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":)";
+    reply.json.append(rv.GetString(), rv.GetSize());
+    reply.json += R"(},"items":[)";
+    reply.json += items;
+    reply.json += "]}";
+    return reply;
 }
 
 result<std::optional<std::string>> client::get(const api_resource& r, std::string_view namespace_, std::string_view name)

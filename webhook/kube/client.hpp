@@ -81,6 +81,25 @@ public:
     result<list_reply> list(const api_resource& r, std::string_view namespace_ = {},
                             std::string_view label_selector = {});
 
+    // The same list item by item, holding one page at a time (serve's live snapshot keeps a decoded
+    // form of each object, never the list's text: issue 38). `on_item` gets each item, its JSON text
+    // with apiVersion and kind filled in, valid until it returns; returning false stops the list (no
+    // further page is asked for; the reply says `stopped`). `on_restart` runs when a 410 on a continue
+    // token restarts the list from the beginning (once): the items given so far are void.
+    struct list_item {
+        std::string_view namespace_, name; // metadata's
+        bool has_metadata = false;
+        std::string_view json;
+    };
+    struct list_each_reply {
+        std::string resource_version; // of the last page read
+        std::size_t items = 0;
+        bool stopped = false; // on_item returned false
+    };
+    result<list_each_reply> list_each(const api_resource& r, std::string_view namespace_, std::string_view label_selector,
+                                      const std::function<bool(const list_item&)>& on_item,
+                                      const std::function<void()>& on_restart);
+
     // One object as JSON (apiVersion and kind filled in), nullopt on 404.
     result<std::optional<std::string>> get(const api_resource& r, std::string_view namespace_, std::string_view name);
 

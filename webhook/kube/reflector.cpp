@@ -6,39 +6,22 @@
 #include <mutex>
 #include <thread>
 
-#include "kube/json_text.hpp"
-
 namespace kpw::kube {
 
 namespace {
 
 using clock = std::chrono::steady_clock;
 
-std::string key_of(const std::string& namespace_, const std::string& name)
+std::string key_of(std::string_view namespace_, std::string_view name)
 {
-    return namespace_.empty() ? name : namespace_ + "/" + name;
+    return namespace_.empty() ? std::string(name) : std::string(namespace_) + "/" + std::string(name);
 }
 
-// The items of a List text (client::list's) into the store; false when it does not parse.
-bool fill_store(const std::string& list_json, object_map& store)
-{
-    rapidjson::Document doc;
-    std::string error;
-    if (!detail::parse_json(doc, list_json, error))
-        return false;
-    const rapidjson::Value* items = detail::member(doc, "items");
-    if (items == nullptr || !items->IsArray())
-        return false;
-    store.clear();
-    for (const auto& item : items->GetArray()) {
-        const rapidjson::Value* metadata = detail::member(item, "metadata");
-        if (metadata == nullptr)
-            continue;
-        store[key_of(detail::string_member(*metadata, "namespace"), detail::string_member(*metadata, "name"))] =
-            detail::to_json(item);
-    }
-    return true;
-}
+// The plain constructor's kept form: the object's JSON text.
+struct kept_text final : kept_object {
+    explicit kept_text(std::string_view j) : json(j) {}
+    std::string json;
+};
 
 // What follows a watch, as client-go's Reflector.watch and handleAnyWatch (tools/cache/reflector.go)
 // decide it, with one difference: a broken stream is resumed after the backoff delay, not at once, so that
@@ -71,7 +54,8 @@ struct reflector::impl {
     client_options copts;
     api_resource resource;
     std::string namespace_;
-    std::function<void(const object_map&)> on_change;
+    object_decoder decode;
+    std::function<void(const kept_map&)> on_change;
     std::function<void(const reflector_status&)> on_state;
     reflector_options options;
 
@@ -79,10 +63,12 @@ struct reflector::impl {
     std::condition_variable wake;
     reflector_status status; // under mutex
     std::atomic<bool> stopping{false};
+    std::atomic<bool> leave_watch{false}; // stop() or over the limit: the watch in progress ends
     std::thread thread;
 
     // Only the reflector's thread touches these.
-    object_map store;
+    kept_map store;
+    bool over_limit = false; // more than options.max_objects: the store is empty until a list fits
     std::string resource_version;
     bool dirty = false;
     clock::time_point dirty_since;
@@ -96,6 +82,7 @@ struct reflector::impl {
     void set_state(reflector_state s, const std::string& error);
     void watching();
     void wait_backoff();
+    void drop_over_limit();
 };
 
 void reflector::impl::set_state(reflector_state s, const std::string& error)
@@ -116,9 +103,12 @@ void reflector::impl::set_state(reflector_state s, const std::string& error)
         on_state(copy);
 }
 
-// A watch is open (an event came, or the stream ticks): healthy again after a failure.
+// A watch is open (an event came, or the stream ticks): healthy again after a failure, but not while the
+// collection is over the limit (the watch is ending then).
 void reflector::impl::watching()
 {
+    if (over_limit)
+        return;
     {
         std::lock_guard lock(mutex);
         if (status.state == reflector_state::synced)
@@ -139,18 +129,45 @@ void reflector::impl::wait_backoff()
     wake.wait_for(lock, delay, [this] { return stopping.load(); });
 }
 
+// Empties the store and says why (once per state change): more objects than the limit.
+void reflector::impl::drop_over_limit()
+{
+    over_limit = true;
+    leave_watch = true;
+    store.clear();
+    dirty = false;
+    set_state(reflector_state::over_limit, "more than " + std::to_string(options.max_objects) + " " +
+                                               resource.resource + ", the limit of objects kept; none is kept");
+}
+
 bool reflector::impl::list(client& c, bool first)
 {
-    auto listed = c.list(resource, namespace_);
+    // Each object decoded as its page is read; the store is replaced only by a whole list.
+    kept_map fresh;
+    auto listed = c.list_each(
+        resource, namespace_, {},
+        [&](const client::list_item& item) {
+            if (options.max_objects != 0 && fresh.size() >= options.max_objects)
+                return false;
+            if (item.has_metadata)
+                fresh[key_of(item.namespace_, item.name)] = decode(item.json);
+            return true;
+        },
+        [&] { fresh.clear(); });
     if (!listed) {
         if (!stopping)
             set_state(reflector_state::retrying, listed.error().message);
         return false;
     }
-    if (!fill_store(listed->json, store)) {
-        set_state(reflector_state::retrying, "the list of " + resource.resource + " does not parse");
+    if (listed->stopped) {
+        drop_over_limit();
         return false;
     }
+    if (over_limit) {
+        over_limit = false;
+        leave_watch = stopping.load(); // stop() sets both; the client's interrupt covers a race here
+    }
+    store = std::move(fresh);
     resource_version = listed->resource_version;
     if (!first) {
         std::lock_guard lock(mutex);
@@ -169,11 +186,17 @@ void reflector::impl::apply(const watch_event& e)
         resource_version = e.resource_version;
     if (e.type == watch_event::kind::bookmark)
         return;
+    if (over_limit)
+        return; // nothing is kept until a list fits again
     const std::string key = key_of(e.namespace_, e.name);
     if (e.type == watch_event::kind::deleted)
         store.erase(key);
     else
-        store[key] = e.object;
+        store[key] = decode(e.object);
+    if (options.max_objects != 0 && store.size() > options.max_objects) {
+        drop_over_limit();
+        return;
+    }
     {
         std::lock_guard lock(mutex);
         status.objects = store.size();
@@ -210,12 +233,13 @@ void reflector::impl::watch(client& c)
                 watching();
                 apply(e);
             },
-            stopping,
+            leave_watch,
             [&] {
                 watching();
                 flush(false);
             });
         flush(true);
+        // stop(), or over the limit (run() lists again after the backoff: the collection may have shrunk).
         if (stopping || (w && !*w))
             return;
         const error_kind failed = w ? error_kind::server : c.last_error_kind();
@@ -255,12 +279,31 @@ void reflector::impl::run()
 reflector::reflector(rest_config config, client_options copts, api_resource resource, std::string namespace_,
                      std::function<void(const object_map&)> on_change,
                      std::function<void(const reflector_status&)> on_state, reflector_options options)
+    : reflector(
+          std::move(config), std::move(copts), std::move(resource), std::move(namespace_),
+          [](std::string_view json) { return std::make_shared<const kept_text>(json); },
+          [on_change = std::move(on_change)](const kept_map& store) {
+              if (!on_change)
+                  return;
+              object_map texts;
+              for (const auto& [key, kept] : store)
+                  texts.emplace(key, static_cast<const kept_text&>(*kept).json);
+              on_change(texts);
+          },
+          std::move(on_state), options)
+{
+}
+
+reflector::reflector(rest_config config, client_options copts, api_resource resource, std::string namespace_,
+                     object_decoder decode, std::function<void(const kept_map&)> on_change,
+                     std::function<void(const reflector_status&)> on_state, reflector_options options)
     : impl_(std::make_unique<impl>())
 {
     impl_->config = std::move(config);
     impl_->copts = std::move(copts);
     impl_->resource = std::move(resource);
     impl_->namespace_ = std::move(namespace_);
+    impl_->decode = std::move(decode);
     impl_->on_change = std::move(on_change);
     impl_->on_state = std::move(on_state);
     impl_->options = options;
@@ -284,6 +327,7 @@ void reflector::stop()
     {
         std::lock_guard lock(impl_->mutex);
         impl_->stopping = true;
+        impl_->leave_watch = true;
     }
     impl_->wake.notify_all();
     if (impl_->thread.joinable())

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "kube/backoff.hpp"
 #include "kube/client.hpp"
@@ -24,9 +25,13 @@ struct reflector_options {
     std::function<void(std::chrono::milliseconds)> sleep;
     // Changes arriving within this window are handed over once: a burst of 5,000 events is one rebuild.
     std::chrono::milliseconds coalesce{200};
+    // More objects than this (0: no limit) and the store is emptied and the state is over_limit: the
+    // list stops at the object after the limit, a watch adding it is left, and the collection is listed
+    // again after the backoff (it may have shrunk). Memory stays bounded by the limit (issue 38).
+    std::size_t max_objects = 0;
 };
 
-enum class reflector_state { starting, synced, retrying, stopped };
+enum class reflector_state { starting, synced, retrying, over_limit, stopped };
 
 struct reflector_status {
     reflector_state state = reflector_state::starting;
@@ -39,6 +44,15 @@ struct reflector_status {
 // "namespace/name" (or "name") -> the object's JSON text as `kubectl get -o json` prints an item.
 using object_map = std::map<std::string, std::string>;
 
+// What the store keeps of one object when the caller decodes it: serve's live snapshot keeps the
+// snapshot's own form of each object, decoded once as it arrives, instead of its JSON text (issue 38).
+struct kept_object {
+    virtual ~kept_object() = default;
+};
+using kept_map = std::map<std::string, std::shared_ptr<const kept_object>>;
+// One object's JSON text (as `kubectl get -o json` prints an item; valid during the call) -> what is kept.
+using object_decoder = std::function<std::shared_ptr<const kept_object>(std::string_view json)>;
+
 class reflector {
 public:
     // `on_change` runs on the reflector's thread after the first list and after each coalesced burst of
@@ -46,6 +60,11 @@ public:
     // change). Neither may block for long.
     reflector(rest_config config, client_options copts, api_resource resource, std::string namespace_,
               std::function<void(const object_map&)> on_change,
+              std::function<void(const reflector_status&)> on_state = {}, reflector_options options = {});
+    // The same, keeping `decode`'s form of each object: `on_change` gets the store itself (the objects
+    // are shared, so keeping a copy of the map costs its keys, never the objects).
+    reflector(rest_config config, client_options copts, api_resource resource, std::string namespace_,
+              object_decoder decode, std::function<void(const kept_map&)> on_change,
               std::function<void(const reflector_status&)> on_state = {}, reflector_options options = {});
     ~reflector(); // stops and joins
 

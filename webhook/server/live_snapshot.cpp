@@ -17,6 +17,7 @@ const char* state_name(kube::reflector_state s)
     case kube::reflector_state::starting: return "starting";
     case kube::reflector_state::synced: return "synced";
     case kube::reflector_state::retrying: return "retrying";
+    case kube::reflector_state::over_limit: return "over_limit";
     case kube::reflector_state::stopped: return "stopped";
     }
     return "unknown";
@@ -27,21 +28,12 @@ std::string resource_label(const kube::api_resource& r)
     return r.group.empty() ? r.resource : r.resource + "." + r.group;
 }
 
-// The store as one `kubectl get -o json` List, for the loaders every other input goes through.
-lint::input_set as_input(const std::string& name, const kube::object_map& objects)
-{
-    std::string json = R"({"apiVersion":"v1","kind":"List","items":[)";
-    bool first = true;
-    for (const auto& [key, object] : objects) {
-        json += first ? "" : ",";
-        json += object;
-        first = false;
-    }
-    json += "]}";
-    lint::input_set out;
-    out.files.push_back({name, std::move(json), false});
-    return out;
-}
+// What the reflectors keep of each object: the snapshot's own form, decoded once as the object arrives
+// (issue 38); a rebuild copies the decoded objects, never decodes them again.
+struct decoded final : kube::kept_object {
+    explicit decoded(snapshot::decoded_object o) : object(std::move(o)) {}
+    snapshot::decoded_object object;
+};
 
 } // namespace
 
@@ -49,8 +41,8 @@ struct live_snapshot::watched {
     kube::api_resource resource; // resource (the plural) empty until discovery names it
     std::string label;
     std::string api_version_kind; // as --live-workloads gave it ("" for the Clusters)
-    kube::object_map objects;
-    bool synced_once = false;
+    kube::kept_map objects; // shared with the reflector's store: a copy costs the keys
+    bool synced_once = false; // since the start, or since the collection was over the limit
     bool unserved = false; // discovery says the server does not serve it: the snapshot does not wait for it
     std::unique_ptr<kube::reflector> reflector; // set once resolved (by the constructor or the discovery thread)
 };
@@ -112,10 +104,16 @@ void live_snapshot::start_reflector(std::size_t i, bool run)
 {
     watched& w = *watched_[i];
     w.label = resource_label(w.resource);
+    kube::reflector_options reflector_options;
+    reflector_options.max_objects = options_.max_objects;
+    kube::object_decoder decode = [label = w.label, i](std::string_view json) {
+        return std::make_shared<const decoded>(i == 0 ? snapshot::decode_cluster_object(json, label)
+                                                       : snapshot::decode_workload_object(json, "default", label));
+    };
     w.reflector = std::make_unique<kube::reflector>(
-        config_, client_options_, w.resource, std::string(),
-        [this, i](const kube::object_map& objects) { changed(i, objects); },
-        [this, i](const kube::reflector_status& status) { state_changed(i, status); });
+        config_, client_options_, w.resource, std::string(), std::move(decode),
+        [this, i](const kube::kept_map& objects) { changed(i, objects); },
+        [this, i](const kube::reflector_status& status) { state_changed(i, status); }, reflector_options);
     stats_.live_watch(w.label, "starting", 0, 0);
     if (run)
         w.reflector->start();
@@ -217,6 +215,10 @@ void live_snapshot::state_changed(std::size_t index, const kube::reflector_statu
     const std::string fields = "resource=" + w.label + " state=" + state_name(status.state) +
                                " objects=" + std::to_string(status.objects) +
                                (status.last_error.empty() ? "" : " error=" + logger::quote(status.last_error));
+    if (status.state == kube::reflector_state::over_limit) {
+        degrade(index, fields);
+        return;
+    }
     if (status.state == kube::reflector_state::retrying)
         log_.warning("karmada-apiserver watch interrupted; admission continues with the last snapshot, without "
                      "the warnings that need a newer one",
@@ -225,7 +227,23 @@ void live_snapshot::state_changed(std::size_t index, const kube::reflector_statu
         log_.info("karmada-apiserver watch state", fields);
 }
 
-void live_snapshot::changed(std::size_t index, const kube::object_map& objects)
+// A collection over --live-max-objects: its objects are gone, so is the snapshot (a snapshot without
+// them would warn about what is not so); admission answers on, without the snapshot's warnings, until
+// a list fits again.
+void live_snapshot::degrade(std::size_t index, const std::string& fields)
+{
+    const std::lock_guard lock(mutex_);
+    watched& w = *watched_[index];
+    w.objects.clear();
+    w.synced_once = false;
+    target_->replace(nullptr);
+    stats_.snapshot_loaded(0, 0);
+    log_.warning("karmada-apiserver holds more objects than --live-max-objects=" + std::to_string(options_.max_objects) +
+                     "; the live snapshot is dropped and admission continues without the warnings that need it",
+                 fields);
+}
+
+void live_snapshot::changed(std::size_t index, const kube::kept_map& objects)
 {
     const std::lock_guard lock(mutex_);
     watched& w = *watched_[index];
@@ -241,17 +259,17 @@ void live_snapshot::rebuild()
     for (const auto& w : watched_)
         if (!w->synced_once && !w->unserved)
             return;
-    std::optional<lint::input_set> workloads;
-    if (watched_.size() > 1) {
-        workloads.emplace();
-        for (std::size_t i = 1; i < watched_.size(); ++i) {
-            auto set = as_input(watched_[i]->label, watched_[i]->objects);
-            workloads->files.push_back(std::move(set.files.front()));
-        }
-    }
+    std::vector<const snapshot::decoded_object*> cluster_objects;
+    cluster_objects.reserve(watched_[0]->objects.size());
+    for (const auto& [key, kept] : watched_[0]->objects)
+        cluster_objects.push_back(&static_cast<const decoded&>(*kept).object);
+    std::vector<const snapshot::decoded_object*> workload_objects;
+    for (std::size_t i = 1; i < watched_.size(); ++i)
+        for (const auto& [key, kept] : watched_[i]->objects)
+            workload_objects.push_back(&static_cast<const decoded&>(*kept).object);
     auto next = std::make_shared<snapshot::state>();
     std::vector<lint::file_error> errors;
-    snapshot::load(*next, as_input(watched_[0]->label, watched_[0]->objects), workloads, "default", errors);
+    snapshot::load(*next, cluster_objects, watched_.size() > 1 ? &workload_objects : nullptr, errors);
     if (!errors.empty()) {
         // As with --clusters files: a snapshot that does not decode whole is not used.
         stats_.snapshot_reload(false);

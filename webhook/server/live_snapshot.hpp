@@ -25,11 +25,14 @@ namespace kpw::server {
 struct live_snapshot_options {
     kube::backoff_policy discovery_backoff; // between discovery attempts while the server is unreachable
     std::chrono::milliseconds rediscover{60'000}; // between discovery attempts for kinds the server does not serve
+    std::size_t max_objects = 0; // --live-max-objects per watched collection (0: no limit)
 };
 
 class live_snapshot {
 public:
     // `workload_kinds`: "apps/v1/Deployment" (apiVersion/Kind) per kind to keep as known workloads.
+    // `o.max_objects` (0: no limit) bounds each watched collection: over it, the collection's objects and
+    // the snapshot are dropped (logged, state over_limit in /metrics) until a list fits again.
     live_snapshot(kube::rest_config config, kube::client_options options, const std::vector<std::string>& workload_kinds,
                   std::shared_ptr<snapshot::holder> target, metrics& stats, const logger& log,
                   live_snapshot_options o = {});
@@ -40,8 +43,9 @@ public:
 
 private:
     struct watched;
-    void changed(std::size_t index, const kube::object_map& objects);
+    void changed(std::size_t index, const kube::kept_map& objects);
     void state_changed(std::size_t index, const kube::reflector_status& status);
+    void degrade(std::size_t index, const std::string& fields);
     void rebuild();
     void resolve_kinds(); // the discovery thread: until every workload kind has its reflector, or stop
     void start_reflector(std::size_t index, bool run);

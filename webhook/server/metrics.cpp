@@ -177,7 +177,7 @@ void metrics::render_live(std::string& out) const
     }
     if (live_.empty())
         return;
-    static constexpr const char* states[] = {"starting", "synced", "retrying", "stopped"};
+    static constexpr const char* states[] = {"starting", "synced", "retrying", "over_limit", "stopped"};
     header(out, "karmada_policy_webhook_live_watch_state", "gauge",
            "serve --kubeconfig: 1 for the state each watched collection is in (list + watch of karmada-apiserver).");
     for (const auto& [resource, l] : live_)

@@ -49,6 +49,10 @@ struct serve_options {
     std::string context;
     bool in_cluster = false;
     std::vector<std::string> live_workloads; // --live-workloads apps/v1/Deployment ...
+    // --live-max-objects: per watched collection; more and the live snapshot is dropped (issue 38). The
+    // default, 10,000 Clusters, peaks at about 380 MiB: the live-snapshot overlay's 512Mi limit holds it
+    // (BENCHMARKS.md, "serve's live snapshot: memory").
+    std::size_t live_max_objects = 10'000;
     bool live() const { return !kubeconfig.empty() || !context.empty() || in_cluster; }
     bool has_snapshot() const { return !clusters.empty() || live(); }
 

@@ -84,8 +84,10 @@ result<bool> server::prepare()
         if (!config)
             return config.error();
         // Not waited for: admission never depends on the API server being reachable.
+        live_snapshot_options live;
+        live.max_objects = o.live_max_objects;
         live_snapshot_ = std::make_unique<live_snapshot>(std::move(*config), kube::client_options{}, o.live_workloads,
-                                                         state_.cluster_snapshot(), state_.stats(), state_.log());
+                                                         state_.cluster_snapshot(), state_.stats(), state_.log(), live);
     } else if (state_.cluster_snapshot()) {
         snapshot_watcher_.emplace(ioc_, o.clusters, o.workloads, o.snapshot_poll_interval, state_.cluster_snapshot(),
                                   state_.stats(), state_.log());

@@ -10,29 +10,36 @@ namespace kpw::snapshot {
 
 namespace {
 
-// Loads every document of the inputs and hands each root (with its file's name) to `take`; parse failures become file errors.
+// Loads every document of one text and hands each root (with the text's name) to `take`; parse failures
+// and kubectl's refusals become file errors.
+template <class F>
+void for_each_document(std::string_view text, const std::string& name, std::vector<lint::file_error>& errors, F&& take)
+{
+    // `kubectl get clusters -o json` output goes through RapidJSON (doc::load_documents).
+    auto docs = doc::load_documents(text);
+    if (!docs) {
+        errors.push_back({name, docs.error().where, docs.error().message});
+        return;
+    }
+    std::vector<scheduling::inventory_issue> issues;
+    for (auto& d : *docs) {
+        if (auto refused = lint::kubectl_refusal(d.root, name)) {
+            issues.push_back({refused->where, std::move(refused->message)});
+            continue;
+        }
+        take(d.root, name, issues);
+    }
+    for (auto& i : issues)
+        errors.push_back({name, i.where, std::move(i.message)});
+}
+
+// The same over every file of the inputs.
 template <class F>
 void for_each_document(const lint::input_set& inputs, std::vector<lint::file_error>& errors, F&& take)
 {
     errors.insert(errors.end(), inputs.errors.begin(), inputs.errors.end());
-    for (const auto& in : inputs.files) {
-        // `kubectl get clusters -o json` output goes through RapidJSON (doc::load_documents).
-        auto docs = doc::load_documents(in.text);
-        if (!docs) {
-            errors.push_back({in.name, docs.error().where, docs.error().message});
-            continue;
-        }
-        std::vector<scheduling::inventory_issue> issues;
-        for (auto& d : *docs) {
-            if (auto refused = lint::kubectl_refusal(d.root, in.name)) {
-                issues.push_back({refused->where, std::move(refused->message)});
-                continue;
-            }
-            take(d.root, in.name, issues);
-        }
-        for (auto& i : issues)
-            errors.push_back({in.name, i.where, std::move(i.message)});
-    }
+    for (const auto& in : inputs.files)
+        for_each_document(in.text, in.name, errors, take);
 }
 
 // ClusterTaintPolicies given with the clusters (a drill's cluster controller applies them).
@@ -70,25 +77,76 @@ void load(state& out, const std::vector<std::string>& cluster_paths, const std::
     load(out, read_paths(cluster_paths), read_paths(workload_paths), default_namespace, errors);
 }
 
+namespace {
+
+// Once every Cluster is in: sorted, and the scheduler's view prepared over them.
+void seal_clusters(state& out, std::vector<lint::file_error>& errors)
+{
+    std::vector<scheduling::inventory_issue> seal_issues;
+    out.clusters.seal(seal_issues);
+    for (auto& i : seal_issues)
+        errors.push_back({"--clusters", i.where, std::move(i.message)});
+    out.snapshot = std::make_unique<scheduling::snapshot>(out.clusters.clusters());
+}
+
+} // namespace
+
 void load(state& out, const std::optional<lint::input_set>& clusters, const std::optional<lint::input_set>& workloads,
           const std::string& default_namespace, std::vector<lint::file_error>& errors)
 {
     if (clusters) {
-        std::vector<scheduling::inventory_issue> seal_issues;
         for_each_document(*clusters, errors, [&](const doc::value& root, const std::string&, auto& issues) {
             out.clusters.add(root, issues);
             add_taint_policies(out.taint_policies, root, issues);
         });
-        out.clusters.seal(seal_issues);
-        for (auto& i : seal_issues)
-            errors.push_back({"--clusters", i.where, std::move(i.message)});
-        out.snapshot = std::make_unique<scheduling::snapshot>(out.clusters.clusters());
+        seal_clusters(out, errors);
     }
     if (workloads) {
         out.have_workloads = true;
         for_each_document(*workloads, errors, [&](const doc::value& root, const std::string&, auto& issues) {
             scheduling::add_workloads(out.workloads, root, default_namespace, issues);
         });
+    }
+}
+
+decoded_object decode_cluster_object(std::string_view json, const std::string& source)
+{
+    decoded_object out;
+    for_each_document(json, source, out.errors, [&](const doc::value& root, const std::string&, auto& issues) {
+        scheduling::cluster_inventory one;
+        one.add(root, issues);
+        out.clusters.assign(one.clusters().begin(), one.clusters().end());
+        add_taint_policies(out.taint_policies, root, issues);
+    });
+    return out;
+}
+
+decoded_object decode_workload_object(std::string_view json, const std::string& default_namespace, const std::string& source)
+{
+    decoded_object out;
+    for_each_document(json, source, out.errors, [&](const doc::value& root, const std::string&, auto& issues) {
+        scheduling::add_workloads(out.workloads, root, default_namespace, issues);
+    });
+    return out;
+}
+
+void load(state& out, const std::vector<const decoded_object*>& clusters,
+          const std::vector<const decoded_object*>* workloads, std::vector<lint::file_error>& errors)
+{
+    for (const decoded_object* d : clusters) {
+        errors.insert(errors.end(), d->errors.begin(), d->errors.end());
+        for (const auto& c : d->clusters)
+            out.clusters.add(model::cluster(c));
+        out.taint_policies.insert(out.taint_policies.end(), d->taint_policies.begin(), d->taint_policies.end());
+    }
+    seal_clusters(out, errors);
+    if (workloads == nullptr)
+        return;
+    out.have_workloads = true;
+    out.workloads.reserve(workloads->size());
+    for (const decoded_object* d : *workloads) {
+        errors.insert(errors.end(), d->errors.begin(), d->errors.end());
+        out.workloads.insert(out.workloads.end(), d->workloads.begin(), d->workloads.end());
     }
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lint/inputs.hpp"
@@ -44,6 +45,23 @@ void load(state& out, const std::vector<std::string>& cluster_paths, const std::
 // means "not given" (no snapshot / no workloads), an empty set means "given, and empty".
 void load(state& out, const std::optional<lint::input_set>& clusters, const std::optional<lint::input_set>& workloads,
           const std::string& default_namespace, std::vector<lint::file_error>& errors);
+
+// serve's live snapshot decodes each object once, as it arrives, and builds every new state from the
+// decoded objects (issue 38): the same state and errors as load() given the objects as one List.
+struct decoded_object {
+    std::vector<model::cluster> clusters;   // 0 or 1
+    std::vector<model::cluster_taint_policy> taint_policies;
+    std::vector<model::workload> workloads; // 0 or 1
+    std::vector<lint::file_error> errors;
+};
+// `json`: one object as `kubectl get -o json` prints an item; `source` names it in errors, as the file
+// name of load()'s inputs does.
+decoded_object decode_cluster_object(std::string_view json, const std::string& source);
+decoded_object decode_workload_object(std::string_view json, const std::string& default_namespace,
+                                      const std::string& source);
+// Into an empty `out`, copying the decoded objects: nullptr `workloads` means "not given".
+void load(state& out, const std::vector<const decoded_object*>& clusters,
+          const std::vector<const decoded_object*>* workloads, std::vector<lint::file_error>& errors);
 
 // The paths read as lint reads its inputs; nullopt when there are none.
 std::optional<lint::input_set> read_paths(const std::vector<std::string>& paths);

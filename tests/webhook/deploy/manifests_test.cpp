@@ -344,3 +344,37 @@ TEST_CASE("the Containerfile runs the README's build and the user the Deployment
         CHECK(text.find(std::to_string(container_port(c, port))) != std::string::npos);
     CHECK(at(c, {"args"}).items()[0].text() == "serve");
 }
+
+// Issue 38: the live-snapshot overlay's memory follows BENCHMARKS.md ("serve's live snapshot: memory"):
+// about 60 MiB for serve with 10,000 Deployments plus 32 MiB per 1,000 Clusters at a burst's peak. Its
+// limit must hold the peak of the Clusters its --live-max-objects lets in, its request the steady 5,000.
+TEST_CASE("the live-snapshot overlay's memory holds the Clusters its --live-max-objects lets in")
+{
+    const value k = object("overlays/live-snapshot/kustomization.yaml", "Kustomization");
+    std::string patch;
+    for (const auto& p : at(k, {"patches"}).items())
+        patch += p.string_at("patch");
+    auto ops = kpw::doc::load_documents(patch);
+    REQUIRE(ops.ok());
+    REQUIRE(ops->size() == 1);
+    long long max_objects = -1, request_mi = -1, limit_mi = -1;
+    const auto mebibytes = [](const std::string& q) {
+        REQUIRE(q.ends_with("Mi"));
+        return std::stoll(q.substr(0, q.size() - 2));
+    };
+    for (const auto& op : (*ops)[0].root.items()) {
+        const std::string path(op.string_at("path"));
+        const value* v = op.find("value");
+        REQUIRE(v != nullptr);
+        if (path.ends_with("/args/-") && v->is_string() && v->text().starts_with("--live-max-objects="))
+            max_objects = std::stoll(v->text().substr(std::string_view("--live-max-objects=").size()));
+        else if (path.ends_with("/resources/requests/memory"))
+            request_mi = mebibytes(v->text());
+        else if (path.ends_with("/resources/limits/memory"))
+            limit_mi = mebibytes(v->text());
+    }
+    REQUIRE(max_objects > 0); // never unbounded: more Clusters than the limit holds would kill every replica
+    CHECK(limit_mi >= 60 + 32 * max_objects / 1000);
+    CHECK(request_mi >= 60 + 26 * 5);  // 5,000 Clusters steady: 190 MiB measured
+    CHECK(request_mi <= limit_mi);
+}

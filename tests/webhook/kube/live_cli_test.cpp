@@ -418,6 +418,57 @@ TEST_CASE("serve --kubeconfig: warnings follow Clusters added, tainted and delet
     CHECK(cluster_reads == role_grants("karmada-policy-webhook:live-snapshot"));
 }
 
+// Issue 38: the live snapshot's memory is bounded. More objects in a watched collection than
+// --live-max-objects and serve drops them and the snapshot, says so once (log, /metrics), answers every
+// review without the snapshot's warnings, and takes the snapshot back when the collection fits again.
+TEST_CASE("serve --live-max-objects: over the limit the live snapshot is dropped, admission answers, it comes back")
+{
+    plane p;
+    p.load(examples + "clusters.yaml"); // 9 Clusters
+    p.load(examples + "workloads.yaml");
+    serve_process s({"--kubeconfig=" + p.kubeconfig.string(), "--live-workloads=apps/v1/Deployment",
+                     "--live-max-objects=10"});
+    REQUIRE(wait_until([&] { return has_metric(s, "karmada_policy_webhook_snapshot_clusters 9"); }));
+    tls_client c(s.webhook_port(), {s.bundle().ca_crt});
+    REQUIRE_FALSE(c.connect());
+    const std::string groups = policy_for("default", "nginx", R"({"clusterAffinities":[
+      {"affinityName":"dc-shanghai","clusterNames":["dc-shanghai-1"]},{"affinityName":"dc-beijing","clusterNames":["member1"]}]})");
+    CHECK(mentions(warnings_for(c, groups), "affinity group dc-shanghai matches no cluster"));
+
+    // A 10th and an 11th Cluster, by watch events: over the limit.
+    for (const char* name : {"extra-1", "extra-2"}) {
+        auto extra = example_cluster("member1");
+        extra.find("metadata")->set("name", kpw::doc::value::string(name));
+        p.api.put("clusters", kpw::doc::to_json(extra));
+    }
+    REQUIRE(wait_until([&] { return has_metric(s, state_line("over_limit")); }, 20000));
+    CHECK(has_metric(s, R"(karmada_policy_webhook_live_objects{resource="clusters.cluster.karmada.io"} 0)"));
+    CHECK(has_metric(s, "karmada_policy_webhook_snapshot_clusters 0"));
+    // Admission answers every review (warnings_for requires 200 and allowed), without the snapshot's warnings.
+    for (int i = 0; i < 3; ++i)
+        CHECK_FALSE(mentions(warnings_for(c, groups), "dc-shanghai"));
+    CHECK(http_get(s.health_port(), "/readyz").result() == boost::beast::http::status::ok);
+    // Listed again after the backoff, still too many: still over the limit, and said once.
+    REQUIRE(wait_until([&] {
+        std::size_t lists = 0;
+        for (const auto& r : p.api.requests())
+            lists += r.path == "/apis/cluster.karmada.io/v1alpha1/clusters" && !r.query.contains("watch");
+        return lists >= 3;
+    }, 20000));
+    CHECK(has_metric(s, state_line("over_limit")));
+    const std::string log = s.log();
+    std::size_t said = 0;
+    for (auto at = log.find("--live-max-objects=10"); at != std::string::npos; at = log.find("--live-max-objects=10", at + 1))
+        ++said;
+    CHECK(said == 1);
+
+    // Back to 10 Clusters: the next list fits, the snapshot and its warnings come back.
+    p.api.remove("clusters", "", "extra-2");
+    REQUIRE(wait_until([&] { return has_metric(s, "karmada_policy_webhook_snapshot_clusters 10"); }, 60000));
+    CHECK(has_metric(s, state_line("synced")));
+    CHECK(mentions(warnings_for(c, groups), "affinity group dc-shanghai matches no cluster"));
+}
+
 TEST_CASE("simulate --kubeconfig starts the drill from the control plane, as from the exported files")
 {
     plane p;

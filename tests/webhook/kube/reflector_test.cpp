@@ -429,3 +429,29 @@ TEST_CASE("reflector: stop() is prompt while watching, while backing off and whi
         CHECK(f.seen.count() == 0);
     }
 }
+
+// Issue 38: memory bounded by max_objects, on the list and on the watch; back once the collection fits.
+TEST_CASE("reflector: more objects than max_objects are not kept (list or watch), and a list that fits syncs again")
+{
+    fixture f;
+    for (const char* name : {"a", "b", "c", "d"})
+        f.server.put("clusters", cluster(name));
+    auto o = fixture::fast();
+    o.max_objects = 3;
+    f.start(clusters, {}, o);
+    // The list stops at the 4th object: nothing kept, nothing handed over, the state says why.
+    REQUIRE(eventually([&] { return f.r->status().state == reflector_state::over_limit; }));
+    CHECK(f.r->status().objects == 0);
+    CHECK(f.r->status().last_error.find("more than 3 clusters") != std::string::npos);
+    CHECK(f.seen.count() == 0);
+    // Listed again after the backoff; with 3 it fits.
+    f.server.remove("clusters", "", "d");
+    REQUIRE(eventually([&] { return f.r->status().state == reflector_state::synced; }));
+    REQUIRE(eventually([&] { return f.seen.last().size() == 3; }));
+    // A watch event that makes 4: dropped again, the watch left, and back when it fits.
+    f.server.put("clusters", cluster("e"));
+    REQUIRE(eventually([&] { return f.r->status().state == reflector_state::over_limit; }));
+    CHECK(f.r->status().objects == 0);
+    f.server.remove("clusters", "", "e");
+    REQUIRE(eventually([&] { return f.r->status().state == reflector_state::synced && f.r->status().objects == 3; }));
+}
