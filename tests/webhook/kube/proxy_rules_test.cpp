@@ -128,7 +128,9 @@ TEST_CASE("proxy_rules: useProxy over httpproxy's noProxy list (UseProxyTests)")
         {"nested.wildcard.io", false}, // match as *.wildcard.io
         {"awildcard.io", true},        // not a match because of '*'
     };
-    for (const auto& [host, want] : use_proxy) {
+    for (const auto& entry : use_proxy) {
+        const std::string& host = entry.first; // not a structured binding: clang 14 cannot capture one
+        const bool want = entry.second;
         CAPTURE(host);
         CHECK(environment_proxies(no_proxy, host, "80") == want);
         CHECK(environment_proxies("*", host, "80") == false); // TestAllNoProxy
