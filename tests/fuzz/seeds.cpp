@@ -407,6 +407,27 @@ std::vector<seed> watch_event_seeds(const std::vector<fixture>& fixtures)
     return out;
 }
 
+// Proxy decisions (four lines: proxy-url, HTTPS_PROXY, NO_PROXY, server host:port): the shapes of
+// x/net/http/httpproxy's proxy_test.go and the kubeconfig's proxy-url.
+std::vector<seed> proxy_url_seeds()
+{
+    return {
+        {"kubeconfig-http-userinfo", "http://al%40ice:p%3Ass@proxy.corp:3128\n\n\nkube.corp:6443\n"},
+        {"kubeconfig-socks5", "socks5://bastion:1080\n\n\n10.0.0.1:6443\n"},
+        {"kubeconfig-https-refused", "https://proxy.corp\n\n\nkube.corp:443\n"},
+        {"kubeconfig-ipv6", "http://[fd00::1]:3128/\n\n\n[2001:db8::1]:6443\n"},
+        {"env-host-port", "\n127.0.0.1:8080\n\nexample.com:443\n"},
+        {"env-no-scheme-name", "\ncache.corp.example.com\nexample.com\nfoo.example.com:443\n"},
+        {"env-socks5h", "\nsocks5h://127.0.0.1:9050\n\nexample.com:443\n"},
+        {"go-noproxy-list", "\nhttp://proxy\nfoobar.com, .barbaz.net, *.wildcard.io, 192.168.1.1, 192.168.1.2:81, 192.168.1.3:80, 10.0.0.0/30, 2001:db8::52:0:1, [2001:db8::52:0:2]:443, [2001:db8::52:0:3]:80, 2002:db8:a::45/64\nnested.wildcard.io:80\n"},
+        {"loopback", "\nhttp://proxy:3128\n\n127.0.0.1:6443\n"},
+        {"localhost", "\nhttp://proxy:3128\n\nlocalhost:6443\n"},
+        {"zone-host", "\nproxy\nexample.com\n1000::%.example.com:123\n"},
+        {"invalid-noproxy", "\nproxy\n:1\nexample.com:80\n"},
+        {"bad-percent", "http://a%zz@proxy\nhttp://proxy:port\n*\n0.0.0.0:6443\n"},
+    };
+}
+
 } // namespace
 
 std::vector<fs::path> fixture_roots(const fs::path& source_root)
@@ -435,6 +456,8 @@ std::vector<seed> make_seeds(std::string_view target, const std::vector<fs::path
         return folder_seeds(fixtures, "kubeconfig", "contexts");
     if (target == "watch_event") // watch streams: the example clusters as events, and broken streams
         return watch_event_seeds(fixtures);
+    if (target == "proxy_url")
+        return proxy_url_seeds();
     return {};
 }
 

@@ -19,6 +19,7 @@ std::span<const target> all_targets()
         {"reschedule", &reschedule},
         {"kubeconfig", &kubeconfig},
         {"watch_event", &watch_event},
+        {"proxy_url", &proxy_url},
     };
     return table;
 }

@@ -33,6 +33,9 @@ int reschedule(bytes data);
 int kubeconfig(bytes data);
 // (9) A watch stream's bytes, split at newlines -> kube::decode_watch_event for every line.
 int watch_event(bytes data);
+// (10) Four lines (a kubeconfig proxy-url, an HTTPS_PROXY value, a NO_PROXY list, the API server's host:port) ->
+// kube/proxy_rules: the proxy URL parsers and Go's environment proxy rules.
+int proxy_url(bytes data);
 
 struct target {
     std::string_view name; // the fuzzer binary is fuzz_<name>; seeds and regressions use <name>/

@@ -14,6 +14,7 @@
 
 #include "base/result.hpp"
 #include "kube/kubeconfig.hpp"
+#include "kube/proxy_rules.hpp"
 #include "kube/watch_event.hpp"
 
 namespace kpw::kube {
@@ -24,6 +25,9 @@ struct client_options {
     std::string user_agent;                            // default: karmada-policy-webhook/<version>
     std::size_t page_size = 500;                       // list ?limit=, as kubectl's --chunk-size
     std::size_t max_body_bytes = 512u << 20;           // a reply larger than this is an error, not an OOM
+    // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, used when the kubeconfig has no proxy-url (Go's rules:
+    // kube/proxy_rules.hpp). nullopt: the process's environment, read when a connection is made.
+    std::optional<proxy_environment> proxy_env;
 };
 
 // A resource as discovery names it: /apis/<group>/<version>/[namespaces/<ns>/]<resource>.

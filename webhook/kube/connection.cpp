@@ -27,6 +27,7 @@
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 
+#include "kube/proxy.hpp"
 #include "version.hpp"
 
 namespace kpw::kube::detail {
@@ -149,6 +150,8 @@ struct connection::impl {
     const client_options& options;
     std::optional<server_url> url;
     std::string url_error;
+    std::optional<proxy_url> proxy; // the tunnel's proxy (kubeconfig proxy-url, else the environment's)
+    std::string proxy_error;
     credentials creds;
     net::io_context ioc;
     tcp::resolver resolver{ioc};
@@ -170,6 +173,14 @@ struct connection::impl {
             url = *u;
         else
             url_error = u.error().message;
+        if (url) {
+            auto p = proxy_for(c.proxy_url, o.proxy_env ? *o.proxy_env : process_proxy_environment(),
+                               url->tls ? "https" : "http", url->host, url->port);
+            if (p)
+                proxy = *p;
+            else
+                proxy_error = p.error().message;
+        }
     }
 
     beast::tcp_stream& lowest() { return tls ? tls->next_layer() : *plain; }
@@ -230,7 +241,8 @@ struct connection::impl {
 
     std::string unreachable(const std::string& why) const
     {
-        return "cannot reach " + config.server + " (" + why +
+        return "cannot reach " + config.server +
+               (proxy ? " through the proxy " + proxy->redacted() + " (" + proxy->origin + ")" : "") + " (" + why +
                "); is the API server running and is this the right --kubeconfig/--context?";
     }
 
@@ -356,17 +368,21 @@ result<bool> connection::impl::connect(error_kind& kind)
     kind = error_kind::unreachable;
     if (!url)
         return failure{url_error, {}};
+    if (!proxy_error.empty())
+        return failure{proxy_error, {}};
+    const std::string& dial_host = proxy ? proxy->host : url->host; // through a proxy: the proxy resolves
+    const std::string& dial_port = proxy ? proxy->port : url->port;
     tcp::resolver::results_type endpoints;
     auto ec = run(
         [&](auto h) {
-            resolver.async_resolve(url->host, url->port, [&endpoints, h](beast::error_code e, auto results) mutable {
+            resolver.async_resolve(dial_host, dial_port, [&endpoints, h](beast::error_code e, auto results) mutable {
                 endpoints = std::move(results);
                 h(e);
             });
         },
         nullptr, std::chrono::steady_clock::now() + options.connect_timeout);
     if (ec)
-        return failure{unreachable("cannot resolve " + url->host + ": " +
+        return failure{unreachable("cannot resolve " + dial_host + ": " +
                                    (aborted == abort_reason::deadline ? "timed out" : ec.message())), {}};
     if (url->tls) {
         auto made = make_tls_context(kind);
@@ -387,6 +403,19 @@ result<bool> connection::impl::connect(error_kind& kind)
             why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
         return failure{unreachable(why +
                                    (timed_out || took >= 1s ? " after " + seconds(timed_out ? options.connect_timeout : took) : "")), {}};
+    }
+    if (proxy) {
+        plain->expires_after(options.connect_timeout);
+        auto tunnel = open_tunnel(*plain, *proxy, url->host, url->port,
+                                  [this](const std::function<void(io_handler)>& start) {
+                                      return run([&](auto h) { start(io_handler(h)); });
+                                  },
+                                  seconds(options.connect_timeout));
+        if (!tunnel) {
+            close();
+            kind = error_kind::unreachable;
+            return tunnel;
+        }
     }
     if (url->tls) {
         auto shaken = handshake(kind);

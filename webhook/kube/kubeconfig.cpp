@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "doc/load.hpp"
+#include "kube/proxy_rules.hpp"
 
 namespace kpw::kube {
 namespace {
@@ -125,7 +126,8 @@ struct cluster_entry {
     std::string file;
     std::string server, tls_server_name, ca_file, ca_pem;
     bool insecure = false;
-    bool has_proxy = false; // proxy-url: not supported here
+    std::string proxy_url; // checked by check_cluster
+    position proxy_at; // where proxy-url is, for its message
 };
 struct user_entry {
     std::string file;
@@ -271,6 +273,24 @@ void each_named(const file_reader& r, const doc::value& root, std::string_view l
     }
 }
 
+// extensions (top level, cluster, user, context, preferences): client-go carries them so that writes
+// do not drop them, and reads nothing in them; a list of {name, extension} whose names are unique
+// (clientcmd/api/v1 Convert_Slice_v1_NamedExtension_To_Map_string_To_runtime_Object refuses a repeat).
+void check_extensions(const file_reader& r, const doc::value& map, const std::string& key)
+{
+    const std::string k = child(key, "extensions");
+    std::set<std::string> seen;
+    const auto& items = r.sequence_at(map, "extensions", key);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string ik = k + "[" + std::to_string(i) + "]";
+        if (!items[i].is_mapping())
+            r.fail(items[i], ik, "expected a mapping with name and extension, found " + found(items[i]));
+        const std::string name = r.string_at(items[i], "name", ik);
+        if (!seen.insert(name).second)
+            r.fail(items[i], ik, "duplicate extension name \"" + name + "\"");
+    }
+}
+
 cluster_entry read_cluster(const file_reader& r, const doc::value& item, const std::string& key)
 {
     cluster_entry c;
@@ -284,7 +304,13 @@ cluster_entry read_cluster(const file_reader& r, const doc::value& item, const s
     c.insecure = r.bool_at(*m, "insecure-skip-tls-verify", k);
     c.ca_file = r.resolve(r.string_at(*m, "certificate-authority", k));
     c.ca_pem = r.bytes_at(*m, "certificate-authority-data", k);
-    c.has_proxy = !r.string_at(*m, "proxy-url", k).empty();
+    c.proxy_url = r.string_at(*m, "proxy-url", k);
+    if (const doc::value* v = m->find("proxy-url"))
+        c.proxy_at = v->pos();
+    // client-go only turns gzip off with it (transport DisableCompression); this client never asks for
+    // gzip, so either value is honoured by construction. Read for its type, as client-go decodes it.
+    (void)r.bool_at(*m, "disable-compression", k);
+    check_extensions(r, *m, k);
     return c;
 }
 
@@ -339,6 +365,7 @@ user_entry read_user(const file_reader& r, const doc::value& item, const std::st
     if (const doc::value* ap = r.mapping_at(*m, "auth-provider", k))
         u.auth_provider = r.string_at(*ap, "name", k + ".auth-provider");
     u.exec = read_exec(r, *m, k);
+    check_extensions(r, *m, k);
     for (std::string_view field : {"as", "as-uid", "as-groups", "as-user-extra"})
         if (const doc::value* v = m->find(field); u.impersonation.empty() && v != nullptr && !is_empty(*v))
             u.impersonation = field;
@@ -356,6 +383,7 @@ context_entry read_context(const file_reader& r, const doc::value& item, const s
     c.cluster = r.string_at(*m, "cluster", k);
     c.user = r.string_at(*m, "user", k);
     c.namespace_ = r.string_at(*m, "namespace", k);
+    check_extensions(r, *m, k);
     return c;
 }
 
@@ -380,6 +408,9 @@ void merge_file(const kubeconfig_text& f, merged_config& out)
         r.fail(*root.find("apiVersion"), "apiVersion", "\"" + api_version + "\" is not supported (v1)");
     if (!kind.empty() && kind != "Config")
         r.fail(*root.find("kind"), "kind", "\"" + kind + "\" is not a kubeconfig (Config)");
+    check_extensions(r, root, "");
+    if (const doc::value* prefs = r.mapping_at(root, "preferences", ""))
+        check_extensions(r, *prefs, "preferences");
     merged_config mine;
     each_named(r, root, "clusters", [&](std::string n, const doc::value& v, const std::string& k) {
         mine.clusters.emplace(std::move(n), read_cluster(r, v, k));
@@ -447,8 +478,12 @@ void check_cluster(const cluster_entry& c, const std::string& name)
                            "(kubectl refuses this too; keep one)"};
     if (c.insecure && (!c.ca_file.empty() || !c.ca_pem.empty())) // client-go transport.TLSConfigFor
         throw config_error{at + ": specifying a root certificates file with the insecure flag is not allowed"};
-    if (c.has_proxy)
-        throw config_error{at + ".proxy-url: not supported: this client connects to the server directly"};
+    if (!c.proxy_url.empty()) { // clientcmd validation.go: invalid 'proxy-url'
+        auto p = detail::parse_proxy_url(c.proxy_url, "proxy-url");
+        if (!p)
+            throw config_error{"kubeconfig " + c.file + where_of(c.proxy_at) + ": " + entry_key("clusters", name) +
+                               ".cluster." + p.error().message};
+    }
 }
 
 // clientcmd/validation.go validateAuthInfo's exec checks, and exec.go's apiVersion check.
@@ -499,6 +534,7 @@ void apply_cluster(const cluster_entry& c, rest_config& rc, parsed_kubeconfig& o
     rc.server = c.server;
     rc.tls_server_name = c.tls_server_name;
     rc.insecure_skip_tls_verify = c.insecure;
+    rc.proxy_url = c.proxy_url;
     rc.ca_pem = c.ca_pem;
     out.ca_file = c.ca_file;
 }

@@ -30,6 +30,8 @@ struct rest_config {
     std::string server;          // https://host:port[/prefix]; http:// is accepted for loopback tests only
     std::string tls_server_name; // SNI and the name the certificate must carry; empty: the server's host
     bool insecure_skip_tls_verify = false;
+    std::string proxy_url;       // clusters[].cluster.proxy-url (http:// or socks5://, checked); empty: the
+                                 // environment's HTTPS_PROXY / NO_PROXY by Go's rules
     std::string ca_pem;          // certificate-authority-data (decoded) or the certificate-authority file; empty: system roots
     std::string client_cert_pem; // client-certificate(-data)
     std::string client_key_pem;  // client-key(-data)
@@ -71,7 +73,8 @@ struct kubeconfig_text {
 // a certificate without a key, token with basic auth, a CA with insecure-skip-tls-verify, an exec
 // plugin of another apiVersion. Refused where kubectl would go on silently: a context naming a user
 // that is not defined (kubectl connects anonymously), auth-provider, impersonation (as, as-groups,
-// ...), proxy-url.
+// ...), a proxy-url this client cannot use (https://; kube/proxy_rules.hpp). disable-compression and
+// extensions are read for their types and ignored, as client-go ignores them here (docs/live.md).
 // Messages name the file (with line:column where the node has one) and the key, never a secret.
 struct parsed_kubeconfig {
     rest_config config;

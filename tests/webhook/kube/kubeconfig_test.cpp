@@ -449,8 +449,9 @@ TEST_CASE("what this client cannot honour is refused rather than ignored")
 {
     CHECK(error_of(with(server + "    insecure-skip-tls-verify: true\n    certificate-authority-data: " + ca_b64 + "\n", "    {}\n"))
               .find("specifying a root certificates file with the insecure flag is not allowed") != std::string::npos);
-    CHECK(error_of(with(server + "    proxy-url: http://proxy:3128\n", "    {}\n"))
-              .find("clusters[\"c\"].cluster.proxy-url: not supported") != std::string::npos);
+    CHECK(error_of(with(server + "    proxy-url: https://user:pw@proxy:3128\n", "    {}\n")) ==
+          "kubeconfig /home/u/.kube/config:5:16: clusters[\"c\"].cluster.proxy-url: an https:// proxy (TLS to the "
+          "proxy) is not supported by this client; use an http:// proxy (CONNECT) or a socks5:// proxy");
     CHECK(error_of(with(server, "    token: t\n    as: someone-else\n"))
               .find("users[\"u\"].user.as: impersonation is not supported") != std::string::npos);
 }
@@ -475,4 +476,43 @@ TEST_CASE("base64 errors give the byte Go's decoder reports")
     CHECK(ca_error("Q===").ends_with("(illegal base64 data at input byte 1)"));
     CHECK(ca_error("Q0E*").ends_with("(illegal base64 data at input byte 3)"));
     CHECK(error_of("apiVersion: [v1]\n").find(": apiVersion: expected a string, found array") != std::string::npos);
+}
+
+TEST_CASE("proxy-url is carried to the connection (http and socks5), and checked as clientcmd checks it")
+{
+    auto http = parse_one(with(server + "    proxy-url: http://user:pw@proxy.corp:3128\n", "    {}\n"));
+    REQUIRE_MESSAGE(http.ok(), http.error().message);
+    CHECK(http->config.proxy_url == "http://user:pw@proxy.corp:3128");
+    auto socks = parse_one(with(server + "    proxy-url: socks5://bastion:1080\n", "    {}\n"));
+    REQUIRE_MESSAGE(socks.ok(), socks.error().message);
+    CHECK(socks->config.proxy_url == "socks5://bastion:1080");
+    // clientcmd parseProxyURL: the scheme must be http, https or socks5; the URL is never echoed (it may hold
+    // a password).
+    const std::string bad = error_of(with(server + "    proxy-url: ftp://user:pw@proxy\n", "    {}\n"));
+    CHECK(bad.find("clusters[\"c\"].cluster.proxy-url: the proxy scheme \"ftp\" is not supported") != std::string::npos);
+    CHECK(bad.find("pw") == std::string::npos);
+    CHECK(error_of(with(server + "    proxy-url: proxy.corp:3128\n", "    {}\n")).find("proxy-url: not a URL") !=
+          std::string::npos);
+}
+
+TEST_CASE("disable-compression and extensions are accepted as client-go accepts them, and type-checked")
+{
+    for (const char* value : {"true", "false"}) {
+        CAPTURE(value);
+        auto p = parse_one(with(server + "    disable-compression: " + value + "\n", "    {}\n"));
+        CHECK_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
+    }
+    const std::string ext = "    extensions:\n    - name: a\n      extension: {any: thing}\n";
+    const std::string text = "extensions:\n- name: top\n  extension: [1, 2]\npreferences:\n  extensions:\n  - name: p\n"
+                             "    extension: {}\n" +
+                             with(server + ext, "    token: t\n" + ext) ;
+    auto p = parse_one(text);
+    REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
+    CHECK(p->config.token == "t");
+    CHECK(error_of(with(server + "    disable-compression: sometimes\n", "    {}\n"))
+              .find("clusters[\"c\"].cluster.disable-compression: expected a boolean") != std::string::npos);
+    CHECK(error_of(with(server + "    extensions: {name: a}\n", "    {}\n"))
+              .find("clusters[\"c\"].cluster.extensions: expected a list") != std::string::npos);
+    CHECK(error_of(with(server + "    extensions:\n    - {name: a}\n    - {name: a}\n", "    {}\n"))
+              .find("clusters[\"c\"].cluster.extensions[1]: duplicate extension name \"a\"") != std::string::npos);
 }
