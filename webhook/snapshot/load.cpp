@@ -5,14 +5,17 @@
 #include "doc/load.hpp"
 #include "lint/inputs.hpp"
 #include "lint/kubectl_reader.hpp"
+#include "lint/repeated_keys.hpp"
 
 namespace kpw::snapshot {
 
 namespace {
 
 // Loads every document of the inputs and hands each root (with its file's name) to `take`; parse failures become file errors.
+// A repeated key (doc::repeated_key) becomes a duplicate-key warning in `warnings`.
 template <class F>
-void for_each_document(const lint::input_set& inputs, std::vector<lint::file_error>& errors, F&& take)
+void for_each_document(const lint::input_set& inputs, std::vector<lint::file_error>& errors,
+                       std::vector<lint::snapshot_warning>& warnings, F&& take)
 {
     errors.insert(errors.end(), inputs.errors.begin(), inputs.errors.end());
     for (const auto& in : inputs.files) {
@@ -24,6 +27,7 @@ void for_each_document(const lint::input_set& inputs, std::vector<lint::file_err
         }
         std::vector<scheduling::inventory_issue> issues;
         for (auto& d : *docs) {
+            lint::add_repeated_key_warnings(d, in.name, warnings);
             if (auto refused = lint::kubectl_refusal(d.root, in.name)) {
                 issues.push_back({refused->where, std::move(refused->message)});
                 continue;
@@ -75,7 +79,7 @@ void load(state& out, const std::optional<lint::input_set>& clusters, const std:
 {
     if (clusters) {
         std::vector<scheduling::inventory_issue> seal_issues;
-        for_each_document(*clusters, errors, [&](const doc::value& root, const std::string&, auto& issues) {
+        for_each_document(*clusters, errors, out.load_warnings, [&](const doc::value& root, const std::string&, auto& issues) {
             out.clusters.add(root, issues);
             add_taint_policies(out.taint_policies, root, issues);
         });
@@ -86,7 +90,7 @@ void load(state& out, const std::optional<lint::input_set>& clusters, const std:
     }
     if (workloads) {
         out.have_workloads = true;
-        for_each_document(*workloads, errors, [&](const doc::value& root, const std::string&, auto& issues) {
+        for_each_document(*workloads, errors, out.load_warnings, [&](const doc::value& root, const std::string&, auto& issues) {
             scheduling::add_workloads(out.workloads, root, default_namespace, issues);
         });
     }
@@ -107,7 +111,7 @@ void load_bindings(state& out, const std::optional<lint::input_set>& bindings, s
         return;
     out.have_bindings = true;
     std::vector<scheduling::inventory_issue> seal_issues;
-    for_each_document(*bindings, errors, [&](const doc::value& root, const std::string& file, auto& issues) {
+    for_each_document(*bindings, errors, out.load_warnings, [&](const doc::value& root, const std::string& file, auto& issues) {
         const std::size_t before = out.bindings.size();
         out.bindings.add(root, issues);
         for (std::size_t i = before; i < out.bindings.size(); ++i)
