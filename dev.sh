@@ -147,50 +147,10 @@ build() {
   ninja_step "build-$dir" "$dir" "$@"
 }
 
-# Counts meson's per-test results from its JSON logs (CI reads neither meson's nor doctest's summary) and
-# sets the exit status: non-zero when a test failed, when meson itself failed (run_suite's status files),
-# or when a log holds fewer tests than its build registers (a run that stopped early).
+# Counts the results of meson's JSON logs and of `test`'s checks, and sets the exit status
+# (tests/dev/count_results.py says when it fails; under CI=true a skip CI does not expect is a failure).
 count_results() {
-  python3 - "$@" <<'PY'
-import json, os, sys
-passed = failed = skipped = 0
-problems = []
-for d in sys.argv[1:]:
-    log = os.path.join(d, "meson-logs", "testlog.json")
-    if not os.path.exists(log):
-        problems.append(f"{d}: meson wrote no test log")
-        continue
-    seen = dir_failed = 0
-    for line in open(log):
-        seen += 1
-        r = json.loads(line).get("result")
-        if r in ("OK", "EXPECTEDFAIL"): passed += 1
-        elif r == "SKIP": skipped += 1
-        else: dir_failed += 1
-    failed += dir_failed
-    def number(name):
-        try:
-            return int(open(os.path.join(d, name)).read())
-        except (OSError, ValueError):
-            return None
-    registered, status = number("kpw-registered-tests"), number("kpw-meson-status")
-    if not registered or seen < registered:
-        problems.append(f"{d}: {seen} results for {registered} registered tests")
-    if status != 0 and dir_failed == 0:  # meson failed without a failing test: say so, count it
-        problems.append(f"{d}: meson test exited {status}")
-checks = os.path.join(".cache", "dev-logs", "checks")  # one line per check of `test`: "NAME OK|FAIL"
-if os.path.exists(checks):
-    for line in open(checks):
-        name, result = line.split()
-        if result == "OK": passed += 1
-        elif result == "SKIP": skipped += 1
-        else: problems.append(f"check {name} failed (its output is above and in .cache/dev-logs/)")
-for p in problems:
-    print(f"dev.sh: {p}", file=sys.stderr)
-failed += len(problems)
-print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
-sys.exit(1 if failed or passed == 0 else 0)
-PY
+  python3 tests/dev/count_results.py "$@"
 }
 
 # forget_results DIR...: no result of an earlier run may be counted as this one's.

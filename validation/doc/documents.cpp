@@ -8,9 +8,11 @@ result<std::vector<document>> load_documents(std::string_view text, const load_l
 {
     const std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first != std::string_view::npos && text[first] == '{' && !control_in_json_string(text)) {
-        if (auto root = parse_json(text, limits)) {
+        bool repeated_keys = false;
+        auto root = parse_json(text, limits, {}, &repeated_keys);
+        if (root && !repeated_keys) {
             std::vector<document> docs;
-            docs.push_back({0, position_of(text, first), std::move(*root)});
+            docs.push_back({0, position_of(text, first), std::move(*root), {}});
             return docs;
         }
     }

@@ -2,6 +2,7 @@
 // JSON text -> doc::value through RapidJSON's SAX reader (RapidJSON stays in this file).
 #include "doc/load.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <tuple>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 // RapidJSON scans strings 16 bytes at a time when told the CPU has SSE2 (every x86-64 does).
 #if defined(__SSE2__) && !defined(RAPIDJSON_SSE2)
@@ -73,11 +75,15 @@ bool may_have_surrogate_escape(std::string_view text)
 // scalars and arrays; keeping only that one makes find() see what Karmada sees. For repeated
 // *objects* Go merges the members into one struct or map instead, which this does not do: such JSON
 // never comes from kube-apiserver, which re-encodes every object. Small objects: quadratic scan.
-void keep_last_duplicate(value& mapping)
+// (kubectl decodes into unstructured's map[string]interface{}, where the last wins whole, objects too.)
+// Each later occurrence of a key goes to `repeats` when given (lint's duplicate-key warning), the mapping
+// at `path` (computed only then). Returns whether a key repeated.
+template <class Path>
+bool keep_last_duplicate(value& mapping, std::vector<repeated_key>* repeats, Path&& path)
 {
     auto& members = mapping.members();
     if (members.size() < 2)
-        return;
+        return false;
     // Fast path without allocating: almost every object has no repeated key.
     bool any = false;
     if (members.size() <= 32) {
@@ -85,7 +91,7 @@ void keep_last_duplicate(value& mapping)
             for (std::size_t j = i + 1; j < members.size() && !any; ++j)
                 any = members[i].first == members[j].first;
         if (!any)
-            return;
+            return false;
     }
     std::vector<bool> shadowed(members.size(), false);
     std::unordered_set<std::string_view> later;
@@ -94,12 +100,25 @@ void keep_last_duplicate(value& mapping)
         any = any || shadowed[i];
     }
     if (!any)
-        return;
+        return false;
+    if (repeats) {
+        const std::string at = path();
+        for (std::size_t i = 1; i < members.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+                if (members[j].first == members[i].first) {
+                    std::string member_path = at;
+                    append_key(member_path, members[i].first);
+                    repeats->push_back({std::move(member_path), members[i].first, members[j].second.key_pos(),
+                                        members[i].second.key_pos()});
+                    break;
+                }
+    }
     std::vector<value::member> kept;
     for (std::size_t i = 0; i < members.size(); ++i)
         if (!shadowed[i])
             kept.push_back(std::move(members[i]));
     members = std::move(kept);
+    return true;
 }
 
 // Builds the tree in place. The children of every open container wait in one shared scratch stack and
@@ -179,6 +198,15 @@ public:
 
     bool too_deep() const { return too_deep_; }
     value take() { return std::move(scratch_.front().second); }
+    bool had_repeated_keys() const { return had_repeated_keys_; }
+    // The repeated keys of the value read (tracked reads only), in text order.
+    std::vector<repeated_key> take_repeated()
+    {
+        std::sort(repeated_.begin(), repeated_.end(), [](const repeated_key& a, const repeated_key& b) {
+            return a.again.line != b.again.line ? a.again.line < b.again.line : a.again.column < b.again.column;
+        });
+        return std::exchange(repeated_, {});
+    }
 
 private:
     // RapidJSON's stream is a local copy while it calls the handler, so positions come from a cursor of
@@ -227,6 +255,8 @@ private:
     }
 
     std::optional<position_counter> where_;
+    std::vector<repeated_key> repeated_;
+    bool had_repeated_keys_ = false;
     std::size_t cursor_ = 0;
     position key_at_;
     std::string fixed_; // go_unescaped's copy, when a string needs one
@@ -235,6 +265,22 @@ private:
         bool mapping;
         std::span<const json_prune> prune; // what to drop among this mapping's members
     };
+
+    // The field path of the container whose frame `closing` was just popped: each level's key in its
+    // parent mapping (the member's key in scratch_), or its index in its parent sequence.
+    std::string path_of(const frame& closing) const
+    {
+        std::string path;
+        for (std::size_t k = 1; k <= open_.size(); ++k) {
+            const std::size_t slot = (k < open_.size() ? open_[k].first : closing.first) - 1;
+            const frame& parent = open_[k - 1];
+            if (parent.mapping)
+                append_key(path, scratch_[slot].first);
+            else
+                append_index(path, slot - parent.first);
+        }
+        return path;
+    }
 
     // Whether the current value event is not stored: inside a dropped subtree, or a dropped member's
     // scalar value (which ends the drop).
@@ -288,7 +334,8 @@ private:
         value& node = scratch_[f.first - 1].second;
         if (f.mapping) {
             node.members().assign(std::make_move_iterator(first), std::make_move_iterator(scratch_.end()));
-            keep_last_duplicate(node);
+            if (keep_last_duplicate(node, where_ ? &repeated_ : nullptr, [&] { return path_of(f); }))
+                had_repeated_keys_ = true;
         } else {
             auto& items = node.items();
             items.reserve(static_cast<std::size_t>(scratch_.end() - first));
@@ -344,7 +391,8 @@ std::optional<std::size_t> control_in_json_string(std::string_view json)
 }
 
 
-result<value> parse_json(std::string_view text, const load_limits& limits, std::span<const json_prune> prune)
+result<value> parse_json(std::string_view text, const load_limits& limits, std::span<const json_prune> prune,
+                         bool* repeated_keys)
 {
     std::size_t bad = 0;
     if (!is_clean_utf8(text, bad))
@@ -382,6 +430,8 @@ result<value> parse_json(std::string_view text, const load_limits& limits, std::
         ++rest;
     if (rest != text.size())
         return failure{"invalid JSON: unexpected data after the top-level value", position_of(text, rest)};
+    if (repeated_keys)
+        *repeated_keys = builder.had_repeated_keys();
     return builder.take();
 }
 
@@ -418,7 +468,7 @@ result<json_stream> read_json_stream(std::string_view text, const load_limits& l
         if (ok) {
             value root = builder.take();
             if (!root.is_null()) // RawExtension keeps no bytes for null: kubectl skips it
-                out.documents.push_back({values, root.pos(), std::move(root)});
+                out.documents.push_back({values, root.pos(), std::move(root), builder.take_repeated()});
             ++values;
             at += ms.Tell();
             last_end = at;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,10 +21,22 @@ struct load_limits {
     std::size_t max_nodes = 0;
 };
 
+// A key written twice in one mapping. kubectl keeps the last value and says nothing: go-yaml v2 (under
+// sigs.k8s.io/yaml, non-strict) stores each key of a mapping in turn into one Go map (decode.go
+// d.mapping), and so does Go's encoding/json for the map[string]interface{} of an unstructured object
+// (decode.go d.object: the map element is zeroed, then set), so `root` holds the last value only.
+struct repeated_key {
+    std::string path; // the member's field path from the document's root: spec.placement.clusterAffinity
+    std::string key;  // the key as written (resolved: `1` and "1" are one key to kubectl's JSON)
+    position first;   // the key's first occurrence in the mapping
+    position again;   // this later occurrence, whose value (if it is the last) kubectl reads
+};
+
 struct document {
     int index = 0;       // 0-based position in the stream
     position start;      // where the document's root starts
     value root;
+    std::vector<repeated_key> repeated_keys = {}; // in text order; a merge key (<<) setting a key is none
 };
 
 // A member parse_json does not store because the caller never reads it (an admission review's
@@ -35,7 +48,10 @@ struct json_prune {
 
 // Strict JSON (RFC 8259): UTF-8 validated, depth bounded (so is the parser's recursion).
 // Failures carry the line:column of the offending byte. `prune` applies to the root object's members.
-result<value> parse_json(std::string_view text, const load_limits& limits = {}, std::span<const json_prune> prune = {});
+// A repeated key keeps its last value (as Go's encoding/json); `repeated_keys`, when given, says whether
+// one did (the value has no positions to say where: read_json_stream's documents do).
+result<value> parse_json(std::string_view text, const load_limits& limits = {}, std::span<const json_prune> prune = {},
+                         bool* repeated_keys = nullptr);
 
 // A file as kubectl's reader cuts it into documents (apimachinery's YAMLOrJSONDecoder), every node
 // positioned: a stream whose first non-space byte is '{' is read as consecutive JSON values by a JSON
@@ -65,9 +81,8 @@ result<json_stream> read_json_stream(std::string_view text, const load_limits& l
 
 // A file of Kubernetes objects as lint reads a snapshot: a text that is one JSON object (`kubectl get
 // -o json`) through RapidJSON, an order of magnitude faster than the YAML scanner but with no node
-// positions (and, as Go's encoding/json, a repeated key keeps its last value where YAML refuses it);
-// anything else, or JSON that RapidJSON rejects, through load_yaml, whose error (with its line:column)
-// is the one returned.
+// positions; anything else, JSON that RapidJSON rejects, or JSON with a repeated key (whose repeats need
+// positions), through load_yaml, whose error (with its line:column) is the one returned.
 result<std::vector<document>> load_documents(std::string_view text, const load_limits& limits = {});
 
 // Go's JSON scanner refuses a byte below 0x20 inside a string ("invalid character '\x1a' in string
@@ -76,6 +91,10 @@ std::optional<std::size_t> control_in_json_string(std::string_view json);
 
 // Whether `text` is valid UTF-8 without NUL bytes; on failure `where` is the offending byte.
 bool is_clean_utf8(std::string_view text, std::size_t& where);
+
+// A field path one step deeper (repeated_key::path): `.key` (no dot at the root), or `[index]`.
+void append_key(std::string& path, std::string_view key);
+void append_index(std::string& path, std::size_t index);
 
 // 1-based line:column of a byte offset.
 position position_of(std::string_view text, std::size_t offset);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Byte-level checks shared by both loaders.
+// Byte-level checks and field paths shared by both loaders.
 #include "doc/load.hpp"
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -78,6 +79,20 @@ position position_counter::at(std::size_t offset)
         }
     }
     return at_;
+}
+
+void append_key(std::string& path, std::string_view key)
+{
+    if (!path.empty())
+        path += '.';
+    path += key;
+}
+
+void append_index(std::string& path, std::size_t index)
+{
+    path += '[';
+    path += std::to_string(index);
+    path += ']';
 }
 
 } // namespace kpw::doc

@@ -204,6 +204,7 @@ public:
         start_offset_ = mark.pos < 0 ? 0 : static_cast<std::size_t>(mark.pos);
         anchors_.clear();
         has_root_ = false;
+        repeated_.clear();
     }
     void OnDocumentEnd() override {}
 
@@ -292,6 +293,15 @@ public:
     position start() const { return start_; }
     std::size_t start_offset() const { return start_offset_; }
 
+    // The current document's repeated keys, in text order.
+    std::vector<repeated_key> take_repeated()
+    {
+        std::sort(repeated_.begin(), repeated_.end(), [](const repeated_key& a, const repeated_key& b) {
+            return a.again.line != b.again.line ? a.again.line < b.again.line : a.again.column < b.again.column;
+        });
+        return std::exchange(repeated_, {});
+    }
+
 private:
     // A node with an anchor starts at its properties (`&name`, `!tag &name`, `&name !tag`): the anchor's
     // name is held to go-yaml's rule (bad_anchor_name). Only anchored nodes pay for the look.
@@ -367,6 +377,10 @@ private:
         std::string key;
         position key_pos;
         bool block = false; // a block collection (entries on their own lines), not a flow one ({a: 1}, [1])
+        // Once a merge key (<<) has set members, a member already there may come from the merged mapping
+        // rather than from a key written here: from then on the keys written here, each at its first place.
+        bool merged = false;
+        std::vector<std::pair<std::string, position>> written;
     };
 
     // Whether the key at `mark` of a mapping is no key at all: yaml-cpp 0.7 marks a missing key at the ':'
@@ -450,7 +464,7 @@ private:
             throw load_error{"document nested deeper than " + std::to_string(limits_.max_depth) + " levels",
                              to_position(mark)};
         spend(1, mark);
-        stack_.push_back({std::move(v), anchor, true, {}, {}});
+        stack_.push_back({std::move(v), anchor, true, {}, {}, false, false, {}});
     }
 
     void close()
@@ -516,20 +530,81 @@ private:
         }
         top.expecting_key = true;
         if (top.key == "<<") {
+            if (!top.merged) {
+                top.merged = true;
+                for (const auto& [k, member] : top.node.members())
+                    top.written.emplace_back(k, first_of(k, member.key_pos()));
+            }
             merge(top, std::move(v));
             return;
         }
         v.set_key_pos(top.key_pos);
-        assign(top.node, std::move(top.key), std::move(v));
+        const position previous = assign(top.node, std::move(top.key), std::move(v));
+        if (previous.known() || top.merged)
+            note_repeat(top, previous);
     }
 
     // go-yaml v2 (sigs.k8s.io/yaml.Unmarshal, which kubectl's reader calls; non-strict) stores each
     // key of a mapping in turn into one Go map: a repeated key keeps its last value, and so does a key
     // that a merge key sets again (decode.go mapping, setMapIndex). It goes last, where it was set.
-    static void assign(value& mapping, std::string key, value v)
+    // Returns where the key it replaces was (unknown when the key is new). One scan, as erase's was.
+    static position assign(value& mapping, std::string key, value v)
     {
-        mapping.erase(key);
+        position previous;
+        auto& members = mapping.members();
+        for (auto it = members.begin(); it != members.end(); ++it) {
+            if (it->first == key) {
+                previous = it->second.key_pos();
+                members.erase(it);
+                break;
+            }
+        }
         mapping.add(std::move(key), std::move(v));
+        return previous;
+    }
+
+    // The key just stored last in the top mapping (at top.key_pos) replaced the member at `previous`
+    // (unknown: it is new). A repeat of a key written here is recorded for lint's duplicate-key warning
+    // (every YAML linter warns; kubectl says nothing and reads the last value); a key set before by a
+    // merge key is no repeat: overriding a merged value is what merge keys are for.
+    void note_repeat(frame& top, position previous)
+    {
+        const std::string& key = top.node.members().back().first;
+        if (!top.merged) {
+            record_repeat(key, first_of(key, previous), top.key_pos);
+            return;
+        }
+        for (const auto& [k, first] : top.written) {
+            if (k == key) {
+                record_repeat(key, first, top.key_pos);
+                return;
+            }
+        }
+        top.written.emplace_back(key, top.key_pos);
+    }
+
+    // The first occurrence of a key whose latest occurrence is at `latest` (a key written three times
+    // replaced its second occurrence, which was recorded as a repeat of the first).
+    position first_of(const std::string& key, position latest) const
+    {
+        for (auto r = repeated_.rbegin(); r != repeated_.rend(); ++r)
+            if (r->again == latest && r->key == key)
+                return r->first;
+        return latest;
+    }
+
+    void record_repeat(const std::string& key, position first, position again)
+    {
+        // The member's field path: each open collection's pending key or next index, then the key.
+        std::string path;
+        for (std::size_t i = 0; i + 1 < stack_.size(); ++i) {
+            if (stack_[i].node.is_mapping())
+                append_key(path, stack_[i].key);
+            else
+                append_index(path, stack_[i].node.items().size());
+        }
+        append_key(path, key);
+        repeated_.push_back({std::move(path), key, first, again});
     }
 
     // YAML merge keys, as go-yaml v2 merges (decode.go merge): the merged mapping's members are stored
@@ -558,6 +633,7 @@ private:
     bool expanded_alias_ = false;
     std::vector<frame> stack_;
     std::map<YAML::anchor_t, std::pair<value, std::size_t>> anchors_;
+    std::vector<repeated_key> repeated_;
     value root_;
     bool has_root_ = false;
     position start_;
@@ -697,7 +773,7 @@ result<std::vector<document>> load_yaml_stream(std::string_view text, const load
             if (root.is_null())
                 return; // an empty document ("---" alone) is skipped, as kubectl skips it
             read_piece = piece;
-            docs.push_back({index, builder.start(), std::move(root)});
+            docs.push_back({index, builder.start(), std::move(root), builder.take_repeated()});
         };
         std::optional<position> failed;
         std::string why;

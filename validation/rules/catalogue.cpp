@@ -110,6 +110,9 @@ constexpr std::array entries{
                     "check the unit (Flink's 2048m means 2048 MB to Flink, 2.048 bytes to Karmada)"},
     catalogue_entry{"components-negative-replicas", false, "a component with negative replicas",
                     "set replicas to 0 or more"},
+    catalogue_entry{"duplicate-key", false,
+                    "a key written twice in one mapping: kubectl reads the last value and drops the others silently",
+                    "keep one of them (every YAML linter flags this; the earlier value is easily the one meant)"},
     catalogue_entry{"selector-label-ignored", false, "a resource selector with a name ignores its labelSelector",
                     "remove name or labelSelector"},
 };

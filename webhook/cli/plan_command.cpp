@@ -9,6 +9,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/lint_flags.hpp"
@@ -26,6 +27,15 @@ lint::input_set joined(lint::input_set a, const lint::input_set& b)
     a.files.insert(a.files.end(), b.files.begin(), b.files.end());
     a.errors.insert(a.errors.end(), b.errors.begin(), b.errors.end());
     return a;
+}
+
+// Whether kubectl apply would apply every object of PATH: no policy denied, no file it cannot read
+// (validation only: the dry run changes no verdict).
+bool applies_cleanly(const lint::input_set& applied, lint::lint_options options)
+{
+    options.dry_run = nullptr;
+    const lint::report r = lint::run_lint(applied, options);
+    return r.file_errors.empty() && r.totals.denied == 0;
 }
 
 int run_plan_command(const lint_flags& flags)
@@ -46,9 +56,15 @@ int run_plan_command(const lint_flags& flags)
     // kubectl apply: a policy of PATH replaces the server's of the same kind, namespace and name.
     const auto applied_keys = plan::policy_keys(applied, options->default_namespace);
     const auto server_keys = plan::policy_keys(*server, options->default_namespace);
-    const auto pruned = flags.prune ? plan::pruned_keys(server_keys, applied_keys) : std::set<plan::policy_key>{};
+    plan::prune_outcome prune;
+    if (flags.prune) {
+        prune = plan::pruned_keys(server_keys, plan::last_applied_keys(*server, options->default_namespace),
+                                  applied_keys, flags.namespace_given ? options->default_namespace : "");
+        if (!prune.deleted.empty() && !applies_cleanly(applied, *options))
+            prune.blocked = std::exchange(prune.deleted, {});
+    }
     std::set<plan::policy_key> replaced = applied_keys;
-    replaced.insert(pruned.begin(), pruned.end());
+    replaced.insert(prune.deleted.begin(), prune.deleted.end());
     lint::input_set after = joined(applied, plan::without(*server, replaced));
 
     // Both sides are scheduled on one snapshot holding every template either side's policies select.
@@ -67,7 +83,7 @@ int run_plan_command(const lint_flags& flags)
     std::set<std::string> applied_files;
     for (const auto& f : applied.files)
         applied_files.insert(f.name);
-    report.policy_plan = plan::policy_changes(report, after_admitted, applied_files, base, server_admitted, pruned);
+    report.policy_plan = plan::policy_changes(report, after_admitted, applied_files, base, server_admitted, prune);
     plan::drop_untouched_server_results(report, applied_files);
     report.link_base = flags.link_base;
     return finish_report(flags, report);
@@ -86,8 +102,10 @@ command add_plan_command(CLI::App& parent)
                 "2: usage, I/O, parse or API error.");
     sub->add_option("paths", flags->paths, "the policies to apply: files, directories (recursive *.yaml *.yml *.json) or -");
     sub->add_flag("--prune", flags->prune,
-                  "as kubectl apply --prune --all: the server's policies PATH no longer holds are deleted "
-                  "(PropagationPolicies in PATH's namespaces; ClusterPropagationPolicies when PATH has one)");
+                  "as kubectl apply --prune --all with the policy kinds allow-listed: the server's policies PATH does "
+                  "not hold are deleted if kubectl apply wrote them (last-applied-configuration annotation): "
+                  "PropagationPolicies in PATH's namespaces (and -n's), every ClusterPropagationPolicy; nothing "
+                  "when a policy of PATH is denied");
     sub->add_option("--clusters", flags->clusters, "plan against these Cluster objects instead of the server's (what-if)")
         ->allow_extra_args(false);
     add_shared_lint_flags(*sub, flags);

@@ -10,6 +10,7 @@
 #include "doc/load.hpp"
 #include "doc/locate.hpp"
 #include "lint/kubectl_reader.hpp"
+#include "lint/repeated_keys.hpp"
 #include "model/decode.hpp"
 #include "schema/object_meta.hpp"
 #include "settings/karmada_release.hpp"
@@ -145,6 +146,21 @@ void lint_object(const doc::value& object, const std::string& file, int document
     out.totals.warnings += static_cast<int>(r.warnings.size());
 }
 
+// duplicate-key: a repeated key in a policy is that policy's warning; in any other object of the file, a
+// warning about that object. `first_result`: the first of the document's results.
+void warn_repeated_keys(const doc::document& d, const std::string& file, std::size_t first_result, report& out)
+{
+    for (const placed_repeat& p : place_repeated_keys(d)) {
+        auto policy = std::find_if(out.results.begin() + static_cast<std::ptrdiff_t>(first_result), out.results.end(),
+                                   [&](const policy_result& r) { return r.start == p.object->pos(); });
+        if (policy != out.results.end())
+            policy->warnings.push_back(repeated_key_finding(p));
+        else
+            out.snapshot_warnings.push_back(repeated_key_warning(p, file));
+        ++out.totals.warnings;
+    }
+}
+
 void lint_file(const input_file& in, const lint_options& options, partial& part)
 {
     report& out = part.out;
@@ -162,16 +178,16 @@ void lint_file(const input_file& in, const lint_options& options, partial& part)
         return;
     }
     for (doc::document& d : *docs) {
+        const std::size_t first_result = out.results.size();
         if (auto refused = kubectl_refusal(d.root, in.name)) {
             out.file_errors.push_back(std::move(*refused));
-            continue;
-        }
-        if (!is_kubectl_list(d.root)) {
+        } else if (!is_kubectl_list(d.root)) {
             lint_object(d.root, in.name, d.index, options, part);
-            continue;
+        } else {
+            for (const doc::value& item : d.root.find("items")->items())
+                lint_object(item, in.name, d.index, options, part);
         }
-        for (const doc::value& item : d.root.find("items")->items())
-            lint_object(item, in.name, d.index, options, part);
+        warn_repeated_keys(d, in.name, first_result, out);
     }
 }
 
@@ -191,6 +207,7 @@ void merge_into(report& out, std::vector<typed_policy>& typed, partial&& whole)
     std::move(part.results.begin(), part.results.end(), std::back_inserter(out.results));
     std::move(part.skipped.begin(), part.skipped.end(), std::back_inserter(out.skipped));
     std::move(part.file_errors.begin(), part.file_errors.end(), std::back_inserter(out.file_errors));
+    std::move(part.snapshot_warnings.begin(), part.snapshot_warnings.end(), std::back_inserter(out.snapshot_warnings));
 }
 
 policy_result lint_policy_typed(policy_kind kind, const doc::value& object, const std::string& file, int document,
@@ -269,8 +286,13 @@ report run_lint(const input_set& inputs, const lint_options& options, std::vecto
     out.release_decided_by = options.release_decided_by;
     for (partial& part : partials)
         merge_into(out, admitted, std::move(part));
-    if (options.dry_run)
+    if (options.dry_run) {
+        // The snapshot files' own (duplicate-key), then what scheduling finds.
+        out.snapshot_warnings.insert(out.snapshot_warnings.end(), options.dry_run->load_warnings.begin(),
+                                     options.dry_run->load_warnings.end());
+        out.totals.warnings += static_cast<int>(options.dry_run->load_warnings.size());
         schedule_workloads(*options.dry_run, admitted, out);
+    }
     return out;
 }
 

@@ -317,7 +317,8 @@ value snapshot_warnings_json(const std::vector<snapshot_warning>& warnings)
     return out;
 }
 
-// `plan`: {"action", "kind", "namespace", "name", "file"} per policy PATH touches.
+// `plan`: {"action", "kind", "namespace", "name", "file"[, "note"]} per policy PATH touches (and, with
+// --prune, per server policy it deletes or keeps).
 value policy_plan_json(const std::vector<policy_plan_row>& rows)
 {
     value out = value::sequence();
@@ -328,6 +329,8 @@ value policy_plan_json(const std::vector<policy_plan_row>& rows)
         v.add("namespace", value::string(row.policy.namespace_name));
         v.add("name", value::string(row.policy.name));
         v.add("file", value::string(row.file));
+        if (!row.note.empty())
+            v.add("note", value::string(row.note));
         out.push_back(std::move(v));
     }
     return out;

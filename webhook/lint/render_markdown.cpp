@@ -152,7 +152,7 @@ void policy_plan(std::ostream& out, const std::vector<policy_plan_row>& rows)
         for (const auto& row : rows) {
             const std::string& ns = row.policy.namespace_name;
             emit("| " + md(std::string(1, policy_plan_sign(row.action))) + " | " +
-                 md(row.policy.kind + ' ' + (ns.empty() ? "" : ns + "/") + row.policy.name) + " | " + md(row.action) + " |");
+                 md(row.policy.kind + ' ' + (ns.empty() ? "" : ns + "/") + row.policy.name) + " | " + md(row.note.empty() ? row.action : row.action + ": " + row.note) + " |");
         }
     });
 }

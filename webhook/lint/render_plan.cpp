@@ -25,7 +25,8 @@ void render_policy_plan(const std::vector<policy_plan_row>& rows, std::ostream& 
     for (const auto& row : rows) {
         const std::string& ns = row.policy.namespace_name;
         out << "  " << policy_plan_sign(row.action) << ' ' << row.policy.kind << ' ' << (ns.empty() ? "" : ns + "/")
-            << row.policy.name << " (" << (row.action == "denied" ? "denied: not applied" : row.action) << ")\n";
+            << row.policy.name << " (" << (row.action == "denied" ? "denied: not applied" : row.action)
+            << (row.note.empty() ? "" : ": " + row.note) << ")\n";
     }
 }
 

@@ -136,7 +136,8 @@ struct file_error {
 };
 
 // A finding about one object of the snapshot rather than a linted policy: a binding the scheduler will
-// crash on, whichever policy claims it. Reported, counted as a warning; the run is not broken by it.
+// crash on, whichever policy claims it; a repeated key (duplicate-key) in a snapshot file or in a document
+// of another kind. Reported, counted as a warning; the run is not broken by it.
 struct snapshot_warning {
     std::string file;
     position where;
@@ -182,10 +183,11 @@ struct claim_row {
 
 // `plan`: what applying PATH does to one policy on the server.
 struct policy_plan_row {
-    std::string action; // create | change | unchanged | denied (not applied) | delete (--prune)
+    std::string action; // create | change | unchanged | denied (not applied) | delete | kept (--prune)
     policy_ref policy;
-    std::string file;   // where PATH has it (delete: the server's list)
+    std::string file;   // where PATH has it (delete, kept: the server's list)
     position where;
+    std::string note;   // kept: why --prune leaves it on the server
 };
 
 struct summary {
@@ -206,7 +208,7 @@ struct report {
     std::vector<policy_result> results;
     std::vector<skipped_document> skipped;
     std::vector<file_error> file_errors;
-    std::vector<snapshot_warning> snapshot_warnings; // --bindings: bindings karmada-scheduler crashes on
+    std::vector<snapshot_warning> snapshot_warnings; // bindings karmada-scheduler crashes on; duplicate keys outside policies
     std::optional<placement_diff> diff; // lint --base: the base policies' placements against these
     std::string link_base;              // --link-base URL: findings link to URL/<file>#L<line> (markdown, html)
     bool have_claims = false;      // --workloads was given: `claims` lists every workload

@@ -32,7 +32,7 @@ std::vector<lint::policy_plan_row> policy_changes(const lint::report& applied,
                                                   const std::set<std::string>& applied_files,
                                                   const lint::report& server,
                                                   const std::vector<lint::typed_policy>& server_admitted,
-                                                  const std::set<policy_key>& pruned)
+                                                  const prune_outcome& prune)
 {
     const auto before = specs_of(server, server_admitted);
     const auto after = specs_of(applied, applied_admitted);
@@ -44,7 +44,7 @@ std::vector<lint::policy_plan_row> policy_changes(const lint::report& applied,
         if (!applied_files.contains(r.file))
             continue;
         const policy_key key = key_of(r);
-        lint::policy_plan_row row{{}, {r.kind, r.namespace_name, r.name}, r.file, r.start};
+        lint::policy_plan_row row{{}, {r.kind, r.namespace_name, r.name}, r.file, r.start, {}};
         if (!r.allowed) {
             row.action = "denied";
         } else if (!on_server.contains(key)) {
@@ -58,11 +58,22 @@ std::vector<lint::policy_plan_row> policy_changes(const lint::report& applied,
         }
         rows.push_back(std::move(row));
     }
-    for (const auto& k : pruned) {
+    auto server_row = [&](const policy_key& k, std::string action, std::string note) {
         auto it = std::find_if(server.results.begin(), server.results.end(),
                                [&](const lint::policy_result& r) { return key_of(r) == k; });
-        rows.push_back({"delete", {k.kind, k.namespace_, k.name}, it != server.results.end() ? it->file : "", {}});
-    }
+        rows.push_back({std::move(action), {k.kind, k.namespace_, k.name}, it != server.results.end() ? it->file : "",
+                        {}, std::move(note)});
+    };
+    for (const auto& k : prune.deleted)
+        server_row(k, "delete", "");
+    for (const auto& k : prune.not_applied)
+        server_row(k, "kept",
+                   "no kubectl.kubernetes.io/last-applied-configuration annotation: not written by kubectl apply "
+                   "(kubectl create, a controller or another tool), which kubectl apply --prune never deletes");
+    for (const auto& k : prune.blocked)
+        server_row(k, "kept",
+                   "kubectl apply --prune deletes nothing when an object of PATH fails to apply (a denied policy, "
+                   "a file it cannot read): it returns the error before pruning");
     return rows;
 }
 

@@ -15,13 +15,13 @@ namespace kpw::plan {
 
 // `applied`: the new side's report and its admitted policies; only results whose file is one of
 // `applied_files` (PATH's, not the server's) are PATH's policies. `server`: the base side, all from the
-// server. `pruned`: the server policies --prune deletes.
+// server. `prune`: what --prune deletes, and the policies it leaves although PATH does not hold them.
 std::vector<lint::policy_plan_row> policy_changes(const lint::report& applied,
                                                   const std::vector<lint::typed_policy>& applied_admitted,
                                                   const std::set<std::string>& applied_files,
                                                   const lint::report& server,
                                                   const std::vector<lint::typed_policy>& server_admitted,
-                                                  const std::set<policy_key>& pruned);
+                                                  const prune_outcome& prune);
 
 // Drops the new side's results of server policies PATH leaves alone whose workloads do not move (they
 // were scheduled only so that claims and placements are computed over every policy), and their counts.

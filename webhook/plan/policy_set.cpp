@@ -7,6 +7,9 @@ namespace kpw::plan {
 
 namespace {
 
+// kubectl apply's record of what it last applied (corev1.LastAppliedConfigAnnotation).
+constexpr std::string_view last_applied_annotation = "kubectl.kubernetes.io/last-applied-configuration";
+
 bool is_policy(std::string_view kind) { return kind == "PropagationPolicy" || kind == "ClusterPropagationPolicy"; }
 
 policy_key key_of(const doc::value& object, const std::string& default_namespace)
@@ -51,21 +54,34 @@ std::set<policy_key> policy_keys(const lint::input_set& inputs, const std::strin
     return keys;
 }
 
-std::set<policy_key> pruned_keys(const std::set<policy_key>& server, const std::set<policy_key>& applied)
+std::set<policy_key> last_applied_keys(const lint::input_set& inputs, const std::string& default_namespace)
+{
+    std::set<policy_key> keys;
+    for (const auto& file : inputs.files)
+        for_each_object(file, [&](const doc::value& object) {
+            const doc::value* annotations = object.find_path({"metadata", "annotations"});
+            // kubectl checks that the key is there (prune.go: `if _, ok := annots[...]; !ok`), whatever its value.
+            if (is_policy(object.string_at("kind")) && annotations && annotations->find(last_applied_annotation))
+                keys.insert(key_of(object, default_namespace));
+        });
+    return keys;
+}
+
+prune_outcome pruned_keys(const std::set<policy_key>& server, const std::set<policy_key>& last_applied,
+                          const std::set<policy_key>& applied, const std::string& enforced_namespace)
 {
     std::set<std::string> namespaces;
-    bool cluster_scoped = false;
-    for (const auto& k : applied) {
+    if (!enforced_namespace.empty())
+        namespaces.insert(enforced_namespace);
+    for (const auto& k : applied)
         if (k.kind == "PropagationPolicy")
             namespaces.insert(k.namespace_);
-        else
-            cluster_scoped = true;
-    }
-    std::set<policy_key> out;
+    prune_outcome out;
     for (const auto& k : server) {
-        const bool in_scope = k.kind == "PropagationPolicy" ? namespaces.contains(k.namespace_) : cluster_scoped;
-        if (in_scope && !applied.contains(k))
-            out.insert(k);
+        const bool in_scope = k.kind != "PropagationPolicy" || namespaces.contains(k.namespace_);
+        if (!in_scope || applied.contains(k))
+            continue;
+        (last_applied.contains(k) ? out.deleted : out.not_applied).insert(k);
     }
     return out;
 }

@@ -23,10 +23,27 @@ struct policy_key {
 // skipped here (lint reports them).
 std::set<policy_key> policy_keys(const lint::input_set& inputs, const std::string& default_namespace);
 
-// --prune, as `kubectl apply --prune --all`: which server policies applying `applied` deletes:
-// PropagationPolicies of the namespaces `applied` has PropagationPolicies in, and every
-// ClusterPropagationPolicy when `applied` has one, that `applied` does not hold.
-std::set<policy_key> pruned_keys(const std::set<policy_key>& server, const std::set<policy_key>& applied);
+// The policies of `inputs` that carry kubectl.kubernetes.io/last-applied-configuration: the ones kubectl
+// apply created or last wrote client-side, the only ones its --prune deletes.
+std::set<policy_key> last_applied_keys(const lint::input_set& inputs, const std::string& default_namespace);
+
+// What --prune does to the server's policies PATH does not hold.
+struct prune_outcome {
+    std::set<policy_key> deleted;
+    std::set<policy_key> not_applied; // in scope, but without the last-applied annotation: never pruned
+    // Would be deleted, but PATH does not apply cleanly (a policy denied, a file kubectl cannot read):
+    // kubectl apply returns its errors before its post-processor prunes (apply.go Run), so nothing is.
+    std::set<policy_key> blocked;
+};
+
+// --prune, as `kubectl apply --prune --all` with the policy kinds in its --prune-allowlist (kubectl
+// pkg/cmd/apply/prune.go, pruner.pruneAll and pruner.prune): PropagationPolicies only in the namespaces
+// of what PATH applies (MarkNamespaceVisited: here PATH's PropagationPolicies' namespaces, and the
+// namespace of -n, which kubectl enforces: `enforced_namespace`, empty when not given), and every
+// ClusterPropagationPolicy (non-namespaced kinds are pruned whatever PATH holds); of those, only the ones
+// with the last-applied annotation (`last_applied`), and never one PATH holds (visitedUids).
+prune_outcome pruned_keys(const std::set<policy_key>& server, const std::set<policy_key>& last_applied,
+                          const std::set<policy_key>& applied, const std::string& enforced_namespace);
 
 // The server's policy lists without the policies in `drop` (replaced by PATH, or pruned): each list
 // re-encoded as JSON with the same file name.

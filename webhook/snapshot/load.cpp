@@ -5,15 +5,18 @@
 #include "doc/load.hpp"
 #include "lint/inputs.hpp"
 #include "lint/kubectl_reader.hpp"
+#include "lint/repeated_keys.hpp"
 
 namespace kpw::snapshot {
 
 namespace {
 
 // Loads every document of one text and hands each root (with the text's name) to `take`; parse failures
-// and kubectl's refusals become file errors.
+// and kubectl's refusals become file errors. With `warnings`, a repeated key (doc::repeated_key) becomes a
+// duplicate-key warning there.
 template <class F>
-void for_each_document(std::string_view text, const std::string& name, std::vector<lint::file_error>& errors, F&& take)
+void for_each_document(std::string_view text, const std::string& name, std::vector<lint::file_error>& errors,
+                       std::vector<lint::snapshot_warning>* warnings, F&& take)
 {
     // `kubectl get clusters -o json` output goes through RapidJSON (doc::load_documents).
     auto docs = doc::load_documents(text);
@@ -23,6 +26,8 @@ void for_each_document(std::string_view text, const std::string& name, std::vect
     }
     std::vector<scheduling::inventory_issue> issues;
     for (auto& d : *docs) {
+        if (warnings)
+            lint::add_repeated_key_warnings(d, name, *warnings);
         if (auto refused = lint::kubectl_refusal(d.root, name)) {
             issues.push_back({refused->where, std::move(refused->message)});
             continue;
@@ -35,11 +40,12 @@ void for_each_document(std::string_view text, const std::string& name, std::vect
 
 // The same over every file of the inputs.
 template <class F>
-void for_each_document(const lint::input_set& inputs, std::vector<lint::file_error>& errors, F&& take)
+void for_each_document(const lint::input_set& inputs, std::vector<lint::file_error>& errors,
+                       std::vector<lint::snapshot_warning>& warnings, F&& take)
 {
     errors.insert(errors.end(), inputs.errors.begin(), inputs.errors.end());
     for (const auto& in : inputs.files)
-        for_each_document(in.text, in.name, errors, take);
+        for_each_document(in.text, in.name, errors, &warnings, take);
 }
 
 // ClusterTaintPolicies given with the clusters (a drill's cluster controller applies them).
@@ -95,7 +101,7 @@ void load(state& out, const std::optional<lint::input_set>& clusters, const std:
           const std::string& default_namespace, std::vector<lint::file_error>& errors)
 {
     if (clusters) {
-        for_each_document(*clusters, errors, [&](const doc::value& root, const std::string&, auto& issues) {
+        for_each_document(*clusters, errors, out.load_warnings, [&](const doc::value& root, const std::string&, auto& issues) {
             out.clusters.add(root, issues);
             add_taint_policies(out.taint_policies, root, issues);
         });
@@ -103,7 +109,7 @@ void load(state& out, const std::optional<lint::input_set>& clusters, const std:
     }
     if (workloads) {
         out.have_workloads = true;
-        for_each_document(*workloads, errors, [&](const doc::value& root, const std::string&, auto& issues) {
+        for_each_document(*workloads, errors, out.load_warnings, [&](const doc::value& root, const std::string&, auto& issues) {
             scheduling::add_workloads(out.workloads, root, default_namespace, issues);
         });
     }
@@ -112,7 +118,7 @@ void load(state& out, const std::optional<lint::input_set>& clusters, const std:
 decoded_object decode_cluster_object(std::string_view json, const std::string& source)
 {
     decoded_object out;
-    for_each_document(json, source, out.errors, [&](const doc::value& root, const std::string&, auto& issues) {
+    for_each_document(json, source, out.errors, nullptr, [&](const doc::value& root, const std::string&, auto& issues) {
         scheduling::cluster_inventory one;
         one.add(root, issues);
         out.clusters.assign(one.clusters().begin(), one.clusters().end());
@@ -124,7 +130,7 @@ decoded_object decode_cluster_object(std::string_view json, const std::string& s
 decoded_object decode_workload_object(std::string_view json, const std::string& default_namespace, const std::string& source)
 {
     decoded_object out;
-    for_each_document(json, source, out.errors, [&](const doc::value& root, const std::string&, auto& issues) {
+    for_each_document(json, source, out.errors, nullptr, [&](const doc::value& root, const std::string&, auto& issues) {
         scheduling::add_workloads(out.workloads, root, default_namespace, issues);
     });
     return out;
@@ -165,7 +171,7 @@ void load_bindings(state& out, const std::optional<lint::input_set>& bindings, s
         return;
     out.have_bindings = true;
     std::vector<scheduling::inventory_issue> seal_issues;
-    for_each_document(*bindings, errors, [&](const doc::value& root, const std::string& file, auto& issues) {
+    for_each_document(*bindings, errors, out.load_warnings, [&](const doc::value& root, const std::string& file, auto& issues) {
         const std::size_t before = out.bindings.size();
         out.bindings.add(root, issues);
         for (std::size_t i = before; i < out.bindings.size(); ++i)

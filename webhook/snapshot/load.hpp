@@ -32,6 +32,7 @@ struct state {
     scheduling::binding_inventory bindings; // --bindings
     bool have_bindings = false;
     std::vector<model::cluster_taint_policy> taint_policies; // ClusterTaintPolicies found with the clusters
+    std::vector<lint::snapshot_warning> load_warnings; // what the files hold that kubectl reads silently (duplicate-key)
 };
 
 // Reads the cluster and workload paths (files, directories, "-") the way lint reads policies, into an

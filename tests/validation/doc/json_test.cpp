@@ -87,6 +87,40 @@ TEST_CASE("json: a repeated key keeps its last value, as Go's encoding/json does
     CHECK(b->find("k7")->text() == "last");
 }
 
+TEST_CASE("json: a repeated key is recorded with its positions where lint reads JSON (load_yaml, load_documents)")
+{
+    // kubectl decodes JSON into unstructured's map[string]interface{}: the last value wins whole, an object too.
+    const std::string text = "{\"a\": {\"x\": 1},\n"
+                             " \"items\": [{\"c\": 1, \"c\": {\"d\": 2}}],\n"
+                             " \"a\": 3}";
+    for (bool documents : {false, true}) {
+        CAPTURE(documents);
+        auto r = documents ? doc::load_documents(text) : doc::load_yaml(text);
+        REQUIRE(r.ok());
+        REQUIRE(r->size() == 1);
+        const auto& d = (*r)[0];
+        CHECK(d.root.find("a")->as_int() == 3);
+        CHECK(doc::to_json(*d.root.find("items")) == R"([{"c":{"d":2}}])");
+        REQUIRE(d.repeated_keys.size() == 2);
+        CHECK(d.repeated_keys[0].path == "items[0].c");
+        CHECK(d.repeated_keys[0].key == "c");
+        CHECK(d.repeated_keys[0].first == kpw::position{2, 13});
+        CHECK(d.repeated_keys[0].again == kpw::position{2, 21});
+        CHECK(d.repeated_keys[1].path == "a");
+        CHECK(d.repeated_keys[1].first == kpw::position{1, 2});
+        CHECK(d.repeated_keys[1].again == kpw::position{3, 2});
+    }
+    // Without a repeat the fast path keeps its speed (no positions) and records nothing.
+    auto plain = doc::load_documents(R"({"a": 1, "b": {"a": 2}})");
+    REQUIRE(plain.ok());
+    CHECK((*plain)[0].repeated_keys.empty());
+    bool repeated = true;
+    CHECK(doc::parse_json(R"({"a": 1, "b": {"a": 2}})", {}, {}, &repeated).ok());
+    CHECK_FALSE(repeated);
+    CHECK(doc::parse_json(R"({"b": {"a": 1, "a": 2}})", {}, {}, &repeated).ok());
+    CHECK(repeated);
+}
+
 TEST_CASE("json: pruned members are parsed and checked but not stored")
 {
     static constexpr doc::json_prune meta[] = {{"managedFields", {}}};

@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -445,4 +446,68 @@ TEST_CASE("yaml: .nan and .inf values are refused as kubectl's JSON conversion r
     // go-yaml keeps a float out of float64's range a string, and formats a float key as text.
     CHECK(load_one("a: 1e400\n").find("a")->is_string());
     CHECK(load_one(".nan: 1\n").is_mapping());
+}
+
+namespace {
+
+// "path key first-line:col again-line:col" per repeated key of the only document of `text`.
+std::vector<std::string> repeats_of(const std::string& text)
+{
+    auto r = doc::load_yaml(text);
+    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().message));
+    REQUIRE(r->size() == 1);
+    std::vector<std::string> out;
+    for (const auto& k : (*r)[0].repeated_keys)
+        out.push_back(k.path + " " + k.key + " " + std::to_string(k.first.line) + ":" + std::to_string(k.first.column) +
+                      " " + std::to_string(k.again.line) + ":" + std::to_string(k.again.column));
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("yaml: a repeated key keeps its last value and is recorded at each later key, with the first")
+{
+    const std::string text = "apiVersion: v1\n"
+                             "kind: X\n"
+                             "metadata:\n"
+                             "  name: a\n"
+                             "  name: b\n"
+                             "spec:\n"
+                             "  list:\n"
+                             "  - k: 1\n"
+                             "    k: 2\n"
+                             "    k: 3\n"
+                             "  flow: {x: 1, y: 2, x: 3}\n";
+    CHECK(repeats_of(text) == std::vector<std::string>{"metadata.name name 4:3 5:3", "spec.list[0].k k 8:5 9:5",
+                                                       "spec.list[0].k k 8:5 10:5", "spec.flow.x x 11:10 11:22"});
+    const doc::value root = load_one(text);
+    CHECK(root.find_path({"metadata", "name"})->text() == "b");
+    CHECK(root.find_path({"spec", "list"})->items()[0].find("k")->as_int() == 3);
+    CHECK(root.find_path({"spec", "flow", "x"})->as_int() == 3);
+    // kubectl's JSON has one key for `1` and "1": so has lint.
+    CHECK(repeats_of("m:\n  1: a\n  \"1\": b\n") == std::vector<std::string>{"m.1 1 2:3 3:3"});
+}
+
+TEST_CASE("yaml: a key a merge key set is overridden, not repeated; a key written twice around one is")
+{
+    CHECK(repeats_of("base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  x: 2\n").empty());
+    CHECK(repeats_of("base: &b {x: 1}\nm:\n  x: 0\n  <<: *b\n  y: 1\n  x: 2\n") ==
+          std::vector<std::string>{"m.x x 3:3 6:3"});
+    // Merge keys may repeat (yamllint's default too): their mappings are merged, no key is written twice.
+    CHECK(repeats_of("a: &a {x: 1}\nb: &b {y: 1}\nm:\n  <<: *a\n  <<: *b\n").empty());
+    // An anchored mapping with a repeat is recorded once, where it is written, not at each alias.
+    CHECK(repeats_of("base: &b {x: 1, x: 2}\nm: *b\nn: *b\n") == std::vector<std::string>{"base.x x 1:11 1:17"});
+}
+
+TEST_CASE("yaml: repeated keys belong to their document of a stream")
+{
+    auto r = doc::load_yaml("a: 1\na: 2\n---\nb: 1\n---\nc: 1\nc: 2\n");
+    REQUIRE(r.ok());
+    REQUIRE(r->size() == 3);
+    REQUIRE((*r)[0].repeated_keys.size() == 1);
+    CHECK((*r)[0].repeated_keys[0].again == position{2, 1});
+    CHECK((*r)[1].repeated_keys.empty());
+    REQUIRE((*r)[2].repeated_keys.size() == 1);
+    CHECK((*r)[2].repeated_keys[0].first == position{6, 1});
+    CHECK((*r)[2].repeated_keys[0].again == position{7, 1});
 }

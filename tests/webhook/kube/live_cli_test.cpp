@@ -238,14 +238,84 @@ TEST_CASE("plan: PATH over the server's policies, diffed against today's binding
     CHECK(same_json.find("policies")->items().size() == 1);
     CHECK(same_json.find("policies")->items().front().string_at("action") == "unchanged");
 
-    // --prune: PATH without a policy of its namespace deletes that one.
+    // --prune: these policies were created as kubectl create stores them (no last-applied annotation),
+    // so kubectl apply --prune deletes none (the test below has the ones it does delete).
     const auto pruned = run(p.live({"plan", "-o", "json", "--prune", examples + "dc-groups.yaml"}));
     const auto pruned_json = json_of(pruned.out);
-    std::vector<std::string> deleted;
-    for (const auto& row : pruned_json.find("policies")->items())
-        if (row.string_at("action") == "delete")
-            deleted.emplace_back(row.string_at("name"));
-    CHECK(deleted == std::vector<std::string>{"nginx-overflow"}); // same namespace; production's stays
+    std::vector<std::string> kept;
+    for (const auto& row : pruned_json.find("policies")->items()) {
+        CHECK(row.string_at("action") != "delete");
+        if (row.string_at("action") == "kept")
+            kept.emplace_back(row.string_at("name"));
+    }
+    CHECK(kept == std::vector<std::string>{"nginx-overflow"}); // same namespace; production's is out of scope
+}
+
+TEST_CASE("plan --prune deletes what kubectl apply --prune --all deletes: last-applied policies, PATH's namespaces")
+{
+    plane p;
+    p.load(examples + "clusters.yaml");
+    p.load(examples + "workloads.yaml");
+    // As kubectl apply stores an object (kubectl.kubernetes.io/last-applied-configuration), or not.
+    auto put = [&](const std::string& file, const std::string& name, bool applied) {
+        auto docs = kpw::doc::load_documents(slurp(file));
+        REQUIRE(docs.ok());
+        kpw::doc::value object = (*docs)[0].root;
+        auto* meta = object.find("metadata");
+        meta->set("name", kpw::doc::value::string(name));
+        if (applied) {
+            kpw::doc::value annotations = kpw::doc::value::mapping();
+            annotations.add("kubectl.kubernetes.io/last-applied-configuration", kpw::doc::value::string("{}"));
+            meta->set("annotations", std::move(annotations));
+        }
+        p.put(std::move(object));
+    };
+    put(examples + "dc-groups.yaml", "nginx", true);                         // default: PATH holds it
+    put(examples + "overflow-onprem-cloud.yaml", "nginx-overflow", true);    // default: deleted
+    put(examples + "overflow-onprem-cloud.yaml", "made-by-hand", false);     // default: created, never applied
+    put(examples + "checkout-local-idc.yaml", "checkout-overflow", true);    // production: PATH has none there
+    kpw::test::temp_dir dir;
+    const std::string cpp = dir.write("cpp.yaml", "apiVersion: policy.karmada.io/v1alpha1\n"
+                                                  "kind: ClusterPropagationPolicy\n"
+                                                  "metadata: {name: x}\n"
+                                                  "spec:\n"
+                                                  "  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]\n"
+                                                  "  placement: {clusterAffinity: {clusterNames: [member1]}}\n")
+                                .string();
+    put(cpp, "cluster-wide", true);       // cluster-scoped: deleted, whatever PATH holds
+    put(cpp, "from-a-controller", false); // cluster-scoped: kept
+
+    auto rows_of = [](const std::string& out) {
+        std::vector<std::string> rows;
+        const auto json = json_of(out);
+        for (const auto& row : json.find("policies")->items())
+            rows.push_back(std::string(row.string_at("action")) + " " + std::string(row.string_at("kind")) + " " +
+                           std::string(row.string_at("name")) + (row.find("note") ? " (note)" : ""));
+        return rows;
+    };
+    const auto planned = run(p.live({"plan", "-o", "json", "--prune", examples + "dc-groups.yaml"}));
+    CHECK_MESSAGE(planned.exit_code == 0, planned.err);
+    CHECK(rows_of(planned.out) == std::vector<std::string>{
+                                      "unchanged PropagationPolicy nginx",
+                                      "delete ClusterPropagationPolicy cluster-wide",
+                                      "delete PropagationPolicy nginx-overflow",
+                                      "kept ClusterPropagationPolicy from-a-controller (note)",
+                                      "kept PropagationPolicy made-by-hand (note)",
+                                  });
+    const auto text = run(p.live({"plan", "--prune", examples + "dc-groups.yaml"}));
+    CHECK(text.out.find("= PropagationPolicy default/made-by-hand (kept: no kubectl.kubernetes.io/last-applied-"
+                        "configuration annotation: not written by kubectl apply") != std::string::npos);
+    CHECK(text.out.find("- PropagationPolicy default/nginx-overflow (delete)") != std::string::npos);
+
+    // A policy of PATH denied: kubectl apply returns the error before it prunes, so nothing is deleted.
+    const std::string denied = dir.write("denied.yaml", slurp(examples + "dc-groups.yaml") + "---\n" +
+                                                            slurp(examples + "broken/duplicate-affinity-names.yaml"))
+                                   .string();
+    const auto blocked = run(p.live({"plan", "-o", "json", "--prune", denied}));
+    CHECK(blocked.exit_code == 1);
+    for (const auto& row : rows_of(blocked.out))
+        CHECK(!row.starts_with("delete "));
+    CHECK(blocked.out.find("deletes nothing when an object of PATH fails to apply") != std::string::npos);
 }
 
 TEST_CASE("live reads fail clearly: unreachable, not karmada-apiserver, forbidden, missing context")
