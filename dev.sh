@@ -462,8 +462,12 @@ e2e() {
   step e2e-up env KPW_BINARY="$PWD/build/webhook/karmada-policy-webhook" tests/e2e/control-plane.sh up "$e2e_dir"
   local rc=0
   say "e2e tests against the control plane ..."
+  # -timeout bounds each package's test binary (go test applies it per package): the longest, live, took
+  # 98-101 s (issue 38's runs, load 20-30; RELIABILITY.md: 107 s at load 10-16), all packages 238-284 s;
+  # 6 min is over 3x that package, and a hung wait fails with the goroutines' stacks well before go test's
+  # implicit 10 min default.
   (cd tests/e2e && KPW_E2E_DIR="$PWD/../../$e2e_dir" KPW_BINARY="$PWD/../../build/webhook/karmada-policy-webhook" \
-    go test -count=1 -p 1 -json ./... >"../../$log_dir/e2e-tests.json" 2>"../../$log_dir/e2e-tests.err") || rc=$?
+    go test -count=1 -p 1 -timeout 6m -json ./... >"../../$log_dir/e2e-tests.json" 2>"../../$log_dir/e2e-tests.err") || rc=$?
   e2e_results "$log_dir/e2e-tests.json"
   step e2e-down tests/e2e/control-plane.sh down "$e2e_dir"
   trap - EXIT

@@ -50,28 +50,58 @@ build() {
 
 alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
 
+# starttime PID: the process's start time (clock ticks after boot, field 22 of /proc/PID/stat, read after
+# the last ")" since the command name may hold spaces and parentheses); empty when there is no such process.
+starttime() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+  set -- ${stat##*) }
+  echo "${20:-}"
+}
+
+# ours PID START: PID is still the process recorded (same start time). A pid alone identifies nothing once
+# its process has ended: the kernel hands it to the next process, and a pids file a crash left behind
+# would then name someone else's.
+ours() { [ -n "${1:-}" ] && [ -n "${2:-}" ] && [ "$(starttime "$1")" = "$2" ]; }
+
+# recorded FILE: its "PID START" lines that still name their process (a line without a start time, or
+# whose pid now belongs to another process, is reported and left alone).
+recorded() {
+  local p s
+  while read -r p s _; do
+    [ -n "$p" ] || continue
+    if ours "$p" "$s"; then
+      echo "$p"
+    elif alive "$p"; then
+      say "pid $p in $1 is not the process recorded there (start time ${s:-not recorded}, now $(starttime "$p")): left alone"
+    fi
+  done <"$1"
+}
+
 down() {
   local pid=""
-  [ -f "$dir/pid" ] && pid=$(cat "$dir/pid")
+  [ -f "$dir/pid" ] && pid=$(recorded "$dir/pid")
   if alive "$pid"; then
     kill -TERM "$pid" 2>/dev/null || true
     local i
     for i in $(seq 1 600); do alive "$pid" || break; sleep 0.1; done # it stops its children first
     alive "$pid" && kill -KILL "$pid" 2>/dev/null || true
   fi
-  # Whatever a crash left: every recorded pid (and its process group) still alive.
+  # Whatever a crash left: every recorded process still alive (and its process group), and only those
+  # (the start time recorded beside each pid is checked before each signal).
   if [ -f "$dir/pids" ]; then
-    local p
-    for p in $(cat "$dir/pids"); do
-      if alive "$p"; then kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null || true; fi
+    local p left
+    left=$(recorded "$dir/pids")
+    for p in $left; do
+      kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null || true
     done
     for i in $(seq 1 100); do
-      local any=0
-      for p in $(cat "$dir/pids"); do alive "$p" && any=1; done
-      [ "$any" -eq 0 ] && break
+      [ -z "$(recorded "$dir/pids" 2>/dev/null)" ] && break
       sleep 0.1
     done
-    for p in $(cat "$dir/pids"); do alive "$p" && { kill -KILL -- "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null || true; }; done
+    for p in $(recorded "$dir/pids" 2>/dev/null); do
+      kill -KILL -- "-$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null || true
+    done
   fi
   rm -f "$dir/pid" "$dir/pids" "$dir/ready" "$dir/failed"
 }
@@ -86,10 +116,11 @@ up() {
   ln -sf "$bin/kubectl" "$dir/bin/kubectl"
   setsid "$bin/control-plane" --dir "$dir" --bin "$bin" --karmada "$karmada" --webhook "$webhook" --repo "$repo" \
     >"$dir/control-plane.log" 2>&1 </dev/null &
-  echo $! >"$dir/pid"
+  local plane=$!
+  echo "$plane $(starttime "$plane")" >"$dir/pid"
   local t0=$SECONDS limit=${KPW_E2E_TIMEOUT:-300}
   while [ ! -f "$dir/ready" ]; do
-    if [ -f "$dir/failed" ] || ! alive "$(cat "$dir/pid")" || [ $((SECONDS - t0)) -ge "$limit" ]; then
+    if [ -f "$dir/failed" ] || ! alive "$plane" || [ $((SECONDS - t0)) -ge "$limit" ]; then
       say "FAILED to start (after $((SECONDS - t0)) s):"
       tail -n 40 "$dir/control-plane.log" | sed 's/^/  | /' >&2
       say "component logs: $dir/logs/"

@@ -104,3 +104,22 @@ func simulateLiveIsExported(t *testing.T, x *examples) {
 	}
 	t.Logf("%d steps equal", len(steps))
 }
+
+// lintNoRequestTimeout: `--request-timeout 0` means no limit, as kubectl's does (issue 38: it failed every
+// call at once, "no reply from https://... within 9223372036854775807 ms"): the run with it gives
+// byte for byte what the run without it gives, with the same exit code.
+func lintNoRequestTimeout(t *testing.T, x *examples) {
+	args := append([]string{"lint", "-o", "json", "--kubeconfig", x.e.Kubeconfig}, x.policies...)
+	want, wantCode := runSplit(t, x.e.Lint, args...)
+	if wantCode > 1 {
+		t.Fatalf("lint --kubeconfig: exit %d\n%s", wantCode, want.stderr)
+	}
+	got, code := runSplit(t, x.e.Lint, append(args, "--request-timeout", "0")...)
+	if code != wantCode || got.stderr != want.stderr {
+		t.Fatalf("lint --kubeconfig --request-timeout 0: exit %d, want %d as without the flag\nstderr:\n%s",
+			code, wantCode, got.stderr)
+	}
+	if got.stdout != want.stdout {
+		t.Errorf("lint --request-timeout 0 differs from the run without it\nwith:\n%s\nwithout:\n%s", got.stdout, want.stdout)
+	}
+}

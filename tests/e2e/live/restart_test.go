@@ -6,13 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"karmada-policy-webhook/tests/e2e/internal/e2eenv"
+	"karmada-policy-webhook/tests/e2e/internal/plane"
 	"karmada-policy-webhook/tests/e2e/internal/proc"
 )
 
@@ -20,8 +20,7 @@ import (
 // and returns the function that starts it again with the same command line, environment and directory,
 // and waits until it serves the Karmada APIs again. The plane package has no restart of its own (envtest
 // started the process); the new process is recorded in the plane's pids file, so `control-plane.sh down`
-// stops it, and envtest, finding its own process exited, leaves it alone. Skipped when the process cannot
-// be found.
+// stops it, and envtest, finding its own process exited, leaves it alone. A plane without it fails the test.
 func restartAPIServer(t *testing.T, e e2eenv.Env) func() {
 	t.Helper()
 	port := 0
@@ -31,12 +30,11 @@ func restartAPIServer(t *testing.T, e e2eenv.Env) func() {
 		}
 	}
 	pid, args := 0, []string(nil)
-	b, _ := os.ReadFile(filepath.Join(e.Dir, "pids"))
-	for _, f := range strings.Fields(string(b)) {
-		p, err := strconv.Atoi(f)
-		if err != nil {
-			continue
-		}
+	recorded, err := proc.Recorded(plane.PidFile(e.Dir))
+	if err != nil {
+		t.Fatalf("the plane's pids file: %v", err)
+	}
+	for _, p := range recorded {
 		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
 		if err != nil {
 			continue
@@ -46,8 +44,10 @@ func restartAPIServer(t *testing.T, e e2eenv.Env) func() {
 			pid, args = p, a
 		}
 	}
+	// The plane always has one: not finding it is a broken plane (or pids file), never a reason to skip.
 	if pid == 0 || port == 0 {
-		t.Skipf("no running kube-apiserver on port %d among the plane's recorded pids", port)
+		t.Fatalf("no running kube-apiserver on port %d among the plane's recorded processes %v (%s)", port,
+			recorded, plane.PidFile(e.Dir))
 	}
 	environ, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 	if err != nil {
@@ -98,7 +98,7 @@ func start(t *testing.T, e e2eenv.Env, args []string, environ []byte, cwd string
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if err := proc.AppendPid(filepath.Join(e.Dir, "pids"), cmd.Process.Pid); err != nil {
+	if err := proc.AppendPid(plane.PidFile(e.Dir), cmd.Process.Pid); err != nil {
 		t.Fatal(err)
 	}
 	go func() { _ = cmd.Wait() }() // reaped while this test binary runs; init's afterwards

@@ -3,6 +3,7 @@ package operations
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -116,6 +117,24 @@ func admitted(t *testing.T, url string) int {
 // certificate that CA signed, for 127.0.0.1.
 func (r *replica) serves(t *testing.T, caFile string) bool {
 	t.Helper()
+	return r.handshake(t, caFile) == nil
+}
+
+// refuses checks that a client trusting only caFile cannot complete a handshake with the replica because
+// its certificate is signed by another authority (not because the replica is unreachable or the handshake
+// failed for another reason).
+func (r *replica) refuses(t *testing.T, caFile string) {
+	t.Helper()
+	err := r.handshake(t, caFile)
+	var unknown x509.UnknownAuthorityError
+	if !errors.As(err, &unknown) {
+		t.Errorf("%s: a TLS client trusting only %s: want x509's unknown authority, got %v", r.name, caFile, err)
+	}
+}
+
+// handshake is a TLS handshake with the replica trusting only caFile, for the name 127.0.0.1.
+func (r *replica) handshake(t *testing.T, caFile string) error {
+	t.Helper()
 	pem, err := os.ReadFile(caFile)
 	if err != nil {
 		t.Fatal(err)
@@ -127,10 +146,9 @@ func (r *replica) serves(t *testing.T, caFile string) bool {
 	c, err := tls.DialWithDialer(&net.Dialer{Timeout: 2 * time.Second}, "tcp", r.addr(),
 		&tls.Config{RootCAs: pool, ServerName: "127.0.0.1"})
 	if err != nil {
-		return false
+		return err
 	}
-	c.Close()
-	return true
+	return c.Close()
 }
 
 // mountSecret puts src's ca.crt, tls.crt and tls.key into dir as the kubelet updates a Secret volume

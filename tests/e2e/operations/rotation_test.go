@@ -216,9 +216,17 @@ func TestRotationAndDrainUnderApplies(t *testing.T) {
 		return r1.serves(t, newCA)
 	})
 	progress("replica 1 on the new certificate")
-	// Step 4 again with the new CA alone: the old one is trusted no more.
+	// Step 4 again with the new CA alone: the old one is trusted no more. Neither replica presents a
+	// certificate the old CA signed: a client trusting only it fails the handshake (unknown authority),
+	// one trusting the new CA completes it.
 	register(svc.Port(), bundle(t, newCA))
 	progress("caBundle = new CA")
+	for _, r := range []*replica{r1, r2} {
+		r.refuses(t, oldCA)
+		if !r.serves(t, newCA) {
+			t.Errorf("%s: a TLS client trusting only the new CA fails the handshake: %v", r.name, r.handshake(t, newCA))
+		}
+	}
 
 	// Drain: replica 2 becomes the Service's endpoint and replica 1's is removed (its pod terminating),
 	// then replica 1 gets SIGTERM while the applies go on: it finishes what is in flight, closes its idle

@@ -61,7 +61,7 @@ func runStep(t *testing.T, ctx context.Context, e e2eenv.Env, dyn dynamic.Interf
 			}
 		}
 	}
-	got := scheduled(t, ctx, dyn, want, st.caughtUp)
+	got := scheduled(t, ctx, dyn, want, st.caughtUp, policies)
 	if w := st.rerun; w != "" && got[w] != want[w] {
 		want = secondPass(t, ctx, e, dyn, x, policies, w, want, got)
 	}

@@ -181,7 +181,7 @@ func playDrill(t *testing.T, e e2eenv.Env, name, policyFile, workload, ns string
 			}
 		}
 		want := sim.placements(0)
-		compare(t, want, scheduled(t, ctx, dyn, want, nil))
+		compare(t, want, scheduled(t, ctx, dyn, want, nil, []string{policy}))
 		members.run(t, ctx, dyn, br)
 	})
 	for i, st := range sc.Steps {
@@ -192,6 +192,8 @@ func playDrill(t *testing.T, e e2eenv.Env, name, policyFile, workload, ns string
 			want := sim.placements(i + 1)
 			before := bindingStates(t, ctx, dyn)
 			var caughtUp caughtUpFunc
+			var x exported     // a rebalance's starting state, for lint's prediction of a second pass
+			var rerun []string // the workloads karmada-scheduler may re-schedule twice (secondPass)
 			switch {
 			case st.Scale != nil:
 				kind, wns, name := splitRef(t, st.Scale.Workload)
@@ -231,7 +233,12 @@ func playDrill(t *testing.T, e e2eenv.Env, name, policyFile, workload, ns string
 				// Time is not waited out: nothing in Karmada acts on these bindings with time here (no
 				// resync; no eviction task or unschedulable binding pending), which the barrier checks.
 			case st.Rebalance != nil:
+				dir := t.TempDir()
+				x = exported{clusters: export(t, e, "clusters", filepath.Join(dir, "clusters.yaml")),
+					workloads: export(t, e, "deployments", filepath.Join(dir, "workloads.yaml")),
+					bindings:  export(t, e, "resourcebindings", filepath.Join(dir, "bindings.yaml"))}
 				caughtUp = rebalance(t, ctx, e, dyn, fmt.Sprintf("drill-%s-%d", ns, i), st.Rebalance.Workloads)
+				rerun = st.Rebalance.Workloads
 			default:
 				t.Fatalf("step %q: a kind this plane cannot play", st.Name)
 			}
@@ -244,7 +251,13 @@ func playDrill(t *testing.T, e e2eenv.Env, name, policyFile, workload, ns string
 					}
 				}
 			}
-			compare(t, want, scheduled(t, ctx, dyn, want, caughtUp))
+			got := scheduled(t, ctx, dyn, want, caughtUp, []string{policy})
+			for _, w := range rerun {
+				if got[w] != want[w] { // the day-two tests' bounded tolerance: exactly lint's second pass, or a failure
+					want = secondPass(t, ctx, e, dyn, triggered(t, ctx, dyn, x, w), []string{policy}, w, want, got)
+				}
+			}
+			compare(t, want, got)
 			for w, p := range want {
 				t.Logf("%s: [%s] %s", w, p.Clusters, p.Reason)
 			}
@@ -453,6 +466,27 @@ spec:
 		}
 		return true
 	}
+}
+
+// triggered is x with the workload's exported binding carrying the rebalancer's trigger as the live
+// binding has it (spec.rescheduleTriggeredAt), which the export made before the rebalancer lacks.
+func triggered(t *testing.T, ctx context.Context, dyn dynamic.Interface, x exported, workload string) exported {
+	t.Helper()
+	_, ns, name := splitRef(t, workload)
+	live, err := dyn.Resource(bindingsGVR).Namespace(ns).Get(ctx, name+"-deployment", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, _, _ := unstructured.NestedString(live.Object, "spec", "rescheduleTriggeredAt")
+	if at == "" {
+		t.Fatalf("%s's binding has no spec.rescheduleTriggeredAt after the rebalance", workload)
+	}
+	x.bindings = editList(t, x.bindings, x.bindings+".triggered", func(rb *unstructured.Unstructured) {
+		if key(rb) == workload {
+			_ = unstructured.SetNestedField(rb.Object, at, "spec", "rescheduleTriggeredAt")
+		}
+	})
+	return x
 }
 
 // waitClockPast waits until the wall clock's second is after an RFC3339 time.

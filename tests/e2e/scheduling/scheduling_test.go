@@ -146,12 +146,16 @@ func createClusters(t *testing.T, ctx context.Context, dyn dynamic.Interface, fi
 }
 
 // scheduled reads what karmada-scheduler wrote, once it has handled every binding of the workloads
-// (schedulerObservedGeneration caught up and a Scheduled condition present).
-func scheduled(t *testing.T, ctx context.Context, dyn dynamic.Interface, want map[string]placement, caughtUp caughtUpFunc) map[string]placement {
+// (schedulerObservedGeneration caught up and a Scheduled condition present). Every binding claimed by one of
+// the policies (files lint was given) must be accounted for: a binding of a workload lint predicted nothing
+// for fails the test, naming it.
+func scheduled(t *testing.T, ctx context.Context, dyn dynamic.Interface, want map[string]placement, caughtUp caughtUpFunc,
+	policies []string) map[string]placement {
 	t.Helper()
+	scope := policiesIn(t, policies)
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		got, pending := readBindings(t, ctx, dyn, want, caughtUp)
+		got, pending, unpredicted := readBindings(t, ctx, dyn, want, caughtUp, scope)
 		missing := 0
 		for k := range want {
 			if _, ok := got[k]; !ok {
@@ -159,6 +163,9 @@ func scheduled(t *testing.T, ctx context.Context, dyn dynamic.Interface, want ma
 			}
 		}
 		if pending == 0 && missing == 0 {
+			for _, u := range unpredicted {
+				t.Errorf("%s: karmada-scheduler made a binding for a workload lint predicted nothing for", u)
+			}
 			return got
 		}
 		if time.Now().After(deadline) {
@@ -175,15 +182,16 @@ type caughtUpFunc func(workload string, rb *unstructured.Unstructured) bool
 
 // readBindings reads the bindings of want's workloads the scheduler is done with; one the detector has not
 // caught up with yet counts as pending (the barrier's binding, which a FitError leaves behind its
-// generation, is not looked at).
+// generation, is not looked at). A binding of a workload want lacks, claimed by a policy of scope, is
+// returned as unpredicted ("workload (claimed by policy)").
 func readBindings(t *testing.T, ctx context.Context, dyn dynamic.Interface, want map[string]placement,
-	caughtUp caughtUpFunc) (map[string]placement, int) {
+	caughtUp caughtUpFunc, scope map[string]bool) (map[string]placement, int, []string) {
 	t.Helper()
 	list, err := dyn.Resource(bindingsGVR).Namespace("").List(ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, pending := map[string]placement{}, 0
+	got, pending, unpredicted := map[string]placement{}, 0, []string(nil)
 	for _, rb := range list.Items {
 		kind, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "kind")
 		ns, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "namespace")
@@ -191,6 +199,10 @@ func readBindings(t *testing.T, ctx context.Context, dyn dynamic.Interface, want
 		observed, _, _ := unstructured.NestedInt64(rb.Object, "status", "schedulerObservedGeneration")
 		conds, _, _ := unstructured.NestedSlice(rb.Object, "status", "conditions")
 		if _, ok := want[kind+"/"+ns+"/"+name]; !ok {
+			if policy := claimedBy(&rb); scope[policy] {
+				unpredicted = append(unpredicted, fmt.Sprintf("%s/%s/%s (binding %s/%s, claimed by %s)", kind, ns, name,
+					rb.GetNamespace(), rb.GetName(), policy))
+			}
 			continue
 		}
 		var p placement
@@ -212,7 +224,51 @@ func readBindings(t *testing.T, ctx context.Context, dyn dynamic.Interface, want
 		p.Clusters = clusterList(&rb)
 		got[kind+"/"+ns+"/"+name] = p
 	}
-	return got, pending
+	sort.Strings(unpredicted)
+	return got, pending, unpredicted
+}
+
+// claimedBy is the policy a binding's annotations name (the detector writes them when a policy claims the
+// template; Karmada's policyv1alpha1 well-known constants): "PropagationPolicy/namespace/name" or
+// "ClusterPropagationPolicy//name" ("" when neither).
+func claimedBy(rb *unstructured.Unstructured) string {
+	a := rb.GetAnnotations()
+	if name := a["propagationpolicy.karmada.io/name"]; name != "" {
+		return "PropagationPolicy/" + a["propagationpolicy.karmada.io/namespace"] + "/" + name
+	}
+	if name := a["clusterpropagationpolicy.karmada.io/name"]; name != "" {
+		return "ClusterPropagationPolicy//" + name
+	}
+	return ""
+}
+
+// policiesIn are the policies of the files, in claimedBy's form.
+func policiesIn(t *testing.T, files []string) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, doc := range strings.Split(string(b), "\n---") {
+			var obj map[string]any
+			if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			u := unstructured.Unstructured{Object: obj}
+			switch u.GetKind() {
+			case "PropagationPolicy":
+				out["PropagationPolicy/"+u.GetNamespace()+"/"+u.GetName()] = true
+			case "ClusterPropagationPolicy":
+				out["ClusterPropagationPolicy//"+u.GetName()] = true
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no policies in %v", files)
+	}
+	return out
 }
 
 // clusterList is a binding's spec.clusters as "name=replicas" sorted, comma separated.
@@ -316,7 +372,7 @@ func TestSchedulingIsLintsPrediction(t *testing.T) {
 				t.Fatalf("kubectl apply -f %s: %s", f, out)
 			}
 		}
-		compare(t, want, scheduled(t, ctx, dyn, want, nil))
+		compare(t, want, scheduled(t, ctx, dyn, want, nil, policies))
 	})
 	if !ok {
 		return
@@ -331,19 +387,19 @@ func TestSchedulingIsLintsPrediction(t *testing.T) {
 			clusters := export(t, e, "clusters", filepath.Join(dir, "clusters.yaml"))
 			bindings := export(t, e, "resourcebindings", filepath.Join(dir, "bindings.yaml"))
 			next := scaled(t, workloads, filepath.Join(dir, "workloads.yaml"), "nginx-overflow", step)
-			all := predict(t, e, clusters, next, bindings, policies)
-			want, found := all[workload]
-			if !found {
-				t.Fatalf("lint predicts nothing for %s: %v", workload, all)
+			want := predict(t, e, clusters, next, bindings, policies)
+			if _, found := want[workload]; !found {
+				t.Fatalf("lint predicts nothing for %s: %v", workload, want)
 			}
 			if out, code := e.KubectlRun(t, "apply", "-f", next); code != 0 {
 				t.Fatalf("kubectl apply: %s", out)
 			}
-			only := map[string]placement{workload: want}
-			compare(t, only, scheduled(t, ctx, dyn, only, func(w string, rb *unstructured.Unstructured) bool {
+			// Every binding, the scaled one once the detector has its replicas: the others as lint
+			// re-schedules them from the export.
+			compare(t, want, scheduled(t, ctx, dyn, want, func(w string, rb *unstructured.Unstructured) bool {
 				n, _, _ := unstructured.NestedInt64(rb.Object, "spec", "replicas")
 				return w != workload || n == step
-			}))
+			}, policies))
 		})
 	}
 
@@ -368,7 +424,7 @@ func TestSchedulingIsLintsPrediction(t *testing.T) {
 		moved := map[string]bool{"Deployment/production/checkout": true, "Deployment/default/nginx": true}
 		compare(t, want, scheduled(t, ctx, dyn, want, func(w string, rb *unstructured.Unstructured) bool {
 			return !moved[w] || rb.GetGeneration() > before[w]
-		}))
+		}, edited))
 	})
 	if !ok {
 		return

@@ -3,7 +3,6 @@
 package proc
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -108,8 +107,14 @@ func Children() []int {
 
 var pidMu sync.Mutex
 
-// AppendPid records a pid (one per line).
+// AppendPid records a pid and its start time ("PID START", one per line): `control-plane.sh down` signals
+// a recorded pid only while it still names the process started then, never one the kernel has since given
+// to someone else.
 func AppendPid(pidFile string, pid int) error {
+	start, err := StartTime(pid)
+	if err != nil {
+		return err
+	}
 	pidMu.Lock()
 	defer pidMu.Unlock()
 	f, err := os.OpenFile(pidFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -117,43 +122,46 @@ func AppendPid(pidFile string, pid int) error {
 		return err
 	}
 	defer f.Close()
-	_, err = fmt.Fprintln(f, pid)
+	_, err = fmt.Fprintln(f, pid, start)
 	return err
 }
 
-// KillRecorded stops every process group recorded in pidFile that is still alive (SIGTERM, then SIGKILL
-// after grace) and removes the file: what a crashed run left behind.
-func KillRecorded(pidFile string, grace time.Duration) error {
-	b, err := os.ReadFile(pidFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
+// StartTime is a process's start time in clock ticks after boot (field 22 of /proc/PID/stat, counted after
+// the command name's closing parenthesis, since the name may hold spaces).
+func StartTime(pid int) (string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return err
+		return "", err
 	}
-	var alive []int
-	for _, f := range strings.Fields(string(b)) {
-		pid, err := strconv.Atoi(f)
-		if err != nil || pid <= 1 {
+	i := strings.LastIndexByte(string(b), ')')
+	fields := strings.Fields(string(b[i+1:]))
+	if i < 0 || len(fields) < 20 {
+		return "", fmt.Errorf("/proc/%d/stat: no start time in %q", pid, b)
+	}
+	return fields[19], nil
+}
+
+// Recorded are the pids of pidFile whose processes are still the ones recorded (same start time).
+func Recorded(pidFile string) ([]int, error) {
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
 			continue
 		}
-		if syscall.Kill(pid, 0) == nil {
-			_ = syscall.Kill(-pid, syscall.SIGTERM)
-			_ = syscall.Kill(pid, syscall.SIGTERM)
-			alive = append(alive, pid)
+		pid, err := strconv.Atoi(f[0])
+		if err != nil {
+			continue
+		}
+		if start, err := StartTime(pid); err == nil && start == f[1] {
+			out = append(out, pid)
 		}
 	}
-	deadline := time.Now().Add(grace)
-	for _, pid := range alive {
-		for syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond) // polling a foreign pid: there is nothing to wait on
-		}
-		if syscall.Kill(pid, 0) == nil {
-			_ = syscall.Kill(-pid, syscall.SIGKILL)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
-	return os.Remove(filepath.Clean(pidFile))
+	return out, nil
 }
 
 // Pid is the process's pid (0 before Start).
