@@ -446,11 +446,21 @@ ensure_go() {
 
 oracle_dir=build-oracle
 
+# build_oracle: build-oracle/karmada-oracle-<release> for every pinned Karmada release (issue 37: go.mod is
+# the default release's, go.<release>.mod each other's), karmada-oracle = the default's, and the other
+# commands. build.sh skips itself when its inputs are unchanged; the releases build in parallel.
 build_oracle() {
   ensure_go
-  say "Go modules of tests/conformance (Karmada, Kubernetes) from the Go module proxy, once per machine"
-  step go-modules env -C tests/conformance go mod download
+  say "Go modules of tests/conformance (Karmada, Kubernetes; one module set per Karmada release) from the Go module proxy, once per machine"
+  step go-modules oracle_modules
   step build-oracle tests/conformance/build.sh "$PWD/$oracle_dir"
+}
+
+oracle_modules() {
+  local m
+  for m in tests/conformance/go.mod tests/conformance/go.v*.mod; do
+    env -C tests/conformance go mod download -modfile="${m#tests/conformance/}" || return 1
+  done
 }
 
 # conformance ARGS...: lint and the oracle side by side (docs/conformance.md); the committed cases when no
