@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"time"
 
 	"karmada-policy-webhook/tests/conformance/internal/compare"
@@ -87,7 +88,7 @@ type releaseDiff struct {
 func (d releaseDiff) judge(ctx context.Context, args []string) compare.Verdict {
 	defRuns := []compare.Run{d.def.Run(ctx, args)}
 	otherRuns := []compare.Run{d.other.Run(ctx, args)}
-	first := compare.Judge(defRuns[0], otherRuns, compare.Intentional)
+	first := judgeReleases(defRuns[0], otherRuns[0])
 	if first.Status != compare.Differ {
 		return first
 	}
@@ -96,13 +97,35 @@ func (d releaseDiff) judge(ctx context.Context, args []string) compare.Verdict {
 		otherRuns = append(otherRuns, d.other.Run(ctx, args))
 		for _, a := range defRuns {
 			for _, b := range otherRuns {
-				if v := compare.Judge(a, []compare.Run{b}, compare.Intentional); v.Status == compare.Agree {
+				if v := judgeReleases(a, b); v.Status == compare.Agree {
 					return v
 				}
 			}
 		}
 	}
 	return first
+}
+
+// judgeReleases is compare.Judge with the default release's run as lint's, except where an oracle
+// failed: Karmada's code panicking is an answer here (both releases crash the same way, or one does and
+// the other does not), while lint's side of Judge would call any panic a failure.
+func judgeReleases(def, other compare.Run) compare.Verdict {
+	switch {
+	case def.Failed == "" && other.Failed == "":
+		return compare.Judge(def, []compare.Run{other}, compare.Intentional)
+	case def.Failed == other.Failed:
+		return compare.Verdict{Status: compare.Agree, Reason: "both: " + def.Failed}
+	case strings.HasPrefix(def.Failed, "panicked: ") || strings.HasPrefix(other.Failed, "panicked: "):
+		return compare.Verdict{Status: compare.Differ, Diffs: []compare.Diff{{Path: "exit", Lint: runText(def), Karmada: runText(other)}}}
+	}
+	return compare.Verdict{Status: compare.CouldNotRun, Reason: fmt.Sprintf("%s; %s", def.Failed, other.Failed)}
+}
+
+func runText(r compare.Run) string {
+	if r.Failed != "" {
+		return r.Failed
+	}
+	return fmt.Sprintf("exit %d", r.Exit)
 }
 
 // printReleaseDiff lists the cases whose answer changes on release against the default release, key by

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"karmada-policy-webhook/tests/conformance/internal/cases"
+	"karmada-policy-webhook/tests/conformance/internal/compare"
 )
 
 // script writes an executable shell script standing in for lint or an oracle.
@@ -135,5 +136,29 @@ func TestTargets(t *testing.T) {
 				t.Errorf("stdout %q lacks %q", stdout.String(), tc.stdout)
 			}
 		})
+	}
+}
+
+func TestJudgeReleases(t *testing.T) {
+	ok := compare.Run{Exit: 0, Stdout: []byte(`{"results":[{"file":"p.yaml","document":0,"kind":"PropagationPolicy","namespace":"default","name":"p","allowed":true}]}`)}
+	denied := compare.Run{Exit: 1, Stdout: []byte(`{"results":[{"file":"p.yaml","document":0,"kind":"PropagationPolicy","namespace":"default","name":"p","allowed":false}]}`)}
+	panicA := compare.Run{Exit: 2, Failed: "panicked: panic: runtime error: integer divide by zero"}
+	panicB := compare.Run{Exit: 2, Failed: "panicked: panic: runtime error: slice bounds out of range [:-1]"}
+	timeout := compare.Run{Failed: "timed out after 1m0s"}
+	for _, tc := range []struct {
+		name       string
+		def, other compare.Run
+		want       compare.Status
+	}{
+		{"the same answer", ok, ok, compare.Agree},
+		{"a verdict changes", ok, denied, compare.Differ},
+		{"both panic alike", panicA, panicA, compare.Agree},
+		{"the default panics, the other answers", panicA, ok, compare.Differ},
+		{"they panic differently", panicA, panicB, compare.Differ},
+		{"an oracle times out", ok, timeout, compare.CouldNotRun},
+	} {
+		if got := judgeReleases(tc.def, tc.other); got.Status != tc.want {
+			t.Errorf("%s: %v (%+v), want %v", tc.name, got.Status, got, tc.want)
+		}
 	}
 }
