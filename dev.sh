@@ -14,9 +14,11 @@
 #   ./dev.sh test-suites       the two builds and their tests only (the image's build stage runs this)
 #   ./dev.sh test-sanitizers   only the sanitizer half of the suites
 #   ./dev.sh image [tests]     build the Containerfile with podman on a debootstrapped Debian 12 and check it
-#   ./dev.sh build-oracle      build-oracle/karmada-oracle: Karmada's own code behind lint's command line
-#   ./dev.sh conformance [CASE_DIR...]   lint and the oracle side by side (docs/conformance.md)
-#   ./dev.sh conformance-fuzz N [SEED]   N generated cases compared; divergent ones kept
+#   ./dev.sh build-oracle      build-oracle/karmada-oracle-<release> (v1.16.0, v1.17.1, v1.18.2; karmada-oracle
+#                              is v1.18.2's): Karmada's own code behind lint's command line
+#   ./dev.sh conformance [CASE_DIR...]   lint and the oracle side by side, every release lint answers for
+#                              (--karmada-version V: one; docs/conformance.md)
+#   ./dev.sh conformance-fuzz N [SEED]   N generated cases compared per release; divergent ones kept
 #   ./dev.sh e2e      a Karmada control plane on loopback (etcd, kube-apiserver, Karmada's webhook, ours)
 #                     and the tests against it (tests/e2e/)
 #   ./dev.sh build-asan   only the clang ASan+UBSan build with the fuzzers (CI's -O0 smoke runs)
@@ -407,11 +409,21 @@ ensure_go() {
 
 oracle_dir=build-oracle
 
+# build_oracle: build-oracle/karmada-oracle-<release> for every pinned Karmada release (issue 37: go.mod is
+# the default release's, go.<release>.mod each other's), karmada-oracle = the default's, and the other
+# commands. build.sh skips itself when its inputs are unchanged; the releases build in parallel.
 build_oracle() {
   ensure_go
-  say "Go modules of tests/conformance (Karmada, Kubernetes) from the Go module proxy, once per machine"
-  step go-modules env -C tests/conformance go mod download
+  say "Go modules of tests/conformance (Karmada, Kubernetes; one module set per Karmada release) from the Go module proxy, once per machine"
+  step go-modules oracle_modules
   step build-oracle tests/conformance/build.sh "$PWD/$oracle_dir"
+}
+
+oracle_modules() {
+  local m
+  for m in tests/conformance/go.mod tests/conformance/go.v*.mod; do
+    env -C tests/conformance go mod download -modfile="${m#tests/conformance/}" || return 1
+  done
 }
 
 # conformance ARGS...: lint and the oracle side by side (docs/conformance.md); the committed cases when no
@@ -682,7 +694,7 @@ HINT
     if grep -q 'image FAIL' "$log_dir/checks"; then exit 1; fi
     say "image $image_tag built and checked (--version, serve over TLS, lint)"
     ;;
-  build-oracle) # build-oracle/karmada-oracle and build-oracle/conformance (Go; tests only)
+  build-oracle) # build-oracle/karmada-oracle-<release> per Karmada release, karmada-oracle, conformance (Go; tests only)
     build_oracle
     ;;
   conformance) # [CASE_DIR...]: lint vs Karmada's own code; "conformance: N cases, N agree, N differ"

@@ -4,6 +4,7 @@
 //	conformance run  [flags] [CASE_DIR...]
 //	conformance fuzz [flags] N [SEED]
 //	conformance simulate [flags] [CASE_DIR...]
+//	conformance releases [flags] [CASE_DIR...]
 //
 // Exit 0 when every difference is an intentional one, 1 on any other difference or a case the oracle
 // could not run, 2 on a usage error.
@@ -35,6 +36,7 @@ func main() {
 const usage = `usage: conformance run  [flags] [CASE_DIR...]   compare lint and the oracle (default: the shipped cases)
        conformance fuzz [flags] N [SEED]        generate N cases from SEED (default 1), compare, keep divergent ones
        conformance simulate [flags] [CASE_DIR...]   compare simulate's step 0 with lint's dry run
+       conformance releases [flags] [CASE_DIR...]   which cases' answers change by Karmada release (each release's oracle against the default's)
 flags go before or after the positional arguments; conformance run -h lists them`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -49,6 +51,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runFuzz(ctx, args[1:], stdout, stderr)
 	case "simulate":
 		return runSimulate(ctx, args[1:], stdout, stderr)
+	case "releases":
+		return runReleases(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprintln(stderr, usage)
 	return 2
@@ -64,12 +68,14 @@ type common struct {
 	verbose      bool
 	batch        bool
 	recycle      int
+	release      string // --karmada-version: "" is every release lint answers for
 	pool         *compare.Pool
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.lint, "lint", "build/webhook/karmada-policy-webhook", "the karmada-policy-webhook binary")
-	fs.StringVar(&c.oracle, "oracle", "build-oracle/karmada-oracle", "the karmada-oracle binary")
+	fs.StringVar(&c.oracle, "oracle", "build-oracle/karmada-oracle", "the karmada-oracle binary: release V's is this path + \"-V\" (or the path itself when it is V's)")
+	fs.StringVar(&c.release, "karmada-version", "", "Karmada releases to compare: v1.16, v1.17, v1.18 (or a full version), several separated by commas, or all (default: every release lint answers for; each case on the releases it is marked for)")
 	fs.IntVar(&c.oracleRuns, "oracle-runs", 5, "oracle runs on a case whose lint answer has FitError alternatives")
 	fs.IntVar(&c.tieRuns, "tie-runs", 30, "the most oracle runs on a case until it produces lint's tie outcome")
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "per run of either binary")
@@ -80,16 +86,17 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.recycle, "batch-recycle", 500, "requests one oracle batch process answers before it is replaced")
 }
 
-// comparer builds the comparer; with --batch its oracle pool must be closed (close).
-func (c *common) comparer() *compare.Comparer {
-	oracle := compare.Binary{Path: c.oracle, Timeout: c.timeout}
+// comparer builds the comparer of one release; with --batch its oracle pool must be closed (close)
+// before the next release's comparer is built.
+func (c *common) comparer(t target) *compare.Comparer {
+	oracle := compare.Binary{Path: t.oracle, Timeout: c.timeout, Flags: []string{lintFlag, t.release}}
 	if c.batch {
-		c.pool = compare.NewPool(c.oracle, max(c.parallel, 1))
+		c.pool = compare.NewPool(t.oracle, max(c.parallel, 1))
 		c.pool.Recycle = c.recycle
 		oracle.Pool = c.pool
 	}
 	return &compare.Comparer{
-		Lint:       compare.Binary{Path: c.lint, Timeout: c.timeout},
+		Lint:       compare.Binary{Path: c.lint, Timeout: c.timeout, Flags: t.lint},
 		Oracle:     oracle,
 		OracleRuns: c.oracleRuns,
 		TieRuns:    c.tieRuns,
@@ -100,6 +107,7 @@ func (c *common) comparer() *compare.Comparer {
 func (c *common) close() {
 	if c.pool != nil {
 		c.pool.Close()
+		c.pool = nil
 	}
 }
 
@@ -150,18 +158,27 @@ func runCases(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 	}
-	jobs := toJobs(list)
-	cmp := c.comparer()
-	defer c.close()
-	verdicts := cmp.CompareAll(ctx, jobs, c.parallel)
-	if ctx.Err() != nil {
+	targets, err := c.targets(ctx, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance:", err)
 		return 2
 	}
-	_, stale := known.Apply(stdout, jobs, verdicts)
-	if compare.Print(stdout, jobs, verdicts, c.verbose).Failed() || stale > 0 {
-		return 1
+	code := 0
+	for _, t := range targets {
+		header(stdout, targets, t)
+		jobs := toJobs(list, t.release)
+		cmp := c.comparer(t)
+		verdicts := cmp.CompareAll(ctx, jobs, c.parallel)
+		c.close()
+		if ctx.Err() != nil {
+			return 2
+		}
+		_, stale := known.Apply(stdout, t.release, jobs, verdicts)
+		if compare.Print(stdout, jobs, verdicts, c.verbose).Failed() || stale > 0 {
+			code = 1
+		}
 	}
-	return 0
+	return code
 }
 
 // caseList is the cases of CASE_DIR arguments, or the default set and what it leaves out (root "" is
@@ -223,20 +240,22 @@ func subCases(dir string) ([]cases.Case, error) {
 	return out, nil
 }
 
-func toJobs(list []cases.Case) []compare.Job {
-	jobs := make([]compare.Job, len(list))
-	for i, c := range list {
-		jobs[i] = compare.Job{Name: c.Name, Args: append(append([]string{}, compare.ComparedFlags...), c.Args...)}
+// toJobs are the cases that hold for a release (cases.Case.For), as comparisons.
+func toJobs(list []cases.Case, release string) []compare.Job {
+	jobs := make([]compare.Job, 0, len(list))
+	for _, c := range list {
+		if c.For(release) {
+			jobs = append(jobs, compare.Job{Name: c.Name, Args: append(append([]string{}, compare.ComparedFlags...), c.Args...)})
+		}
 	}
 	return jobs
 }
 
+// checkBinaries: lint is there (each release's oracle is found and checked by targets).
 func checkBinaries(c *common, stderr io.Writer) int {
-	for _, p := range []string{c.lint, c.oracle} {
-		if _, err := os.Stat(p); err != nil {
-			fmt.Fprintf(stderr, "conformance: %v (build it first: ./dev.sh build-oracle / ninja -C build)\n", err)
-			return 2
-		}
+	if _, err := os.Stat(c.lint); err != nil {
+		fmt.Fprintf(stderr, "conformance: %v (build it first: ninja -C build webhook/karmada-policy-webhook)\n", err)
+		return 2
 	}
 	return 0
 }
@@ -304,32 +323,64 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code := checkBinaries(&c, stderr); code != 0 {
 		return code
 	}
-	f := generate.Fuzzer{
-		Comparer: c.comparer(), Seed: seed, Out: *out, Work: *work, Parallel: c.parallel,
-		MinimiseBudget: *minimise, From: *from, ExtraArgs: compare.ComparedFlags, Log: stdout, Progress: *progress,
-		KeepPerSignature: *keepPer,
+	targets, err := c.targets(ctx, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance fuzz:", err)
+		return 2
 	}
+	code := 0
+	for _, t := range targets {
+		header(stdout, targets, t)
+		// Several releases keep their divergent cases apart: <out>/<release>/<case>.
+		dir := *out
+		if len(targets) > 1 {
+			dir = filepath.Join(*out, t.release)
+		}
+		f := generate.Fuzzer{
+			Comparer: c.comparer(t), Seed: seed, Out: dir, Work: *work, Parallel: c.parallel,
+			MinimiseBudget: *minimise, From: *from, ExtraArgs: compare.ComparedFlags, Log: stdout, Progress: *progress,
+			KeepPerSignature: *keepPer,
+		}
+		fc := fuzzOne(ctx, &f, &c, n, seed, fuzzKind{*kind, *pack, *duration, *signatures}, stdout, stderr)
+		if fc == 2 {
+			return 2
+		}
+		code = max(code, fc)
+	}
+	return code
+}
+
+// fuzzKind is what runFuzz generates per release.
+type fuzzKind struct {
+	kind       string
+	pack       int
+	duration   time.Duration
+	signatures int
+}
+
+// fuzzOne runs one release's generated comparison: exit code 0, 1 (differences) or 2.
+func fuzzOne(ctx context.Context, f *generate.Fuzzer, c *common, n int, seed uint64, fk fuzzKind, stdout, stderr io.Writer) int {
 	defer func() {
 		if f.Signatures.Len() > 0 {
 			fmt.Fprintf(stdout, "divergence signatures: %d (count, first case, signature)\n", f.Signatures.Len())
-			for _, line := range f.Signatures.Lines(*signatures) {
+			for _, line := range f.Signatures.Lines(fk.signatures) {
 				fmt.Fprintln(stdout, line)
 			}
 		}
 	}()
 	defer c.close()
 	start := time.Now()
-	if *duration > 0 {
-		f.Deadline = start.Add(*duration)
+	if fk.duration > 0 {
+		f.Deadline = start.Add(fk.duration)
 	}
-	if *kind != "plain" {
-		k := *pack
+	if fk.kind != "plain" {
+		k := fk.pack
 		if k == 0 {
-			k = map[string]int{"snapshot": 40, "admission": 200}[*kind]
+			k = map[string]int{"snapshot": 40, "admission": 200}[fk.kind]
 		}
-		tally, err := f.RunPacks(ctx, n, k, *kind == "admission")
+		tally, err := f.RunPacks(ctx, n, k, fk.kind == "admission")
 		if tally != nil {
-			fmt.Fprintf(stdout, "seed %d, kind %s, %d per pack, %s\n", seed, *kind, k, time.Since(start).Round(time.Second))
+			fmt.Fprintf(stdout, "seed %d, kind %s, %d per pack, %s\n", seed, fk.kind, k, time.Since(start).Round(time.Second))
 			for _, line := range tally.Lines() {
 				fmt.Fprintln(stdout, line)
 			}

@@ -49,10 +49,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		newAdmitter = cachedAdmitter
 		return batch(ctx, stdin, stdout, stderr)
 	}
+	if len(args) == 1 && args[0] == "version" {
+		return version(stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "lint" {
 		fmt.Fprintln(stderr, "usage: karmada-oracle lint -o json [--clusters F|DIR]... [--workloads F|DIR]... "+
-			"[--bindings F|DIR]... [--feature-gates G] [-n NS] [--validate=strict|warn|ignore] PATH...\n"+
-			"       karmada-oracle batch   (JSON lines {\"args\": [lint's arguments]} on stdin, {\"exit\",\"stdout\",\"stderr\"} lines out)")
+			"[--bindings F|DIR]... [--feature-gates G] [-n NS] [--validate=strict|warn|ignore] [--karmada-version V] PATH...\n"+
+			"       karmada-oracle batch   (JSON lines {\"args\": [lint's arguments]} on stdin, {\"exit\",\"stdout\",\"stderr\"} lines out)\n"+
+			"       karmada-oracle version (the Karmada release it was built against, and its CRD directory)")
 		return exitUsage
 	}
 	opts, err := parseFlags(args[1:], stderr)
@@ -76,6 +80,7 @@ type options struct {
 	bindings     []string
 	featureGates string
 	crdDir       string
+	release      string // --karmada-version: must name the release this oracle was built against
 	paths        []string
 }
 
@@ -91,6 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringArrayVar(&o.bindings, "bindings", nil, "day two: today's ResourceBindings / ClusterResourceBindings")
 	fs.StringVar(&o.featureGates, "feature-gates", "", "Karmada feature gates (A=true,B=false)")
 	fs.StringVar(&o.crdDir, "crd-dir", defaultCRDDir, "Karmada's policy CRDs (charts/karmada/_crds/bases/policy)")
+	fs.StringVar(&o.release, "karmada-version", "", "the Karmada release to answer as: only the one this oracle was built against (karmada-oracle version)")
 	// lint's flag for the project's stricter overflow rule; Karmada's code has one rule, so it changes nothing.
 	fs.Bool("allow-aggregated-overflow", false, "accepted for lint's command line; Karmada has no such switch")
 	if err := fs.Parse(args); err != nil {
@@ -108,6 +114,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.crdDir == "" {
 		return o, fmt.Errorf("--crd-dir is not set (build with tests/conformance/build.sh)")
+	}
+	if o.release != "" {
+		if err := checkRelease(o.release); err != nil {
+			return o, err
+		}
 	}
 	return o, nil
 }

@@ -15,7 +15,6 @@ import (
 
 	policyv1alpha1 "github.com/karmada-io/karmada/pkg/apis/policy/v1alpha1"
 	"github.com/karmada-io/karmada/pkg/util/gclient"
-	"github.com/karmada-io/karmada/pkg/util/validation"
 	"github.com/karmada-io/karmada/pkg/webhook/clusterpropagationpolicy"
 	"github.com/karmada-io/karmada/pkg/webhook/propagationpolicy"
 )
@@ -93,13 +92,13 @@ func (a *Admitter) specErrors(req admission.Request, kind string) (field.ErrorLi
 		if err := a.decoder.DecodeRaw(req.Object, p); err != nil {
 			return nil, fmt.Errorf("decoding the policy: %w", err)
 		}
-		return validation.ValidatePropagationSpec(p.Spec, req.Namespace), nil
+		return validatePropagationSpec(p.Spec, req.Namespace), nil
 	case "ClusterPropagationPolicy":
 		p := &policyv1alpha1.ClusterPropagationPolicy{}
 		if err := a.decoder.DecodeRaw(req.Object, p); err != nil {
 			return nil, fmt.Errorf("decoding the policy: %w", err)
 		}
-		return validation.ValidatePropagationSpec(p.Spec, req.Namespace), nil
+		return validatePropagationSpec(p.Spec, req.Namespace), nil
 	}
 	return nil, fmt.Errorf("no policy kind %q", kind)
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"karmada-policy-webhook/tests/conformance/internal/releases"
 )
 
 // Case is one comparison: the arguments after `lint -o json`, run from the same working directory by
@@ -19,6 +21,21 @@ type Case struct {
 	// Dir is the directory a generated or committed case lives in ("" for cases assembled from the
 	// shipped examples); `conformance run Dir` replays it.
 	Dir string
+	// Releases are the Karmada releases the case holds for (its ReleasesFile); nil is every release.
+	Releases []string
+}
+
+// For reports whether the case holds for a Karmada release (a pinned one, releases.Supported).
+func (c Case) For(release string) bool {
+	if c.Releases == nil {
+		return true
+	}
+	for _, r := range c.Releases {
+		if r == release {
+			return true
+		}
+	}
+	return false
 }
 
 // Snapshot names the reserved entries of a case directory: each may be a file (.yaml, .yml or .json)
@@ -28,6 +45,11 @@ var Snapshot = []string{"clusters", "workloads", "bindings"}
 // ArgsFile holds extra lint flags, whitespace separated; lines starting with # are comments. A token
 // that names an entry of the case directory ("./x.yaml") is made relative to the working directory.
 const ArgsFile = "args"
+
+// ReleasesFile names the Karmada releases a case holds for (v1.16, v1.17.1, ...: each resolved to the
+// pinned release of its minor), whitespace separated; lines starting with # are comments. Without it a
+// case holds for every supported release.
+const ReleasesFile = "releases"
 
 // IsManifest reports whether lint reads the file when walking a directory.
 func IsManifest(name string) bool {
@@ -70,12 +92,18 @@ func FromDir(dir string) (Case, error) {
 		return Case{}, fmt.Errorf("case %s: %w", dir, err)
 	}
 	flags := map[string][]string{}
-	var extra, paths []string
+	var extra, paths, marked []string
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		if e.Name() == ArgsFile && !e.IsDir() {
 			extra, err = readArgs(p, dir)
 			if err != nil {
+				return Case{}, err
+			}
+			continue
+		}
+		if e.Name() == ReleasesFile && !e.IsDir() {
+			if marked, err = readReleases(p, dir); err != nil {
 				return Case{}, err
 			}
 			continue
@@ -99,7 +127,30 @@ func FromDir(dir string) (Case, error) {
 	}
 	args = append(args, extra...)
 	sort.Strings(paths)
-	return Case{Name: dir, Args: append(args, paths...), Dir: dir}, nil
+	return Case{Name: dir, Args: append(args, paths...), Dir: dir, Releases: marked}, nil
+}
+
+// readReleases reads a releases file: the pinned releases it names, in releases.Supported's order.
+func readReleases(file, dir string) ([]string, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("case %s: %w", dir, err)
+	}
+	var tokens []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			tokens = append(tokens, strings.Fields(line)...)
+		}
+	}
+	if len(tokens) == 0 {
+		return nil, fmt.Errorf("case %s: %s names no release (one or more of %s; without the file, every one)",
+			dir, ReleasesFile, strings.Join(releases.Supported, ", "))
+	}
+	list, err := releases.ParseList(strings.Join(tokens, ","))
+	if err != nil {
+		return nil, fmt.Errorf("case %s: %s: %w", dir, ReleasesFile, err)
+	}
+	return list, nil
 }
 
 // readArgs reads an args file; a token starting with "./" is a path inside the case directory.

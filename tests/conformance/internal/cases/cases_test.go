@@ -102,3 +102,46 @@ func TestDefaultsCoverTheShippedInputs(t *testing.T) {
 		t.Error("no skipped sources reported")
 	}
 }
+
+func TestFromDirReadsTheReleasesACaseHoldsFor(t *testing.T) {
+	tests := []struct {
+		name     string
+		releases *string // nil: no releases file
+		want     []string
+		forV116  bool
+		err      string
+	}{
+		{name: "no file: every release", want: nil, forV116: true},
+		{name: "minors, a comment, another line", releases: ptr("# overflowAffinities exists from v1.18.0\nv1.18\n"),
+			want: []string{"v1.18.2"}, forV116: false},
+		{name: "full versions map to the pinned ones", releases: ptr("v1.17.5 v1.16.0"),
+			want: []string{"v1.16.0", "v1.17.1"}, forV116: true},
+		{name: "an unsupported release", releases: ptr("v1.15"), err: "releases: karmada version \"v1.15\" is not supported"},
+		{name: "an empty file", releases: ptr("# nothing\n"), err: "releases names no release"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{"p.yaml": ""}
+			if tt.releases != nil {
+				files["releases"] = *tt.releases
+			}
+			write(t, dir, files)
+			c, err := FromDir(dir)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("FromDir = %v, want an error with %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(c.Releases, tt.want) || c.For("v1.16.0") != tt.forV116 || !reflect.DeepEqual(c.Args, []string{filepath.Join(dir, "p.yaml")}) {
+				t.Fatalf("FromDir = %+v; want releases %v, For(v1.16.0) %v, and the releases file not a policy", c, tt.want, tt.forV116)
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }

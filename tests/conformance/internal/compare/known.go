@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"karmada-policy-webhook/tests/conformance/internal/releases"
 )
 
 // Known is the ledger of open divergences: cases where lint is known to differ from Karmada and the fix
@@ -13,7 +15,8 @@ import (
 // prints its differences, is counted apart ("N known") and must keep differing, or the ledger is stale.
 type Known map[string]string
 
-// ReadKnown reads lines "CASE  reason..." ('#' comments and blank lines skipped).
+// ReadKnown reads lines "CASE  reason..." ('#' comments and blank lines skipped). CASE@RELEASE (e.g.
+// some-case@v1.16) lists a divergence of that Karmada release only; a bare CASE holds for every release.
 func ReadKnown(path string) (Known, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -31,16 +34,27 @@ func ReadKnown(path string) (Known, error) {
 		if strings.TrimSpace(reason) == "" {
 			return nil, fmt.Errorf("%s:%d: a known divergence needs its reason after the case", path, n)
 		}
+		if c, r, ok := strings.Cut(name, "@"); ok {
+			pinned, err := releases.Resolve(r)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, n, err)
+			}
+			name = c + "@" + pinned
+		}
 		k[name] = strings.TrimSpace(reason)
 	}
 	return k, s.Err()
 }
 
 // Apply marks the listed cases that differ as known, and reports the listed cases that no longer differ
-// (the fix landed: remove them from the ledger) as stale; both are printed to w.
-func (k Known) Apply(w io.Writer, jobs []Job, vs []Verdict) (known, stale int) {
+// (the fix landed: remove them from the ledger) as stale; both are printed to w. release is the Karmada
+// release the verdicts were judged against ("" when only the bare entries apply).
+func (k Known) Apply(w io.Writer, release string, jobs []Job, vs []Verdict) (known, stale int) {
 	for i := range vs {
-		reason, listed := k[jobs[i].Name]
+		reason, listed := k[jobs[i].Name+"@"+release]
+		if !listed {
+			reason, listed = k[jobs[i].Name]
+		}
 		if !listed {
 			continue
 		}

@@ -26,7 +26,7 @@ func TestKnownLedger(t *testing.T) {
 			k := Known{"a": "open bug"}
 			vs := []Verdict{{Status: tt.status}, {Status: Differ}}
 			var out bytes.Buffer
-			known, stale := k.Apply(&out, []Job{{Name: "a"}, {Name: "b"}}, vs)
+			known, stale := k.Apply(&out, "v1.18.2", []Job{{Name: "a"}, {Name: "b"}}, vs)
 			if known != tt.wantKnown || stale != tt.wantStale || vs[0].Status != tt.wantStatus {
 				t.Fatalf("known %d stale %d status %v, want %d %d %v", known, stale, vs[0].Status,
 					tt.wantKnown, tt.wantStale, tt.wantStatus)
@@ -56,5 +56,35 @@ func TestReadKnownNeedsAReason(t *testing.T) {
 	os.WriteFile(bad, []byte("case/a\n"), 0o644)
 	if _, err := ReadKnown(bad); err == nil {
 		t.Fatal("a case without a reason must be refused")
+	}
+}
+
+func TestKnownPerRelease(t *testing.T) {
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "known")
+	os.WriteFile(ledger, []byte("a@v1.16  v1.16 only\nb  every release\n"), 0o644)
+	k, err := ReadKnown(ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := []Job{{Name: "a"}, {Name: "b"}}
+	for _, tt := range []struct {
+		release    string
+		wantStatus [2]Status
+	}{
+		{"v1.16.0", [2]Status{KnownDiffer, KnownDiffer}},
+		{"v1.17.1", [2]Status{Differ, KnownDiffer}}, // a's entry is v1.16's: on v1.17 it is a plain difference
+	} {
+		vs := []Verdict{{Status: Differ}, {Status: Differ}}
+		var out bytes.Buffer
+		k.Apply(&out, tt.release, jobs, vs)
+		if vs[0].Status != tt.wantStatus[0] || vs[1].Status != tt.wantStatus[1] {
+			t.Errorf("%s: statuses %v %v, want %v", tt.release, vs[0].Status, vs[1].Status, tt.wantStatus)
+		}
+	}
+	bad := filepath.Join(dir, "bad")
+	os.WriteFile(bad, []byte("a@v1.12  no such release\n"), 0o644)
+	if _, err := ReadKnown(bad); err == nil || !strings.Contains(err.Error(), "not supported") {
+		t.Fatalf("an unsupported release must be refused, got %v", err)
 	}
 }

@@ -26,10 +26,16 @@ type Binary struct {
 	Dir     string // working directory; "" is the current one
 	// Pool, when set, answers through long-lived `batch` processes instead of one process per run.
 	Pool *Pool
+	// Flags go before every case's arguments for this binary only: `--karmada-version V`, which lint
+	// takes once it models several releases and which the oracle checks against its own build.
+	Flags []string
 }
 
 // Run executes the binary on args and classifies how it ended.
 func (b Binary) Run(ctx context.Context, args []string) Run {
+	if len(b.Flags) > 0 {
+		args = append(append([]string{}, b.Flags...), args...)
+	}
 	if b.Pool != nil {
 		return b.Pool.Run(ctx, args, b.Timeout)
 	}

@@ -14,11 +14,7 @@ import (
 
 func TestPatchKeepsPlacement(t *testing.T) {
 	placement := func() *policyv1alpha1.Placement {
-		return &policyv1alpha1.Placement{ClusterAffinities: []policyv1alpha1.ClusterAffinityTerm{{
-			AffinityName:       "g0",
-			ClusterAffinity:    policyv1alpha1.ClusterAffinity{ClusterNames: []string{}},
-			OverflowAffinities: []policyv1alpha1.OverflowClusterAffinity{},
-		}}}
+		return &policyv1alpha1.Placement{ClusterAffinities: []policyv1alpha1.ClusterAffinityTerm{termWithEmptyLists("g0")}}
 	}
 	tests := []struct {
 		name        string
@@ -55,7 +51,7 @@ func TestPatchKeepsPlacement(t *testing.T) {
 			}
 			for _, b := range []*workv1alpha2.ResourceBinding{got, stored} {
 				term := b.Spec.Placement.ClusterAffinities[0]
-				kept := term.OverflowAffinities != nil && term.ClusterNames != nil
+				kept := emptyListsKept(term)
 				if kept != tt.wantKept {
 					t.Errorf("empty lists kept = %v, want %v (%+v)", kept, tt.wantKept, term)
 				}
