@@ -8,6 +8,7 @@
 
 #include "doc/load.hpp"
 #include "model/policy.hpp"
+#include "schema/schema.hpp"
 #include "validate.hpp"
 
 namespace kpw::fuzz {
@@ -428,6 +429,29 @@ std::vector<seed> proxy_url_seeds()
     };
 }
 
+// --karmada-version values, each release's own policy CRD, and each fixture policy under each version.
+std::vector<seed> karmada_release_seeds(const std::vector<fixture>& fixtures)
+{
+    std::vector<seed> out;
+    const std::vector<std::string> versions{"v1.16", "1.17.5", "v1.18.2", "v1.15.9", "v2", "v1.18.", ""};
+    auto crds = doc::parse_json(schema::embedded_crd_schema());
+    for (std::size_t i = 0; crds && i < crds->members().size(); ++i) {
+        const auto& [release, kinds] = crds->members()[i];
+        const doc::value* schema = kinds.find_path({"PropagationPolicy", "schema"});
+        if (!schema)
+            continue;
+        doc::value crd = *doc::parse_json(R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+            "metadata":{"name":"propagationpolicies.policy.karmada.io"},"spec":{"versions":[{"name":"v1alpha1",
+            "served":true,"schema":{}}]}})");
+        crd.find("spec")->find("versions")->items()[0].find("schema")->set("openAPIV3Schema", *schema);
+        out.push_back({"crd-" + release + ".json", versions[i % versions.size()] + "\n" + doc::to_json(crd)});
+    }
+    std::size_t n = 0;
+    for (auto& [file, object] : policies(fixtures))
+        out.push_back({file + ".json", versions[n++ % versions.size()] + "\n" + doc::to_json(object)});
+    return out;
+}
+
 } // namespace
 
 std::vector<fs::path> fixture_roots(const fs::path& source_root)
@@ -458,6 +482,8 @@ std::vector<seed> make_seeds(std::string_view target, const std::vector<fs::path
         return watch_event_seeds(fixtures);
     if (target == "proxy_url")
         return proxy_url_seeds();
+    if (target == "karmada_release")
+        return karmada_release_seeds(fixtures);
     return {};
 }
 

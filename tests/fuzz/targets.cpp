@@ -20,6 +20,7 @@ std::span<const target> all_targets()
         {"kubeconfig", &kubeconfig},
         {"watch_event", &watch_event},
         {"proxy_url", &proxy_url},
+        {"karmada_release", &karmada_release},
     };
     return table;
 }

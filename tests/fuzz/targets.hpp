@@ -36,6 +36,9 @@ int watch_event(bytes data);
 // (10) Four lines (a kubeconfig proxy-url, an HTTPS_PROXY value, a NO_PROXY list, the API server's host:port) ->
 // kube/proxy_rules: the proxy URL parsers and Go's environment proxy rules.
 int proxy_url(bytes data);
+// (11) A --karmada-version value on the first line, then a CustomResourceDefinition or a policy -> the version
+// parser, schema::release_of_crd, validate_manifest under every supported release.
+int karmada_release(bytes data);
 
 struct target {
     std::string_view name; // the fuzzer binary is fuzz_<name>; seeds and regressions use <name>/
