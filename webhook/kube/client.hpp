@@ -21,7 +21,8 @@ namespace kpw::kube {
 
 struct client_options {
     std::chrono::milliseconds connect_timeout{10'000}; // TCP connect + TLS handshake
-    std::chrono::milliseconds request_timeout{30'000}; // one request: write, then the whole reply
+    std::chrono::milliseconds request_timeout{30'000}; // one request: write, then the whole reply; 0 or
+                                                       // milliseconds::max(): no limit (connect_timeout stays)
     std::string user_agent;                            // default: karmada-policy-webhook/<version>
     std::size_t page_size = 500;                       // list ?limit=, as kubectl's --chunk-size
     std::size_t max_body_bytes = 512u << 20;           // a reply larger than this is an error, not an OOM

@@ -48,6 +48,24 @@ bool is_ip(const std::string& host)
     return !ec;
 }
 
+// Zero, or a duration past what steady_clock can hold from now (milliseconds::max(), --request-timeout
+// 0): Beast's expires_after would overflow into the past, so these mean no deadline.
+bool unlimited(std::chrono::milliseconds d)
+{
+    using clock = std::chrono::steady_clock;
+    return d <= std::chrono::milliseconds::zero() ||
+           d >= std::chrono::duration_cast<std::chrono::milliseconds>(clock::time_point::max() - clock::now());
+}
+
+// The stream's next operations must end within `d`, or never when `d` is unlimited.
+void expire_after(beast::tcp_stream& stream, std::chrono::milliseconds d)
+{
+    if (unlimited(d))
+        stream.expires_never();
+    else
+        stream.expires_after(d);
+}
+
 std::string seconds(std::chrono::milliseconds d)
 {
     const auto ms = d.count();
@@ -165,6 +183,8 @@ struct connection::impl {
     enum class abort_reason { none, stop, deadline } aborted = abort_reason::none;
     std::vector<std::string> peer_names; // the leaf certificate's SANs, seen during verification
     std::string verify_name;             // the name (or IP) the certificate must carry
+    std::string presented_cert;          // the client certificate (PEM) the TLS connection was made with
+    bool warned_cleartext = false;       // the http:// credentials warning, once per client
 
     impl(const rest_config& c, const client_options& o) : config(c), options(o), creds(c)
     {
@@ -247,6 +267,8 @@ struct connection::impl {
     }
 
     result<bool> connect(error_kind& kind);
+    result<bool> drop_if_certificate_changed(error_kind& kind);
+    void warn_if_cleartext(const std::string& auth);
     result<bool> handshake(error_kind& kind);
     result<bool> make_tls_context(error_kind& kind);
     std::string verify_failure(long code) const;
@@ -297,6 +319,7 @@ result<bool> connection::impl::make_tls_context(error_kind& kind)
         kind = error_kind::unauthorized;
         return cert.error();
     }
+    presented_cert = *cert ? (*cert)->cert_pem : std::string();
     if (*cert) {
         ctx->use_certificate_chain(net::buffer((*cert)->cert_pem), ec);
         if (!ec)
@@ -327,11 +350,17 @@ result<bool> connection::impl::handshake(error_kind& kind)
     tls = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(std::move(*plain), *ctx);
     plain.reset();
     verify_name = config.tls_server_name.empty() ? url->host : config.tls_server_name;
+    if (verify_name.size() > 1 && verify_name.back() == '.' && !is_ip(verify_name))
+        verify_name.pop_back(); // the absolute form names the same host (Go's VerifyHostname trims it too)
     SSL* ssl_handle = tls->native_handle();
     if (!is_ip(verify_name))
         SSL_set_tlsext_host_name(ssl_handle, verify_name.c_str());
     if (!config.insecure_skip_tls_verify) {
         X509_VERIFY_PARAM* param = SSL_get0_param(ssl_handle);
+        // Go's Certificate.VerifyHostname (crypto/x509/verify.go), which client-go's TLS relies on: the
+        // subject's CN is never a name (not since Go 1.15), a '*' only as the whole leftmost label matching
+        // one label (f*.example.com matches nothing), and an IP only against IP SANs.
+        X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
         if (is_ip(verify_name))
             X509_VERIFY_PARAM_set1_ip_asc(param, verify_name.c_str());
         else
@@ -344,7 +373,7 @@ result<bool> connection::impl::handshake(error_kind& kind)
             return preverified;
         });
     }
-    lowest().expires_after(options.connect_timeout);
+    expire_after(lowest(), options.connect_timeout);
     const auto ec = run([&](auto h) { tls->async_handshake(ssl::stream_base::client, h); });
     if (!ec)
         return true;
@@ -453,6 +482,36 @@ result<bool> connection::impl::read_failure(beast::error_code ec, std::string_vi
     return failure{"lost the connection to " + config.server + " while " + std::string(what) + " (" + ec.message() + ")", {}};
 }
 
+// An exec plugin that hands out a new client certificate (after a 401, or once the old one expired) is
+// obeyed at once: the open connection presented the previous one, so it is closed, as client-go's
+// exec.go refreshCredsLocked closes every connection when the certificate changes.
+result<bool> connection::impl::drop_if_certificate_changed(error_kind& kind)
+{
+    if (!connected || !tls)
+        return true;
+    auto cert = creds.certificate();
+    if (!cert) {
+        kind = error_kind::unauthorized;
+        return cert.error();
+    }
+    if ((*cert ? (*cert)->cert_pem : std::string()) != presented_cert)
+        close();
+    return true;
+}
+
+// client-go sends a token or a password to an http:// server silently; say so, once per client,
+// naming the kind of credential and never the credential.
+void connection::impl::warn_if_cleartext(const std::string& auth)
+{
+    if (warned_cleartext || auth.empty() || !url || url->tls)
+        return;
+    warned_cleartext = true;
+    const std::string what = auth.starts_with("Basic ") ? "the basic-auth password" : "the bearer token";
+    std::cerr << "warning: " << config.server << " is an http:// address, so " << what << " of " << config.identity()
+              << " is sent unencrypted: anyone on the path can read it and act as that user; use the API server's "
+                 "https:// address\n";
+}
+
 // Writes the request and reads the reply (or only its header). A kept-alive connection the server has
 // closed in the meantime is replaced once, before any byte of the reply arrived (GET is idempotent).
 template <class Parser>
@@ -460,6 +519,9 @@ result<bool> connection::impl::exchange(const std::string& target, const std::st
                                         std::optional<Parser>& p, bool header_only, error_kind& kind)
 {
     http::request<http::empty_body> req{http::verb::get, url ? url->prefix + target : target, 11};
+    if (auto same = drop_if_certificate_changed(kind); !same)
+        return same;
+    warn_if_cleartext(auth);
     for (int attempt = 0;; ++attempt) {
         p.emplace();
         if (header_only)
@@ -480,7 +542,7 @@ result<bool> connection::impl::exchange(const std::string& target, const std::st
         if (!auth.empty())
             req.set(http::field::authorization, auth);
         req.keep_alive(true);
-        lowest().expires_after(options.request_timeout);
+        expire_after(lowest(), options.request_timeout);
         auto ec = tls ? run([&](auto h) { http::async_write(*tls, req, h); })
                       : run([&](auto h) { http::async_write(*plain, req, h); });
         if (!ec)
@@ -571,7 +633,7 @@ result<stream_outcome> connection::stream(const std::string& target, std::string
             p.get().body().data = buf.data();
             p.get().body().size = buf.size();
             if (out.status == 200)
-                impl_->lowest().expires_after(idle);
+                expire_after(impl_->lowest(), idle);
             auto ec = impl_->read_some(p, &stop);
             if (ec == http::error::need_buffer)
                 ec = {};

@@ -8,8 +8,13 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
+#include <filesystem>
+#include <iostream>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "fake_apiserver.hpp"
@@ -609,4 +614,230 @@ TEST_CASE("client: a watch that breaks mid-event, sends garbage or a 410 ERROR e
         REQUIRE(w.outcome.ok());
         CHECK(*w.outcome);
     }
+}
+
+TEST_CASE("client: a request timeout of 0 or milliseconds::max() (--request-timeout 0) means no deadline")
+{
+    served s;
+    s.server.put("clusters", cluster(1));
+    for (const auto timeout : {std::chrono::milliseconds::max(), std::chrono::milliseconds::zero()}) {
+        CAPTURE(timeout.count());
+        client_options o;
+        o.request_timeout = timeout; // kube_flags maps --request-timeout 0 to milliseconds::max()
+        client c(config_for(s.server), o);
+        auto listed = c.list(clusters);
+        REQUIRE_MESSAGE(listed.ok(), (listed.ok() ? "" : listed.error().message));
+        CHECK(listed->items == 1);
+        auto got = c.get(clusters, {}, "member1");
+        REQUIRE_MESSAGE(got.ok(), (got.ok() ? "" : got.error().message));
+        CHECK(got->has_value());
+
+        std::atomic<bool> stop{false};
+        std::atomic<int> events{0};
+        kpw::result<bool> outcome = kpw::failure{"not run", {}};
+        std::thread t([&] {
+            outcome = c.watch(clusters, {}, listed->resource_version, [&](const watch_event&) { ++events; }, stop);
+        });
+        const bool opened = eventually([&] { return s.server.open_watches() == 1; }, 5s);
+        if (opened)
+            s.server.put("clusters", cluster(2));
+        CHECK(eventually([&] { return events.load() >= 1; }, 5s));
+        stop = true;
+        t.join();
+        REQUIRE_MESSAGE(outcome.ok(), (outcome.ok() ? "" : outcome.error().message));
+        CHECK(opened);
+        s.server.remove("clusters", "", "member2");
+    }
+}
+
+namespace {
+
+// A server whose certificate says `common_name` and names exactly `dns_names`, and a config for it
+// that checks the certificate against `server_name`.
+struct named_server {
+    fake_apiserver server;
+    rest_config config;
+    named_server(const std::string& common_name, std::vector<std::string> dns_names, const std::string& server_name)
+        : server([&] {
+              fake_apiserver::options o;
+              o.serving_common_name = common_name;
+              o.dns_names = std::move(dns_names);
+              o.ip_addresses = {};
+              return o;
+          }())
+    {
+        server.add_resource(clusters_def);
+        server.start();
+        config = config_for(server);
+        config.tls_server_name = server_name;
+    }
+};
+
+} // namespace
+
+TEST_CASE("client: host names are checked as Go's VerifyHostname: no CN fallback, no partial wildcards")
+{
+    SUBCASE("the right CN without a subjectAltName is refused")
+    {
+        named_server n("api.example.test", {}, "api.example.test");
+        client c(n.config);
+        auto listed = c.list(clusters);
+        REQUIRE_FALSE(listed.ok());
+        CHECK(c.last_error_kind() == error_kind::tls);
+        CHECK(contains(listed.error().message, "is not valid for the name api.example.test (it names no "
+                                               "subjectAltName)"));
+        CHECK(n.server.requests().empty());
+    }
+    SUBCASE("a partial wildcard matches nothing")
+    {
+        named_server n("wildcard", {"f*.example.test"}, "foo.example.test");
+        client c(n.config);
+        auto listed = c.list(clusters);
+        REQUIRE_FALSE(listed.ok());
+        CHECK(c.last_error_kind() == error_kind::tls);
+        CHECK(contains(listed.error().message, "is not valid for the name foo.example.test (it names "
+                                               "DNS:f*.example.test)"));
+    }
+    SUBCASE("a whole leftmost wildcard matches one label, not two")
+    {
+        named_server n("wildcard", {"*.example.test"}, "api.example.test");
+        client c(n.config);
+        auto listed = c.list(clusters);
+        CHECK_MESSAGE(listed.ok(), (listed.ok() ? "" : listed.error().message));
+
+        n.config.tls_server_name = "api.example.test."; // the absolute form of the same name
+        client absolute(n.config);
+        auto same = absolute.list(clusters);
+        CHECK_MESSAGE(same.ok(), (same.ok() ? "" : same.error().message));
+
+        n.config.tls_server_name = "a.b.example.test";
+        client deeper(n.config);
+        auto refused = deeper.list(clusters);
+        REQUIRE_FALSE(refused.ok());
+        CHECK(contains(refused.error().message, "is not valid for the name a.b.example.test"));
+    }
+}
+
+namespace {
+
+// Collects what is written to std::cerr while it lives.
+struct captured_stderr {
+    std::ostringstream text;
+    std::streambuf* old = std::cerr.rdbuf(text.rdbuf());
+    ~captured_stderr() { std::cerr.rdbuf(old); }
+};
+
+std::size_t count_of(const std::string& text, const std::string& part)
+{
+    std::size_t n = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("client: credentials sent to an http:// server are warned about once, naming the kind but not the secret")
+{
+    fake_apiserver::options o;
+    o.tls = false;
+    served plain(o);
+    served tls;
+
+    SUBCASE("a bearer token over http://")
+    {
+        captured_stderr err;
+        client c(config_for(plain.server));
+        REQUIRE(c.list(clusters).ok());
+        REQUIRE(c.list(clusters).ok());
+        const std::string text = err.text.str();
+        CHECK(count_of(text, "warning: ") == 1);
+        CHECK(contains(text, "warning: " + plain.server.url() + " is an http:// address, so the bearer token of "
+                                                                  "user alice in context test (test kubeconfig) is sent "
+                                                                  "unencrypted"));
+        CHECK(contains(text, "use the API server's https:// address"));
+        CHECK_FALSE(contains(text, "secret-token"));
+    }
+    SUBCASE("basic auth over http://")
+    {
+        captured_stderr err;
+        rest_config config = config_for(plain.server);
+        config.token.clear();
+        config.username = "admin";
+        config.password = "pa55word";
+        client c(config);
+        REQUIRE(c.list(clusters).ok());
+        CHECK(contains(err.text.str(), "so the basic-auth password of user alice"));
+        CHECK_FALSE(contains(err.text.str(), "pa55word"));
+    }
+    SUBCASE("no credentials over http://, or a token over https://: no warning")
+    {
+        captured_stderr err;
+        rest_config anonymous = config_for(plain.server);
+        anonymous.token.clear();
+        client a(anonymous);
+        REQUIRE(a.list(clusters).ok());
+        client b(config_for(tls.server));
+        REQUIRE(b.list(clusters).ok());
+        CHECK(err.text.str().empty());
+    }
+}
+
+TEST_CASE("client: a client certificate an exec plugin re-issues after a 401 is presented on a new connection")
+{
+    const auto client_ca = kpw::test::make_test_ca("client-ca");
+    const auto first = kpw::test::issue_test_certificate(client_ca, "alice-1", {}, {}, true);
+    const auto second = kpw::test::issue_test_certificate(client_ca, "alice-2", {}, {}, true);
+    fake_apiserver::options o;
+    o.client_ca_pem = client_ca.crt;
+    served s(o);
+    s.server.accept_client_names({"alice-1"});
+
+    // The plugin hands out the first certificate on its first run, the second on every later one.
+    kpw::test::temp_dir dir;
+    const auto credential = [](const kpw::test::test_pem& pem) {
+        rapidjson::StringBuffer b;
+        rapidjson::Writer<rapidjson::StringBuffer> w(b);
+        w.StartObject();
+        w.Key("apiVersion");
+        w.String("client.authentication.k8s.io/v1");
+        w.Key("kind");
+        w.String("ExecCredential");
+        w.Key("status");
+        w.StartObject();
+        w.Key("clientCertificateData");
+        w.String(pem.crt.c_str());
+        w.Key("clientKeyData");
+        w.String(pem.key.c_str());
+        w.EndObject();
+        w.EndObject();
+        return std::string(b.GetString()) + "\n";
+    };
+    dir.write("first.json", credential(first));
+    dir.write("second.json", credential(second));
+    const auto plugin = dir.write("plugin", "#!/bin/sh\nD='" + dir.path.string() + "'\n"
+                                            "if [ -e \"$D/ran\" ]; then cat \"$D/second.json\"; else : > \"$D/ran\"; cat \"$D/first.json\"; fi\n");
+    std::filesystem::permissions(plugin, std::filesystem::perms::owner_all);
+
+    rest_config config = config_for(s.server);
+    config.token.clear();
+    config.exec = exec_config{.api_version = "client.authentication.k8s.io/v1",
+                              .command = plugin.string(),
+                              .args = {},
+                              .env = {},
+                              .install_hint = "",
+                              .provide_cluster_info = false,
+                              .interactive_mode = "Never"};
+    client c(config);
+    auto before = c.list(clusters);
+    REQUIRE_MESSAGE(before.ok(), (before.ok() ? "" : before.error().message));
+
+    s.server.accept_client_names({"alice-2"}); // the first certificate was revoked
+    auto after = c.list(clusters);
+    REQUIRE_MESSAGE(after.ok(), (after.ok() ? "" : after.error().message));
+    std::vector<std::string> presented;
+    for (const auto& r : s.server.requests())
+        presented.push_back(r.client_cn);
+    CHECK(presented == std::vector<std::string>{"alice-1", "alice-1", "alice-2"}); // the 401, then the retry
+    CHECK(s.server.connections() == 2);
 }

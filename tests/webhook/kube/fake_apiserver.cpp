@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fake_apiserver.hpp"
 
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -104,7 +107,8 @@ struct fake_apiserver::watcher {
 
 struct fake_apiserver::conn {
     int fd = -1;
-    bool done = false; // under mutex_
+    bool done = false;     // under mutex_
+    std::string client_cn; // of the client certificate presented in the handshake
 };
 
 struct fake_apiserver::net_state {
@@ -117,7 +121,14 @@ fake_apiserver::fake_apiserver() : fake_apiserver(options{}) {}
 
 fake_apiserver::fake_apiserver(options o) : options_(std::move(o)), port_(options_.port), net_(std::make_unique<net_state>())
 {
-    if (options_.tls) {
+    if (options_.tls && !options_.serving_common_name.empty()) {
+        const test_pem ca = make_test_ca();
+        const test_pem leaf = issue_test_certificate(ca, options_.serving_common_name, options_.dns_names,
+                                                     options_.ip_addresses);
+        ca_pem_ = ca.crt;
+        crt_pem_ = leaf.crt;
+        key_pem_ = leaf.key;
+    } else if (options_.tls) {
         certs::serving_options leaf;
         leaf.dns_names = options_.dns_names;
         leaf.ip_addresses = options_.ip_addresses;
@@ -127,9 +138,15 @@ fake_apiserver::fake_apiserver(options o) : options_(std::move(o)), port_(option
         ca_pem_ = b->ca_crt;
         crt_pem_ = b->tls_crt;
         key_pem_ = b->tls_key;
+    }
+    if (options_.tls) {
         net_->ctx = std::make_unique<ssl::context>(ssl::context::tls_server);
         net_->ctx->use_certificate_chain(net::buffer(crt_pem_));
         net_->ctx->use_private_key(net::buffer(key_pem_), ssl::context::pem);
+        if (!options_.client_ca_pem.empty()) {
+            net_->ctx->add_certificate_authority(net::buffer(options_.client_ca_pem));
+            net_->ctx->set_verify_mode(ssl::verify_peer); // asked for, not required
+        }
     }
 }
 
@@ -211,6 +228,11 @@ void fake_apiserver::accept_loop()
                 ssl::stream<tcp::socket&> stream(*s, *net_->ctx);
                 boost::system::error_code hs;
                 stream.handshake(ssl::stream_base::server, hs);
+                if (X509* peer = SSL_get0_peer_certificate(stream.native_handle())) {
+                    char cn[256] = {};
+                    X509_NAME_get_text_by_NID(X509_get_subject_name(peer), NID_commonName, cn, sizeof cn);
+                    c->client_cn = cn;
+                }
                 if (!hs)
                     serve(stream, *c);
             } else
@@ -246,6 +268,7 @@ void fake_apiserver::serve(Stream& stream, conn& c)
         r.user_agent = std::string(req[http::field::user_agent]);
         r.authorization = std::string(req[http::field::authorization]);
         r.accept = std::string(req[http::field::accept]);
+        r.client_cn = c.client_cn;
         std::function<void(const recorded_request&)> hook;
         {
             std::lock_guard lock(mutex_);
@@ -347,6 +370,8 @@ fake_apiserver::reply fake_apiserver::handle(const recorded_request& req)
     std::lock_guard lock(mutex_);
     reply out;
     if (!token_.empty() && req.authorization != "Bearer " + token_)
+        return {401, status_body(401, "Unauthorized", "Unauthorized")};
+    if (!client_names_.empty() && !client_names_.contains(req.client_cn))
         return {401, status_body(401, "Unauthorized", "Unauthorized")};
     if (auto it = canned_.find(req.path); it != canned_.end())
         return {it->second.status, it->second.body, it->second.cut_after};
@@ -627,6 +652,12 @@ std::size_t fake_apiserver::connections() const
     return accepted_;
 }
 
+void fake_apiserver::accept_client_names(std::set<std::string> names)
+{
+    std::lock_guard lock(mutex_);
+    client_names_ = std::move(names);
+}
+
 bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout)
 {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -636,6 +667,107 @@ bool eventually(const std::function<bool()>& condition, std::chrono::millisecond
         std::this_thread::sleep_for(5ms);
     }
     return true;
+}
+
+} // namespace kpw::test
+
+namespace kpw::test {
+
+namespace {
+
+template <class T, void (*Free)(T*)>
+struct openssl_deleter {
+    void operator()(T* p) const { Free(p); }
+};
+using x509_ptr = std::unique_ptr<X509, openssl_deleter<X509, X509_free>>;
+using pkey_ptr = std::unique_ptr<EVP_PKEY, openssl_deleter<EVP_PKEY, EVP_PKEY_free>>;
+using bio_ptr = std::unique_ptr<BIO, openssl_deleter<BIO, BIO_free_all>>;
+
+void check(bool ok, const char* step)
+{
+    if (!ok)
+        throw std::runtime_error(std::string("test certificate: ") + step + " failed");
+}
+
+std::string bio_text(BIO* b)
+{
+    char* data = nullptr;
+    const long n = BIO_get_mem_data(b, &data);
+    return std::string(data, static_cast<std::size_t>(n));
+}
+
+test_pem pem_of(X509* cert, EVP_PKEY* key)
+{
+    bio_ptr c(BIO_new(BIO_s_mem())), k(BIO_new(BIO_s_mem()));
+    check(PEM_write_bio_X509(c.get(), cert) == 1 && PEM_write_bio_PrivateKey(k.get(), key, nullptr, nullptr, 0, nullptr, nullptr) == 1,
+          "PEM encoding");
+    return {bio_text(c.get()), bio_text(k.get())};
+}
+
+// A new P-256 key and a v3 certificate for it, valid from an hour ago for a day, subject CN `cn`.
+std::pair<x509_ptr, pkey_ptr> new_certificate(const std::string& cn)
+{
+    pkey_ptr key(EVP_EC_gen("P-256"));
+    x509_ptr cert(X509_new());
+    check(key && cert, "allocation");
+    static std::atomic<long> serial{1};
+    check(X509_set_version(cert.get(), X509_VERSION_3) == 1 &&
+              ASN1_INTEGER_set(X509_get_serialNumber(cert.get()), serial++) == 1 &&
+              X509_gmtime_adj(X509_getm_notBefore(cert.get()), -3600) != nullptr &&
+              X509_gmtime_adj(X509_getm_notAfter(cert.get()), 86400) != nullptr &&
+              X509_set_pubkey(cert.get(), key.get()) == 1 &&
+              X509_NAME_add_entry_by_txt(X509_get_subject_name(cert.get()), "CN", MBSTRING_UTF8,
+                                         reinterpret_cast<const unsigned char*>(cn.c_str()), -1, -1, 0) == 1,
+          "building the certificate");
+    return {std::move(cert), std::move(key)};
+}
+
+void add_extension(X509* cert, X509* issuer, int nid, const std::string& value)
+{
+    X509V3_CTX ctx;
+    X509V3_set_ctx_nodb(&ctx);
+    X509V3_set_ctx(&ctx, issuer, cert, nullptr, nullptr, 0);
+    X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value.c_str());
+    check(ext != nullptr && X509_add_ext(cert, ext, -1) == 1, "adding an extension");
+    X509_EXTENSION_free(ext);
+}
+
+} // namespace
+
+test_pem make_test_ca(const std::string& common_name)
+{
+    auto [cert, key] = new_certificate(common_name);
+    check(X509_set_issuer_name(cert.get(), X509_get_subject_name(cert.get())) == 1, "setting the issuer");
+    add_extension(cert.get(), cert.get(), NID_basic_constraints, "critical,CA:TRUE");
+    add_extension(cert.get(), cert.get(), NID_key_usage, "critical,keyCertSign,cRLSign,digitalSignature");
+    add_extension(cert.get(), cert.get(), NID_subject_key_identifier, "hash");
+    check(X509_sign(cert.get(), key.get(), EVP_sha256()) > 0, "signing the CA");
+    return pem_of(cert.get(), key.get());
+}
+
+test_pem issue_test_certificate(const test_pem& ca, const std::string& common_name,
+                                const std::vector<std::string>& dns_names,
+                                const std::vector<std::string>& ip_addresses, bool client)
+{
+    bio_ptr cb(BIO_new_mem_buf(ca.crt.data(), static_cast<int>(ca.crt.size())));
+    bio_ptr kb(BIO_new_mem_buf(ca.key.data(), static_cast<int>(ca.key.size())));
+    x509_ptr ca_cert(PEM_read_bio_X509(cb.get(), nullptr, nullptr, nullptr));
+    pkey_ptr ca_key(PEM_read_bio_PrivateKey(kb.get(), nullptr, nullptr, nullptr));
+    check(ca_cert && ca_key, "reading the CA");
+    auto [cert, key] = new_certificate(common_name);
+    check(X509_set_issuer_name(cert.get(), X509_get_subject_name(ca_cert.get())) == 1, "setting the issuer");
+    add_extension(cert.get(), ca_cert.get(), NID_basic_constraints, "critical,CA:FALSE");
+    add_extension(cert.get(), ca_cert.get(), NID_key_usage, "critical,digitalSignature");
+    add_extension(cert.get(), ca_cert.get(), NID_ext_key_usage, client ? "clientAuth" : "serverAuth");
+    std::string sans;
+    for (const auto& n : dns_names)
+        sans += (sans.empty() ? "DNS:" : ",DNS:") + n;
+    for (const auto& ip : ip_addresses)
+        sans += (sans.empty() ? "IP:" : ",IP:") + ip;
+    if (!sans.empty())
+        add_extension(cert.get(), ca_cert.get(), NID_subject_alt_name, sans);
+    check(X509_sign(cert.get(), ca_key.get(), EVP_sha256()) > 0, "signing the certificate");
+    return pem_of(cert.get(), key.get());
 }
 
 } // namespace kpw::test

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,6 +27,7 @@ struct recorded_request {
     std::string path;                          // without the query
     std::map<std::string, std::string> query;  // percent-decoded
     std::string user_agent, authorization, accept;
+    std::string client_cn; // the subject CN of the client certificate presented, "" for none
 };
 
 // A resource the server serves: discovery lists it, its collection can hold objects.
@@ -51,6 +53,12 @@ public:
         unsigned short port = 0;                        // 0: an ephemeral port
         std::vector<std::string> dns_names{"localhost"}; // the serving certificate's SANs
         std::vector<std::string> ip_addresses{"127.0.0.1"};
+        // When set, the serving certificate has this subject CN and exactly dns_names / ip_addresses as its
+        // SANs, none required and any pattern allowed (host name checks: a CN alone, partial wildcards).
+        std::string serving_common_name;
+        // Client certificates signed by this CA (PEM) are asked for, not required (as kube-apiserver's
+        // --client-ca-file); see accept_client_names().
+        std::string client_ca_pem;
     };
 
     fake_apiserver(); // HTTPS, ephemeral port, certificate for localhost and 127.0.0.1
@@ -106,6 +114,10 @@ public:
 
     std::vector<recorded_request> requests() const;
     std::size_t connections() const; // TCP connections accepted since construction
+
+    // Only a request over a connection whose client certificate (options.client_ca_pem) has one of
+    // these subject CNs is let in (401 otherwise); empty lets everyone in. Takes effect at once.
+    void accept_client_names(std::set<std::string> names);
 
 private:
     struct collection;
@@ -166,6 +178,7 @@ private:
     std::vector<change> history_;
     std::vector<std::shared_ptr<conn>> conns_;
     std::size_t accepted_ = 0;
+    std::set<std::string> client_names_;
 
     struct net_state;
     std::unique_ptr<net_state> net_;
@@ -175,5 +188,16 @@ private:
 
 // Polls `condition` every 5 ms until it holds or `timeout` passes; returns its last value.
 bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+// Test certificates made by hand (the certs library insists on what a webhook needs): PEM pairs.
+struct test_pem {
+    std::string crt, key;
+};
+test_pem make_test_ca(const std::string& common_name = "kpw-test-ca");
+// Signed by `ca`: subject CN `common_name`, the SANs exactly as given (DNS names may be any pattern),
+// extendedKeyUsage clientAuth when `client`, else serverAuth. Throws std::runtime_error on an OpenSSL error.
+test_pem issue_test_certificate(const test_pem& ca, const std::string& common_name,
+                                const std::vector<std::string>& dns_names = {},
+                                const std::vector<std::string>& ip_addresses = {}, bool client = false);
 
 } // namespace kpw::test

@@ -639,3 +639,22 @@ TEST_CASE("serve --live-workloads: kinds resolved by discovery (Gateway as gatew
     CHECK(log.find("kubectl api-resources --api-group=example.com", at) != std::string::npos);
     CHECK(log.find("does not serve this --live-workloads kind", at + 1) == std::string::npos);
 }
+
+TEST_CASE("lint --kubeconfig --request-timeout 0 is no limit, and 0s or a bare number of seconds read as kubectl's")
+{
+    plane p;
+    p.load(examples + "clusters.yaml");
+    p.load(examples + "workloads.yaml");
+    const std::string policy = examples + "dc-groups.yaml";
+    const auto reference = run(p.live({"lint", "-o", "json", policy}));
+    REQUIRE_MESSAGE(reference.exit_code != 2, reference.err);
+    for (const std::string timeout : {"0", "0s", "30"}) {
+        CAPTURE(timeout);
+        const auto r = run(p.live({"lint", "-o", "json", "--request-timeout", timeout, policy}));
+        REQUIRE_MESSAGE(r.exit_code == reference.exit_code, r.err);
+        CHECK(results_of(r.out) == results_of(reference.out));
+    }
+    const auto bad = run(p.live({"lint", "--request-timeout", "soon", policy}));
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("--request-timeout soon: not a duration") != std::string::npos);
+}
