@@ -27,7 +27,7 @@ struct exec_config {
 // read (a kubeconfig names files relative to itself) so later steps touch no paths but the token file
 // and the exec plugin, which are re-read / re-run on expiry.
 struct rest_config {
-    std::string server;          // https://host:port[/prefix]; http:// is accepted for loopback tests only
+    std::string server;          // https://host:port[/prefix]; http:// is accepted, with a warning when credentials go over it
     std::string tls_server_name; // SNI and the name the certificate must carry; empty: the server's host
     bool insecure_skip_tls_verify = false;
     std::string proxy_url;       // clusters[].cluster.proxy-url (http:// or socks5://, checked); empty: the
