@@ -358,13 +358,13 @@ manifest_verdict validate_manifest(policy_kind kind, const doc::value& object, s
     if (!v.mutating_refusal.empty()) {
         v.mutating_refusal_at = go_error_path(written, v.mutating_refusal);
         field::error_list server_errors;
-        rules::validate_object_meta(created_meta(kind, p.metadata), is_pp(kind), server_errors);
+        rules::validate_object_meta(created_meta(kind, p.metadata), is_pp(kind), server_errors, options.release);
         server_errors.insert(server_errors.end(), as_written.begin(), as_written.end());
         defer_after_refusal(server_errors, v.warnings);
     } else {
         // Stage 3 on the object the mutating webhook returned: object metadata, then the CRD schema
         // (apiserver order).
-        rules::validate_object_meta(created_meta(kind, p.metadata), is_pp(kind), v.errors);
+        rules::validate_object_meta(created_meta(kind, p.metadata), is_pp(kind), v.errors, options.release);
         field::warning_list none; // the round trip left no unknown field
         if (crd)
             schema::check(*crd, v.defaulted, field::path(), v.errors, none);

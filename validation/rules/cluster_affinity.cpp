@@ -74,9 +74,7 @@ void validate_cluster_affinity(const model::cluster_affinity& a, const field::pa
 void validate_cluster_affinities(const std::vector<model::cluster_affinity_term>& terms, const field::path& at,
                                  field::error_list& errs, settings::karmada_release release)
 {
-    const auto wording = settings::has(release, settings::changes::affinity_name_label_key_wording)
-                             ? qualified_name_wording::label_key
-                             : qualified_name_wording::v0_34_qualified_name;
+    const auto wording = name_wording(release);
     std::unordered_set<std::string_view> names;
     bool repeated = false;
     for (std::size_t i = 0; i < terms.size(); ++i) {

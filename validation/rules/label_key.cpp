@@ -115,11 +115,19 @@ std::vector<std::string> namespace_name_errors(std::string_view value)
     return errs;
 }
 
-std::vector<std::string> label_value_errors(std::string_view value)
+qualified_name_wording name_wording(settings::karmada_release release)
+{
+    return settings::has(release, settings::changes::apimachinery_name_wording)
+               ? qualified_name_wording::label_key
+               : qualified_name_wording::v0_34_qualified_name;
+}
+
+std::vector<std::string> label_value_errors(std::string_view value, qualified_name_wording wording)
 {
     std::vector<std::string> errs;
     if (value.size() > label_value_max)
-        errs.push_back(max_len_bytes(label_value_max));
+        errs.push_back(wording == qualified_name_wording::label_key ? max_len_bytes(label_value_max)
+                                                                     : max_len_characters(label_value_max));
     if (!value.empty() && !matches_qualified_name(value)) // ^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$
         errs.emplace_back(label_value_regex_msg);
     return errs;

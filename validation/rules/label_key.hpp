@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "field/error.hpp"
+#include "settings/karmada_release.hpp"
 
 namespace kpw::rules {
 
@@ -16,12 +17,16 @@ namespace kpw::rules {
 // valid label key" and counts lengths in characters where the other counts bytes.
 enum class qualified_name_wording { label_key, v0_34_qualified_name };
 
+// The wording of a release's apimachinery (settings::changes::apimachinery_name_wording).
+qualified_name_wording name_wording(settings::karmada_release release);
+
 // validation.IsQualifiedName: every failed sub-check's message, in apimachinery's order (rules §5).
 std::vector<std::string> qualified_name_errors(std::string_view value,
                                                qualified_name_wording wording = qualified_name_wording::label_key);
 
 // validation.IsValidLabelValue: at most 63 bytes, and empty or a qualified-name-like token.
-std::vector<std::string> label_value_errors(std::string_view value);
+std::vector<std::string> label_value_errors(std::string_view value,
+                                            qualified_name_wording wording = qualified_name_wording::label_key);
 
 // content.IsDNS1123Subdomain (a label key's prefix): the length message ("bytes") and/or the regex message.
 std::vector<std::string> dns1123_subdomain_errors(std::string_view value);

@@ -51,14 +51,15 @@ void locate_from(field::error_list& errs, std::size_t first, const field::path& 
 
 // ValidateLabels: errors are reported at metadata.labels itself, the key or value as the bad value;
 // positioned at that key or value.
-void validate_labels(const model::object_meta& meta, const field::path& at, field::error_list& errs)
+void validate_labels(const model::object_meta& meta, const field::path& at, qualified_name_wording wording,
+                     field::error_list& errs)
 {
     for (const auto& [key, value] : meta.labels) {
         std::size_t first = errs.size();
-        validate_label_key(key, at, errs);
+        validate_label_key(key, at, errs, wording);
         locate_from(errs, first, at.key(key), true);
         first = errs.size();
-        for (auto& msg : label_value_errors(value))
+        for (auto& msg : label_value_errors(value, wording))
             errs.push_back(field::invalid(at, field::go_quote(value), std::move(msg)));
         locate_from(errs, first, at.key(key), false);
     }
@@ -66,14 +67,15 @@ void validate_labels(const model::object_meta& meta, const field::path& at, fiel
 
 // ValidateAnnotations: keys are qualified names in any case (checked lowercased), and all keys and
 // values together stay within 256 KiB.
-void validate_annotations(const model::object_meta& meta, const field::path& at, field::error_list& errs)
+void validate_annotations(const model::object_meta& meta, const field::path& at, qualified_name_wording wording,
+                          field::error_list& errs)
 {
     std::size_t total = 0;
     for (const auto& [key, value] : meta.annotations) {
         std::string lower = key;
         for (char& c : lower)
             c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        for (auto& msg : qualified_name_errors(lower))
+        for (auto& msg : qualified_name_errors(lower, wording))
             errs.push_back(field::located(field::invalid(at, field::go_quote(key), std::move(msg)), at.key(key), true));
         total += key.size() + value.size();
     }
@@ -82,14 +84,15 @@ void validate_annotations(const model::object_meta& meta, const field::path& at,
 }
 
 // ValidateFinalizers: each a qualified name; "orphan" and "foregroundDeletion" exclude each other.
-void validate_finalizers(const model::object_meta& meta, const field::path& at, field::error_list& errs)
+void validate_finalizers(const model::object_meta& meta, const field::path& at, qualified_name_wording wording,
+                         field::error_list& errs)
 {
     bool orphan = false;
     bool foreground = false;
     std::size_t second = 0; // the entry that completed the conflicting pair
     for (std::size_t i = 0; i < meta.finalizers.size(); ++i) {
         const auto& f = meta.finalizers[i];
-        for (auto& msg : qualified_name_errors(f))
+        for (auto& msg : qualified_name_errors(f, wording))
             errs.push_back(field::located(field::invalid(at, field::go_quote(f), std::move(msg)), at.index(i)));
         const bool had_both = orphan && foreground;
         orphan = orphan || f == "orphan";
@@ -109,15 +112,17 @@ void validate_finalizers(const model::object_meta& meta, const field::path& at, 
 
 } // namespace
 
-void validate_object_meta(const model::object_meta& meta, bool namespaced, field::error_list& errs)
+void validate_object_meta(const model::object_meta& meta, bool namespaced, field::error_list& errs,
+                          settings::karmada_release release)
 {
     const field::path at = field::path::root("metadata");
+    const qualified_name_wording wording = name_wording(release);
     validate_names(meta, at, errs);
     if (namespaced && !meta.ns.empty())
         validate_namespace(meta, at.child("namespace"), errs);
-    validate_labels(meta, at.child("labels"), errs);
-    validate_annotations(meta, at.child("annotations"), errs);
-    validate_finalizers(meta, at.child("finalizers"), errs);
+    validate_labels(meta, at.child("labels"), wording, errs);
+    validate_annotations(meta, at.child("annotations"), wording, errs);
+    validate_finalizers(meta, at.child("finalizers"), wording, errs);
 }
 
 } // namespace kpw::rules

@@ -9,18 +9,18 @@ namespace kpw::rules {
 namespace {
 
 void validate_state_preservation(const std::optional<model::state_preservation>& sp, const field::path& at,
-                                 field::error_list& errs)
+                                 qualified_name_wording wording, field::error_list& errs)
 {
     if (!sp)
         return;
     const field::path rules = at.child("rules");
     for (std::size_t k = 0; k < sp->rules.size(); ++k)
-        validate_label_key(sp->rules[k].alias_label_name, rules.index(k).child("aliasLabelName"), errs);
+        validate_label_key(sp->rules[k].alias_label_name, rules.index(k).child("aliasLabelName"), errs, wording);
 }
 
 // FA1-FA5. karmada: pkg/util/validation/validation.go ValidateApplicationFailover
 void validate_application_failover(const model::application_failover_behavior& app, const field::path& at,
-                                   field::error_list& errs)
+                                   qualified_name_wording wording, field::error_list& errs)
 {
     const auto& toleration = app.decision_conditions.toleration_seconds;
     if (toleration && *toleration < 0)
@@ -36,7 +36,7 @@ void validate_application_failover(const model::application_failover_behavior& a
         errs.push_back(field::invalid(grace_path, "null", "should not be empty when purgeMode is gracefully"));
     if (grace && *grace <= 0)
         errs.push_back(field::invalid(grace_path, field::go_int(*grace), "must be greater than 0"));
-    validate_state_preservation(app.state_preservation, at.child("statePreservation"), errs);
+    validate_state_preservation(app.state_preservation, at.child("statePreservation"), wording, errs);
 }
 
 // R1, R2. karmada: pkg/webhook/propagationpolicy/validating.go (namespace) and
@@ -78,8 +78,10 @@ void validate_suspension(const std::optional<model::suspension>& s, const field:
 } // namespace
 
 // karmada: pkg/util/validation/validation.go ValidatePropagationSpec (D1, failover parts)
-void validate_failover(const model::propagation_spec& spec, const field::path& spec_path, field::error_list& errs)
+void validate_failover(const model::propagation_spec& spec, const field::path& spec_path, field::error_list& errs,
+                       settings::karmada_release release)
 {
+    const qualified_name_wording wording = name_wording(release);
     if (!spec.failover)
         return;
     const field::path at = spec_path.child("failover");
@@ -87,11 +89,11 @@ void validate_failover(const model::propagation_spec& spec, const field::path& s
         if (!spec.propagate_deps)
             errs.push_back(field::invalid(spec_path.child("propagateDeps"), "false",
                                           "application failover is set, propagateDeps must be true"));
-        validate_application_failover(*spec.failover->application, at.child("application"), errs);
+        validate_application_failover(*spec.failover->application, at.child("application"), wording, errs);
     }
     if (spec.failover->cluster)
         validate_state_preservation(spec.failover->cluster->state_preservation,
-                                    at.child("cluster").child("statePreservation"), errs);
+                                    at.child("cluster").child("statePreservation"), wording, errs);
 }
 
 // karmada: pkg/util/validation/validation.go ValidatePropagationSpec
@@ -100,7 +102,7 @@ field::error_list validate_propagation_spec(const model::propagation_spec& spec,
     field::error_list errs;
     const field::path at = field::path::root("spec");
     validate_placement(spec.placement, at.child("placement"), opts, errs);
-    validate_failover(spec, at, errs);
+    validate_failover(spec, at, errs, opts.release);
     validate_resource_selectors(spec, at.child("resourceSelectors"), opts, errs);
     validate_suspension(spec.suspension, at.child("suspension"), errs);
     return errs;

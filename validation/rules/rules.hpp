@@ -47,7 +47,8 @@ void validate_spread_constraints(const std::vector<model::spread_constraint>& co
                                  field::error_list& errs);
 
 // D1, FA1-FA5, FC1 (§6.9).
-void validate_failover(const model::propagation_spec& spec, const field::path& spec_path, field::error_list& errs);
+void validate_failover(const model::propagation_spec& spec, const field::path& spec_path, field::error_list& errs,
+                       settings::karmada_release release = settings::newest_karmada_release);
 
 // Object metadata as the generic apiserver checks it before any webhook, in its order (§4.2):
 // metadata.name required and a DNS-1123 subdomain; label keys and values; annotation keys and their
@@ -55,7 +56,9 @@ void validate_failover(const model::propagation_spec& spec, const field::path& s
 // kube-apiserver: apimachinery ValidateObjectMetaAccessor (NameIsDNSSubdomain), ValidateLabels,
 // ValidateAnnotations, ValidateFinalizers
 // `namespaced` (a PropagationPolicy): a non-empty metadata.namespace must be a DNS-1123 label.
-void validate_object_meta(const model::object_meta& meta, bool namespaced, field::error_list& errs);
+// `release`: whose apimachinery words the name checks (settings::changes::apimachinery_name_wording).
+void validate_object_meta(const model::object_meta& meta, bool namespaced, field::error_list& errs,
+                          settings::karmada_release release = settings::newest_karmada_release);
 
 // UPDATE-only checks U1, U2 (§6.1): the denial message, or nullopt when the update may proceed.
 std::optional<std::string> validate_update(const model::policy& now, const model::policy& old);

@@ -52,7 +52,8 @@ assignment unschedulable_assignment(std::string error)
 }
 
 assignment assign_strategy(const std::vector<candidate>& selected, const model::placement& placement, strategy s,
-                           std::int32_t replicas, name_order order, division_mode mode)
+                           std::int32_t replicas, name_order order, division_mode mode,
+                           settings::karmada_release release)
 {
     switch (s) {
     case strategy::duplicated: {
@@ -64,8 +65,8 @@ assignment assign_strategy(const std::vector<candidate>& selected, const model::
         return out;
     }
     case strategy::static_weight: return by_static_weight(selected, placement, replicas, order);
-    case strategy::dynamic_weight: return divide_dynamically(selected, false, replicas, order, mode);
-    case strategy::aggregated: return divide_dynamically(selected, true, replicas, order, mode);
+    case strategy::dynamic_weight: return divide_dynamically(selected, false, replicas, order, mode, release);
+    case strategy::aggregated: return divide_dynamically(selected, true, replicas, order, mode, release);
     case strategy::unsupported: {
         const auto& rs = *placement.replica_scheduling; // only a Divided replicaScheduling is unsupported
         assignment plain_error; // fmt.Errorf: SchedulerError

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/policy.hpp"
+#include "settings/karmada_release.hpp"
 #include "scheduling/select.hpp"
 #include "scheduling/strategy.hpp"
 #include "scheduling/webster.hpp"
@@ -43,7 +44,8 @@ assignment unschedulable_assignment(std::string error);
 // "failed to scale up: Clusters available replicas S are not enough to schedule." (first, steady) or
 // "failed to do fresh scale: ..." (fresh).
 assignment assign_strategy(const std::vector<candidate>& selected, const model::placement& placement, strategy s,
-                           std::int32_t replicas, name_order order, division_mode mode = division_mode::first);
+                           std::int32_t replicas, name_order order, division_mode mode = division_mode::first,
+                           settings::karmada_release release = settings::newest_karmada_release);
 
 // karmada: common.go assignWorkloadReplicas with overflow tiers: fill tier 0, then 1, ...; each tier
 // gets n = min(remaining, Σ available incl. current replicas) dealt by the strategy in `mode` against the

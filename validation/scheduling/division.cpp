@@ -134,8 +134,15 @@ std::string fresh_scale(const std::vector<candidate>& selected, bool aggregated,
 } // namespace
 
 assignment divide_dynamically(const std::vector<candidate>& selected, bool aggregated, std::int32_t replicas,
-                              name_order order, division_mode mode)
+                              name_order order, division_mode mode, settings::karmada_release release)
 {
+    // assignment.go wraps the division's error: with %w (v1.18) it stays an UnschedulableError, with %v
+    // (before) it is a plain error and the condition's reason is SchedulerError.
+    const auto failed = [release](std::string error) {
+        assignment out = unschedulable_assignment(std::move(error));
+        out.unschedulable = settings::has(release, settings::changes::wrapped_division_errors);
+        return out;
+    };
     // assignState.buildScheduledClusters: the previous replicas of the clusters that are still selected.
     std::vector<std::int32_t> shares(selected.size(), 0);
     for (std::size_t i = 0; i < selected.size(); ++i)
@@ -144,7 +151,7 @@ assignment divide_dynamically(const std::vector<candidate>& selected, bool aggre
     if (mode == division_mode::fresh) {
         error = fresh_scale(selected, aggregated, replicas, order, shares);
         if (!error.empty())
-            return unschedulable_assignment("failed to do fresh scale: " + error);
+            return failed("failed to do fresh scale: " + error);
         return collect(selected, shares);
     }
     std::int32_t assigned = 0;
@@ -155,8 +162,7 @@ assignment divide_dynamically(const std::vector<candidate>& selected, bool aggre
     else if (assigned < replicas)
         error = scale_up(selected, aggregated, replicas - assigned, order, mode, shares);
     if (!error.empty())
-        return unschedulable_assignment((assigned > replicas ? "failed to scale down: " : "failed to scale up: ") +
-                                        error);
+        return failed((assigned > replicas ? "failed to scale down: " : "failed to scale up: ") + error);
     return collect(selected, shares);
 }
 

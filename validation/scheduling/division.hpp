@@ -32,7 +32,9 @@ assignment collect(const std::vector<candidate>& selected, const std::vector<std
 // karmada: pkg/scheduler/core/assignment.go assignByDynamicStrategy with division_algorithm.go
 // dynamicScaleUp, dynamicScaleDown, dynamicFreshScale and dynamicDivideReplicas. The error is Karmada's
 // text without the "failed to assign replicas: " prefix.
+// `release`: before v1.18.0 the error is no UnschedulableError (settings::changes::wrapped_division_errors).
 assignment divide_dynamically(const std::vector<candidate>& selected, bool aggregated, std::int32_t replicas,
-                              name_order order, division_mode mode);
+                              name_order order, division_mode mode,
+                              settings::karmada_release release = settings::newest_karmada_release);
 
 } // namespace kpw::scheduling

@@ -26,6 +26,8 @@ bool multi_template_applicable(const model::propagation_spec& spec, const model:
 {
     if (!gates.multiple_pod_templates_scheduling() || w.components.empty())
         return false;
+    if (w.components.size() < 2 && !settings::has(gates.release(), settings::changes::single_component_sets))
+        return false; // v1.16 and v1.17: `len(spec.Components) < 2` (estimation.go)
     return spread_of(spec.placement).one_cluster;
 }
 

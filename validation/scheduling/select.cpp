@@ -79,6 +79,40 @@ std::int64_t duplicated_region_score(const region_group& g, std::int64_t replica
     return valid == 0 ? 0 : valid * 1000 + scores / valid;
 }
 
+// The spread fields whose groups Karmada scores before it selects (group_clusters.go
+// groupClustersBasedTopology: generateZoneInfo, generateRegionInfo, generateProviderInfo), for each the
+// group names a cluster belongs to.
+std::vector<std::string_view> groups_of(const model::cluster& c, std::string_view field)
+{
+    if (field == model::spread_by_field_zone)
+        return {c.zones.begin(), c.zones.end()};
+    const std::string& one = field == model::spread_by_field_region ? c.region : c.provider;
+    return one.empty() ? std::vector<std::string_view>{} : std::vector<std::string_view>{one};
+}
+
+// Before v1.17.0 calcGroupScoreForDuplicate divided by the count of a group's clusters that hold the
+// replicas: a zone, region or provider group without one is Go's "integer divide by zero", raised while
+// the groups are scored, before any selection (settings::changes::duplicated_region_score_guard).
+bool duplicated_group_score_divides_by_zero(const std::vector<candidate>& ordered, const model::placement& placement,
+                                            std::int64_t replicas)
+{
+    for (std::string_view field : {model::spread_by_field_zone, model::spread_by_field_region,
+                                   model::spread_by_field_provider}) {
+        const bool constrained = std::any_of(placement.spread_constraints.begin(), placement.spread_constraints.end(),
+                                             [&](const auto& c) { return c.spread_by_field == field; });
+        if (!constrained)
+            continue;
+        std::map<std::string_view, bool> holds; // group -> a cluster of it holds the replicas
+        for (const auto& c : ordered)
+            for (std::string_view g : groups_of(*c.cluster, field))
+                holds[g] = holds[g] || c.available >= replicas;
+        for (const auto& [group, ok] : holds)
+            if (!ok)
+                return true;
+    }
+    return false;
+}
+
 // Go's int64(f) of a float64 on amd64 (CVTTSD2SQ): truncation, and the "integer indefinite"
 // 0x8000000000000000 for NaN and for values out of range. (arm64 saturates instead; Karmada's images and
 // this project's oracle are amd64.)
@@ -246,22 +280,32 @@ void canonical_sort(std::vector<candidate>& candidates)
     std::sort(candidates.begin(), candidates.end(), canonical_before);
 }
 
-bool selection_may_panic(const model::placement& placement)
+bool selection_may_panic(const model::placement& placement, settings::karmada_release release)
 {
     if (spread_ignored(placement))
         return false;
     const spread_view spread = spread_of(placement);
+    const bool grouped = std::any_of(placement.spread_constraints.begin(), placement.spread_constraints.end(),
+                                     [](const auto& c) { return c.spread_by_field != model::spread_by_field_cluster; });
+    if (grouped && strategy_of(placement) == strategy::duplicated &&
+        !settings::has(release, settings::changes::duplicated_region_score_guard))
+        return true;
     return !spread.region && spread.cluster && spread.cluster->max_groups < 0;
 }
 
 selection select_clusters(std::vector<candidate> ordered, const model::placement& placement, strategy s,
-                          std::int32_t replicas)
+                          std::int32_t replicas, settings::karmada_release release)
 {
     selection out;
     if (spread_ignored(placement)) {
         out.clusters = std::move(ordered);
     } else {
         spread_view spread = spread_of(placement);
+        if (s == strategy::duplicated && !settings::has(release, settings::changes::duplicated_region_score_guard) &&
+            duplicated_group_score_divides_by_zero(ordered, placement, replicas)) {
+            out.panic = "runtime error: integer divide by zero";
+            return out;
+        }
         std::int64_t need = s == strategy::duplicated ? -1 : replicas;
         if (spread.region)
             out = by_region(ordered, spread, s, replicas);

@@ -9,6 +9,7 @@
 #include "model/cluster.hpp"
 #include "model/policy.hpp"
 #include "scheduling/strategy.hpp"
+#include "settings/karmada_release.hpp"
 
 namespace kpw::scheduling {
 
@@ -44,12 +45,16 @@ struct selection {
 };
 
 // Whether selection can reach Go's runtime panic for this placement (a cluster spread constraint with
-// maxGroups < 0 that is used): a cheap test before a full scheduling pass.
-bool selection_may_panic(const model::placement& placement);
+// maxGroups < 0 that is used; on v1.16 also Duplicated with a region constraint, whose group score may
+// divide by zero): a cheap test before a full scheduling pass.
+bool selection_may_panic(const model::placement& placement,
+                         settings::karmada_release release = settings::newest_karmada_release);
 
 // karmada: spreadconstraint.SelectBestClusters. `ordered` is in canonical order; `replicas` is the
 // workload's count (capacity is ignored for Duplicated).
+// `release` decides what differs between Karmada releases (settings::changes).
 selection select_clusters(std::vector<candidate> ordered, const model::placement& placement, strategy s,
-                          std::int32_t replicas);
+                          std::int32_t replicas,
+                          settings::karmada_release release = settings::newest_karmada_release);
 
 } // namespace kpw::scheduling

@@ -48,7 +48,9 @@ assignment assign(const run& r, const attempt& a, bool overflow, name_order orde
     }
     strategy s = strategy_of(r.placement);
     return overflow ? assign_tiers(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode)
-                    : assign_strategy(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode);
+                    : assign_strategy(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode,
+                                      r.opts.gates != nullptr ? r.opts.gates->release()
+                                                              : settings::newest_karmada_release);
 }
 
 attempt try_term(const run& r, const filter_scope& scope)
@@ -77,7 +79,8 @@ attempt try_term(const run& r, const filter_scope& scope)
     }
     // karmada: common.go SelectClusters — a multi-component job needs one complete set.
     a.chosen = select_clusters(a.feasible, r.placement, strategy_of(r.placement),
-                               r.sets ? 1 : r.workload ? r.w.replicas : 0);
+                               r.sets ? 1 : r.workload ? r.w.replicas : 0,
+                               r.opts.gates != nullptr ? r.opts.gates->release() : settings::newest_karmada_release);
     if (!a.chosen.panic.empty()) {
         a.stage = failure_stage::selection;
         a.error = karmada_panic_text(a.chosen.panic);

@@ -126,9 +126,10 @@ const karmada_change resource_selector_namespace{
                "namespace)",
     karmada_release::v1_17_1, ""};
 
-const karmada_change affinity_name_label_key_wording{
-    "affinityName checked by apimachinery v0.35's IsQualifiedName (content.IsLabelKey): \"a valid label key\", "
-    "lengths in bytes; v0.34 says \"a qualified name\" and counts characters",
+const karmada_change apimachinery_name_wording{
+    "names checked by apimachinery v0.35's IsQualifiedName (content.IsLabelKey): \"a valid label key\", lengths "
+    "in bytes; v0.34 says \"a qualified name\" and counts characters (affinityName, aliasLabelName, metadata's "
+    "label keys and values, annotation keys, finalizers)",
     "v1.17.0", "pkg/util/validation/validation.go ValidateClusterAffinities; k8s.io/apimachinery v0.35.0 "
                "pkg/util/validation/validation.go IsQualifiedName = content.IsLabelKey",
     karmada_release::v1_17_1, ""};
@@ -144,11 +145,28 @@ const karmada_change cluster_toleration_operators{
     "clusterTolerations[].operator Lt and Gt are denied (Unsupported value)",
     "v1.18.0", "pkg/util/validation/validation.go validateClusterTolerations", karmada_release::v1_18_2, ""};
 
+const karmada_change single_component_sets{
+    "with MultiplePodTemplatesScheduling, a workload of one component is estimated by component sets (before: "
+    "only two or more; one fell back to the general estimator's replicas)",
+    "v1.18.0", "pkg/scheduler/core/estimation.go isMultiTemplateSchedulingApplicable", karmada_release::v1_18_2, ""};
+
+const karmada_change duplicated_region_score_guard{
+    "Duplicated with a region spread constraint: a region none of whose clusters holds the replicas scores 0 (before: "
+    "karmada-scheduler divided by zero and panicked)",
+    "v1.17.0", "pkg/scheduler/core/spreadconstraint/group_clusters.go calcGroupScoreForDuplicate",
+    karmada_release::v1_17_1, ""};
+
+const karmada_change wrapped_division_errors{
+    "a dynamic division that runs short (\"failed to scale up: Clusters available replicas N are not enough to "
+    "schedule.\") is Unschedulable; before, its error was re-wrapped with %v and the reason was SchedulerError",
+    "v1.18.0", "pkg/scheduler/core/assignment.go assignByDynamicStrategy (fmt.Errorf %w)", karmada_release::v1_18_2, ""};
+
 std::span<const karmada_change* const> all()
 {
-    static constexpr std::array<const karmada_change*, 5> list{&workload_affinity, &resource_selector_namespace,
-                                                               &affinity_name_label_key_wording, &overflow_affinities,
-                                                               &cluster_toleration_operators};
+    static constexpr std::array<const karmada_change*, 8> list{
+        &workload_affinity,           &resource_selector_namespace, &apimachinery_name_wording,
+        &duplicated_region_score_guard, &overflow_affinities,       &cluster_toleration_operators,
+        &single_component_sets,       &wrapped_division_errors};
     return list;
 }
 

@@ -46,14 +46,25 @@ extern const karmada_change workload_affinity;
 // ValidatePropagationSpec(spec, namespace): every resource selector of a PropagationPolicy must name the
 // policy's own namespace (pkg/util/validation/validation.go validateResourceSelectors).
 extern const karmada_change resource_selector_namespace;
-// affinityName checked by apimachinery v0.35's IsQualifiedName = content.IsLabelKey (Karmada v1.17 moved to
-// k8s v0.35): "a valid label key" and lengths in bytes; v0.34's IsQualifiedName says "a qualified name" and
-// counts characters.
-extern const karmada_change affinity_name_label_key_wording;
+// apimachinery v0.35's name checks (Karmada v1.17 moved to k8s v0.35): IsQualifiedName = content.IsLabelKey
+// says "a valid label key" and counts bytes; v0.34's says "a qualified name" and counts characters. It words
+// affinityName, aliasLabelName and the API server's checks of metadata (label keys and values, annotation
+// keys, finalizers).
+extern const karmada_change apimachinery_name_wording;
 // clusterAffinities[].overflowAffinities: the CRD field, its webhook checks and the scheduler's tiers.
 extern const karmada_change overflow_affinities;
 // clusterTolerations[].operator Lt / Gt denied (validateClusterTolerations).
 extern const karmada_change cluster_toleration_operators;
+// A workload with a single component is estimated by component sets too (isMultiTemplateSchedulingApplicable:
+// len(spec.Components) == 0 is the only exclusion; before, fewer than 2 components fell back to replicas).
+extern const karmada_change single_component_sets;
+// calcGroupScoreForDuplicate returns 0 for a region without a cluster that holds the replicas; before, it
+// divided by that zero count: karmada-scheduler panicked ("integer divide by zero").
+extern const karmada_change duplicated_region_score_guard;
+// assignment.go wraps dynamic division's errors with %w: a capacity shortfall ("failed to scale up: Clusters
+// available replicas N are not enough") stays an UnschedulableError, condition reason Unschedulable; before,
+// %v made it a plain error, reason SchedulerError.
+extern const karmada_change wrapped_division_errors;
 
 std::span<const karmada_change* const> all();
 

@@ -9,6 +9,7 @@
 #include "lint/diff_report.hpp"
 #include "lint/render.hpp"
 #include "live/dry_run_inputs.hpp"
+#include "model/release_fields.hpp"
 #include "settings/feature_gates.hpp"
 
 namespace kpw::cli {
@@ -128,6 +129,9 @@ void prepare_dry_run(lint::dry_run_context& ctx, const lint_flags& flags, lint::
     ctx.options.explain = true;
     // A successful re-schedule writes lastScheduledTime = now; nothing else reads the clock.
     ctx.now = static_cast<model::timestamp>(std::time(nullptr));
+    // Today's bindings as the chosen release stores them (no overflow tiers before v1.18.0, ...).
+    for (auto& b : ctx.bindings.mutable_bindings())
+        model::as_stored_by(b, options.validation.release);
     options.dry_run = &ctx;
 }
 

@@ -4,7 +4,6 @@
 // and the exec plugin only when none of those is configured (exec.go UpdateTransportConfig).
 #include "kube/credentials.hpp"
 
-#include <openssl/evp.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 
 #include "doc/load.hpp"
 #include "doc/value.hpp"
+#include "kube/base64.hpp"
 #include "kube/plugin_process.hpp"
 
 extern char** environ;
@@ -46,14 +46,7 @@ bool header_safe(std::string_view s)
 constexpr std::string_view not_header_safe = "holds a control character (a line break?), which an Authorization header "
                                              "cannot carry; a token is one line of printable text";
 
-std::string base64_encode(std::string_view data)
-{
-    std::string out(4 * ((data.size() + 2) / 3), '\0');
-    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                  reinterpret_cast<const unsigned char*>(data.data()), static_cast<int>(data.size()));
-    out.resize(static_cast<std::size_t>(n));
-    return out;
-}
+using detail::base64_encode;
 
 std::string trim(std::string_view s)
 {

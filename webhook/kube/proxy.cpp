@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kube/proxy.hpp"
 
-#include <openssl/evp.h>
 
 #include <arpa/inet.h>
 
@@ -19,6 +18,8 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include "kube/base64.hpp"
+
 namespace kpw::kube::detail {
 
 namespace net = boost::asio;
@@ -34,15 +35,6 @@ proxy_environment process_proxy_environment()
 }
 
 namespace {
-
-std::string base64(std::string_view data)
-{
-    std::string out(4 * ((data.size() + 2) / 3), '\0');
-    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                  reinterpret_cast<const unsigned char*>(data.data()), static_cast<int>(data.size()));
-    out.resize(static_cast<std::size_t>(n));
-    return out;
-}
 
 // "host:port" as a CONNECT target and Host header (IPv6 in brackets).
 std::string authority(const std::string& host, const std::string& port)
@@ -73,7 +65,7 @@ result<bool> http_connect(beast::tcp_stream& stream, const proxy_url& proxy, con
     http::request<http::empty_body> req{http::verb::connect, target, 11};
     req.set(http::field::host, target);
     if (proxy.has_userinfo) // net/http connectMethod.proxyAuth: Basic, even with an empty password
-        req.set(http::field::proxy_authorization, "Basic " + base64(proxy.username + ":" + proxy.password));
+        req.set(http::field::proxy_authorization, "Basic " + base64_encode(proxy.username + ":" + proxy.password));
     const std::string step = "CONNECT " + target;
     auto ec = run([&](io_handler h) { http::async_write(stream, req, std::move(h)); });
     if (ec)

@@ -313,7 +313,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             ++r.totals.not_predicted; // claimed by a policy that is not among PATH (or by none)
             // Its policy stays as it is on the server, so the binding is scheduled as it stands: whether
             // that crashes the scheduler concerns every other binding too.
-            if (b.placement && scheduling::selection_may_panic(*b.placement))
+            if (b.placement && scheduling::selection_may_panic(*b.placement, ctx.gates.release()))
                 warn_if_scheduler_panics(ctx, opts, b, r);
             continue;
         }

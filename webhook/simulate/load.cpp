@@ -8,6 +8,7 @@
 #include "lint/inputs.hpp"
 #include "lint/lint.hpp"
 #include "lint/render.hpp"
+#include "model/release_fields.hpp"
 #include "model/time.hpp"
 #include "simulate/scenario_decode.hpp"
 
@@ -163,6 +164,8 @@ loaded_drill load_drill(const simulate_flags& flags, std::unique_ptr<lint::dry_r
     out.start.taint_policies = ctx->taint_policies;
     out.start.workloads = ctx->workloads;
     out.start.bindings.assign(ctx->bindings.bindings().begin(), ctx->bindings.bindings().end());
+    for (auto& b : out.start.bindings) // as the chosen release stores them (no overflow tiers before v1.18.0, ...)
+        model::as_stored_by(b, flags.release);
     out.start.policies = std::move(policies);
     out.header.scenario_file = flags.scenario;
     out.header.scenario_name = out.scenario.name;

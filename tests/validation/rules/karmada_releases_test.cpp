@@ -143,3 +143,13 @@ TEST_CASE("affinityName: v1.16 words apimachinery v0.34's IsQualifiedName, v1.17
     CHECK(v17.find("\"a/b/c\": a valid label key must consist of") != std::string::npos);
     CHECK(message(lint_spec(spec, on(v1_18))) == v17);
 }
+
+TEST_CASE("the API server's metadata checks word names as the release's apimachinery does")
+{
+    const std::string yaml = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: p\n"
+                             "  namespace: default\n  labels:\n    a/b/c: x\nspec:\n  resourceSelectors:\n"
+                             "    - apiVersion: apps/v1\n      kind: Deployment\n      name: nginx\n";
+    const auto first = [](const manifest_verdict& v) { return v.errors.empty() ? std::string() : v.errors[0].str(); };
+    CHECK(first(lint(yaml, on(v1_16))).find("\"a/b/c\": a qualified name must consist of") != std::string::npos);
+    CHECK(first(lint(yaml, on(v1_17))).find("\"a/b/c\": a valid label key must consist of") != std::string::npos);
+}

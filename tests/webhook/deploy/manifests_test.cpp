@@ -138,8 +138,8 @@ TEST_CASE("the --help reader finds the flags (checked on lint, which is always b
     CHECK(help_flags(r.out) == std::set<std::string>{"--help", "--output", "--namespace", "--allow-aggregated-overflow",
                                                      "--clusters", "--workloads", "--bindings", "--unschedulable", "--explain",
                                                      "--legacy-default-tolerations", "--base", "--fail-on", "--validate",
-                                                     "--link-base", "--report", "--feature-gates", "--kubeconfig", "--context",
-                                                     "--request-timeout"});
+                                                     "--link-base", "--report", "--feature-gates", "--karmada-version",
+                                                     "--kubeconfig", "--context", "--request-timeout"});
 }
 
 TEST_CASE("every flag the Deployment passes is a serve flag")

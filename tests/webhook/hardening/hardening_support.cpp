@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 
 #include <doctest/doctest.h>
@@ -143,6 +144,17 @@ void raw_tcp::close()
     if (fd_ >= 0)
         ::close(fd_);
     fd_ = -1;
+}
+
+bool all_connections_released(const serve_process& s)
+{
+    return wait_until([&] { return metric(s, open_connections) == 0; });
+}
+
+void stop_gracefully(serve_process& s)
+{
+    s.signal(SIGTERM);
+    CHECK(s.wait_exit() == 0);
 }
 
 } // namespace kpw::test

@@ -39,6 +39,14 @@ std::string post_bytes(std::string_view body, std::string_view extra_headers = {
 // One metric sample's value from /metrics (e.g. "karmada_policy_webhook_open_connections"); -1 if absent.
 double metric(const serve_process& s, std::string_view sample);
 
+inline constexpr std::string_view open_connections = "karmada_policy_webhook_open_connections";
+
+// The open-connections gauge drops to 0 once the server has let go of every connection it had.
+bool all_connections_released(const serve_process& s);
+
+// SIGTERM, and the server exits 0 (a graceful drain).
+void stop_gracefully(serve_process& s);
+
 // Plain TCP to 127.0.0.1:port with a deadline on every step (POSIX sockets, no TLS).
 class raw_tcp {
 public:

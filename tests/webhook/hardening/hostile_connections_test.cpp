@@ -17,20 +17,7 @@ namespace http = boost::beast::http;
 
 namespace {
 
-constexpr std::string_view open_connections = "karmada_policy_webhook_open_connections";
 constexpr std::string_view rejected_connections = "karmada_policy_webhook_rejected_connections_total";
-
-// The gauge drops to 0 once the server has let go of every connection it had.
-bool all_connections_released(const serve_process& s)
-{
-    return wait_until([&] { return metric(s, open_connections) == 0; });
-}
-
-void stop_gracefully(serve_process& s)
-{
-    s.signal(SIGTERM);
-    CHECK(s.wait_exit() == 0);
-}
 
 } // namespace
 

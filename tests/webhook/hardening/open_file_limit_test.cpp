@@ -27,19 +27,6 @@ namespace {
 // and the test's own files: past a hard limit of 1024, the stock limit of a fresh container.
 constexpr rlim_t open_files_needed = 1400;
 
-constexpr std::string_view open_connections = "karmada_policy_webhook_open_connections";
-
-bool all_connections_released(const serve_process& s)
-{
-    return wait_until([&] { return metric(s, open_connections) == 0; });
-}
-
-void stop_gracefully(serve_process& s)
-{
-    s.signal(SIGTERM);
-    CHECK(s.wait_exit() == 0);
-}
-
 } // namespace
 
 TEST_CASE("serve raises the stock soft open-file limit to the hard limit, as Go servers do")

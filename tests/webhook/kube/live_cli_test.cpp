@@ -479,13 +479,15 @@ TEST_CASE("serve --kubeconfig: warnings follow Clusters added, tainted and delet
         ++interrupted;
     CHECK(interrupted >= 1);
     CHECK(log.find("s3cret") == std::string::npos);
-    // Least privilege: the live-snapshot ClusterRole grants exactly what serve did with Clusters
-    // (Deployments, from --live-workloads, are the rule the manifest tells users to add).
-    std::set<std::pair<std::string, std::string>> cluster_reads;
+    // Least privilege: the live-snapshot ClusterRole grants exactly what serve did with Clusters and the
+    // policy CRD it reads the Karmada release off (Deployments, from --live-workloads, are the rule the
+    // manifest tells users to add).
+    std::set<std::pair<std::string, std::string>> reads;
     for (const auto& made : requests_made(p.api))
-        if (made.second == "clusters.cluster.karmada.io")
-            cluster_reads.insert(made);
-    CHECK(cluster_reads == role_grants("karmada-policy-webhook:live-snapshot"));
+        if (made.second == "clusters.cluster.karmada.io" ||
+            made.second == "customresourcedefinitions.apiextensions.k8s.io")
+            reads.insert(made);
+    CHECK(reads == role_grants("karmada-policy-webhook:live-snapshot"));
 }
 
 // Issue 38: the live snapshot's memory is bounded. More objects in a watched collection than

@@ -15,7 +15,8 @@ import (
 // prints its differences, is counted apart ("N known") and must keep differing, or the ledger is stale.
 type Known map[string]string
 
-// ReadKnown reads lines "CASE  reason..." ('#' comments and blank lines skipped). CASE@RELEASE (e.g.
+// ReadKnown reads lines "CASE  reason..." ('#' comments and blank lines skipped; two spaces or a tab
+// after CASE when its name holds a space). CASE@RELEASE (e.g.
 // some-case@v1.16) lists a divergence of that Karmada release only; a bare CASE holds for every release.
 func ReadKnown(path string) (Known, error) {
 	f, err := os.Open(path)
@@ -30,7 +31,11 @@ func ReadKnown(path string) (Known, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		name, reason, _ := strings.Cut(line, " ")
+		// Two spaces (or a tab) end the case's name when it holds a space itself ("x.yaml (gate on)").
+		name, reason, ok := strings.Cut(strings.ReplaceAll(line, "\t", "  "), "  ")
+		if !ok {
+			name, reason, _ = strings.Cut(line, " ")
+		}
 		if strings.TrimSpace(reason) == "" {
 			return nil, fmt.Errorf("%s:%d: a known divergence needs its reason after the case", path, n)
 		}

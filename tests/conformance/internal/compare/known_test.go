@@ -52,6 +52,12 @@ func TestReadKnownNeedsAReason(t *testing.T) {
 	if err != nil || k["case/a"] != "lint lists schema errors where Karmada's decoder stops" {
 		t.Fatalf("ReadKnown = %v, %v", k, err)
 	}
+	spaced := filepath.Join(dir, "spaced")
+	os.WriteFile(spaced, []byte("x.yaml (gate on)@v1.17  Karmada v1.17 schedules it\nx.yaml\t(gate on) is not a name here\n"), 0o644)
+	k, err = ReadKnown(spaced)
+	if err != nil || k["x.yaml (gate on)@v1.17.1"] != "Karmada v1.17 schedules it" || k["x.yaml"] != "(gate on) is not a name here" {
+		t.Fatalf("a name with a space ends at two spaces or a tab: ReadKnown = %v, %v", k, err)
+	}
 	bad := filepath.Join(dir, "bad")
 	os.WriteFile(bad, []byte("case/a\n"), 0o644)
 	if _, err := ReadKnown(bad); err == nil {
