@@ -258,6 +258,29 @@ std::string go_error_path(const doc::value& object, std::string_view message)
 // is a.Decoder.Decode(req, policy) -> admission.Errored(http.StatusBadRequest, err). metadata is left
 // out: the API server decoded it into ObjectMeta itself and sends its own encoding (a type error there
 // is the API server's 400, schema/object_meta).
+// "json: cannot unmarshal W into Go struct field S.a.Embedded.b of type T" without the embedded structs'
+// names (an upper-case path segment after S), as the sigs.k8s.io/json of releases before
+// settings::changes::json_embedded_field_names words it.
+std::string without_embedded_names(const std::string& message)
+{
+    constexpr std::string_view struct_field = " into Go struct field ";
+    const auto start = message.find(struct_field);
+    const auto end = message.rfind(" of type ");
+    if (start == std::string::npos || end == std::string::npos || end < start)
+        return message;
+    const std::string_view path = std::string_view(message).substr(start + struct_field.size(),
+                                                                    end - start - struct_field.size());
+    std::string kept;
+    for (std::size_t at = 0, n = 0; at <= path.size(); ++n) {
+        const auto dot = std::min(path.find('.', at), path.size());
+        const std::string_view part = path.substr(at, dot - at);
+        if (n == 0 || part.empty() || part[0] < 'A' || part[0] > 'Z')
+            kept.append(kept.empty() ? "" : ".").append(part);
+        at = dot + 1;
+    }
+    return message.substr(0, start + struct_field.size()) + kept + message.substr(end);
+}
+
 std::string mutating_decode_error(const doc::value& written)
 {
     doc::value sent = written;
@@ -297,13 +320,18 @@ admission_verdict validate_admission(policy_kind kind, admission_operation op, c
                                      const validation_options& options)
 {
     std::string error;
+    const auto refused = [&options](std::string message) {
+        return undecodable(settings::has(options.release, settings::changes::json_embedded_field_names)
+                               ? std::move(message)
+                               : without_embedded_names(message));
+    };
     const model::policy now = decode_admission(kind, object, error);
     if (!error.empty())
-        return undecodable(std::move(error));
+        return refused(std::move(error));
     if (op == admission_operation::update) {
         const model::policy old = decode_admission(kind, old_object ? *old_object : doc::value(), error);
         if (!error.empty())
-            return undecodable(std::move(error));
+            return refused(std::move(error));
         if (auto msg = rules::validate_update(now, old))
             return denied(std::move(*msg));
     }
@@ -350,6 +378,8 @@ manifest_verdict validate_manifest(policy_kind kind, const doc::value& object, s
     // Stage 2, Karmada's mutating webhook, runs before the API server validates anything: its decode
     // error is the whole answer (reported apart: it is no field error).
     v.mutating_refusal = mutating_decode_error(written);
+    if (!v.mutating_refusal.empty() && !settings::has(options.release, settings::changes::json_embedded_field_names))
+        v.mutating_refusal = without_embedded_names(v.mutating_refusal);
     // Stage 2's round trip: Karmada's mutating defaults and its Go re-encoding, CRD defaults again.
     v.defaulted = mutate(crd, p, written, v.policy_namespace);
     p.kind = kind_name(kind);

@@ -161,12 +161,20 @@ const karmada_change wrapped_division_errors{
     "schedule.\") is Unschedulable; before, its error was re-wrapped with %v and the reason was SchedulerError",
     "v1.18.0", "pkg/scheduler/core/assignment.go assignByDynamicStrategy (fmt.Errorf %w)", karmada_release::v1_18_2, ""};
 
+const karmada_change json_embedded_field_names{
+    "a JSON type error of Karmada's mutating webhook names embedded structs in its field path "
+    "(\"Go struct field ClusterAffinityTerm.spec.placement.clusterAffinities.ClusterAffinity.clusterNames\"); "
+    "before, without them",
+    "v1.17.0", "sigs.k8s.io/json v0.0.0-20250730193827 (internal/golang/encoding/json decode.go addErrorContext), "
+               "in Karmada v1.17's go.mod; v1.16 has v0.0.0-20241014173422",
+    karmada_release::v1_17_1, ""};
+
 std::span<const karmada_change* const> all()
 {
-    static constexpr std::array<const karmada_change*, 8> list{
+    static constexpr std::array<const karmada_change*, 9> list{
         &workload_affinity,           &resource_selector_namespace, &apimachinery_name_wording,
-        &duplicated_region_score_guard, &overflow_affinities,       &cluster_toleration_operators,
-        &single_component_sets,       &wrapped_division_errors};
+        &duplicated_region_score_guard, &json_embedded_field_names, &overflow_affinities,
+        &cluster_toleration_operators, &single_component_sets,      &wrapped_division_errors};
     return list;
 }
 

@@ -65,6 +65,10 @@ extern const karmada_change duplicated_region_score_guard;
 // available replicas N are not enough") stays an UnschedulableError, condition reason Unschedulable; before,
 // %v made it a plain error, reason SchedulerError.
 extern const karmada_change wrapped_division_errors;
+// sigs.k8s.io/json 2025-07 (Karmada v1.17's module graph) names an embedded struct in a type error's field
+// path ("...clusterAffinities.ClusterAffinity.fieldSelector..."); the 2024-10 version v1.16 builds with does
+// not ("...clusterAffinities.fieldSelector...").
+extern const karmada_change json_embedded_field_names;
 
 std::span<const karmada_change* const> all();
 

@@ -153,3 +153,18 @@ TEST_CASE("the API server's metadata checks word names as the release's apimachi
     CHECK(first(lint(yaml, on(v1_16))).find("\"a/b/c\": a qualified name must consist of") != std::string::npos);
     CHECK(first(lint(yaml, on(v1_17))).find("\"a/b/c\": a valid label key must consist of") != std::string::npos);
 }
+
+TEST_CASE("Karmada's mutating webhook's JSON type error names embedded structs from v1.17 (sigs.k8s.io/json)")
+{
+    const char* wrong = "placement:\n  clusterAffinities:\n    - affinityName: a\n      clusterNames: m1\n";
+    CHECK(lint_spec(wrong, on(v1_17)).mutating_refusal ==
+          "json: cannot unmarshal string into Go struct field ClusterAffinityTerm.spec.placement.clusterAffinities."
+          "ClusterAffinity.clusterNames of type []string");
+    CHECK(lint_spec(wrong, on(v1_16)).mutating_refusal ==
+          "json: cannot unmarshal string into Go struct field ClusterAffinityTerm.spec.placement.clusterAffinities."
+          "clusterNames of type []string");
+    const std::string spec = R"("placement":{"clusterAffinities":[{"affinityName":"a","clusterNames":"m1"}]})";
+    CHECK(admit_spec(spec, on(v1_16)).message.find("clusterAffinities.clusterNames of type") != std::string::npos);
+    CHECK(admit_spec(spec, on(v1_18)).message.find("clusterAffinities.ClusterAffinity.clusterNames") !=
+          std::string::npos);
+}
