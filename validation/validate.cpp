@@ -254,10 +254,6 @@ std::string go_error_path(const doc::value& object, std::string_view message)
     return refused_at(object, keys, 0, "", word).value_or("spec");
 }
 
-// karmada: pkg/webhook/{propagationpolicy,clusterpropagationpolicy}/mutating.go Handle, whose first step
-// is a.Decoder.Decode(req, policy) -> admission.Errored(http.StatusBadRequest, err). metadata is left
-// out: the API server decoded it into ObjectMeta itself and sends its own encoding (a type error there
-// is the API server's 400, schema/object_meta).
 // "json: cannot unmarshal W into Go struct field S.a.Embedded.b of type T" without the embedded structs'
 // names (an upper-case path segment after S), as the sigs.k8s.io/json of releases before
 // settings::changes::json_embedded_field_names words it.
@@ -281,6 +277,10 @@ std::string without_embedded_names(const std::string& message)
     return message.substr(0, start + struct_field.size()) + kept + message.substr(end);
 }
 
+// karmada: pkg/webhook/{propagationpolicy,clusterpropagationpolicy}/mutating.go Handle, whose first step
+// is a.Decoder.Decode(req, policy) -> admission.Errored(http.StatusBadRequest, err). metadata is left
+// out: the API server decoded it into ObjectMeta itself and sends its own encoding (a type error there
+// is the API server's 400, schema/object_meta).
 std::string mutating_decode_error(const doc::value& written)
 {
     doc::value sent = written;

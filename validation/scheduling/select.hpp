@@ -45,8 +45,8 @@ struct selection {
 };
 
 // Whether selection can reach Go's runtime panic for this placement (a cluster spread constraint with
-// maxGroups < 0 that is used; on v1.16 also Duplicated with a region constraint, whose group score may
-// divide by zero): a cheap test before a full scheduling pass.
+// maxGroups < 0 that is used; before v1.17 also Duplicated with a zone, region or provider constraint, whose
+// group score may divide by zero): a cheap test before a full scheduling pass.
 bool selection_may_panic(const model::placement& placement,
                          settings::karmada_release release = settings::newest_karmada_release);
 
