@@ -38,6 +38,12 @@ std::vector<model::toleration> effective_tolerations(const model::placement& pla
     return out;
 }
 
+// Whose scheduler decides where releases differ: the gates' release (the binaries' gates are a release's).
+settings::karmada_release release_of(const run& r)
+{
+    return r.opts.gates != nullptr ? r.opts.gates->release() : settings::newest_karmada_release;
+}
+
 assignment assign(const run& r, const attempt& a, bool overflow, name_order order)
 {
     if (!r.workload || !r.w.components.empty()) { // nothing to divide (common.go AssignReplicas)
@@ -48,9 +54,7 @@ assignment assign(const run& r, const attempt& a, bool overflow, name_order orde
     }
     strategy s = strategy_of(r.placement);
     return overflow ? assign_tiers(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode)
-                    : assign_strategy(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode,
-                                      r.opts.gates != nullptr ? r.opts.gates->release()
-                                                              : settings::newest_karmada_release);
+                    : assign_strategy(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode, release_of(r));
 }
 
 attempt try_term(const run& r, const filter_scope& scope)
@@ -79,8 +83,7 @@ attempt try_term(const run& r, const filter_scope& scope)
     }
     // karmada: common.go SelectClusters — a multi-component job needs one complete set.
     a.chosen = select_clusters(a.feasible, r.placement, strategy_of(r.placement),
-                               r.sets ? 1 : r.workload ? r.w.replicas : 0,
-                               r.opts.gates != nullptr ? r.opts.gates->release() : settings::newest_karmada_release);
+                               r.sets ? 1 : r.workload ? r.w.replicas : 0, release_of(r));
     if (!a.chosen.panic.empty()) {
         a.stage = failure_stage::selection;
         a.error = karmada_panic_text(a.chosen.panic);

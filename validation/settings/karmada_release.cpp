@@ -50,10 +50,8 @@ minor_version minor_of(karmada_release r)
 std::string supported_list()
 {
     std::string out;
-    for (karmada_release r : releases) {
-        const std::string_view name = release_name(r);
-        out += (out.empty() ? "" : ", ") + std::string(name.substr(0, name.rfind('.'))) + " (" + std::string(name) + ")";
-    }
+    for (karmada_release r : releases)
+        out.append(out.empty() ? "" : ", ").append(release_minor(r)).append(" (").append(release_name(r)).append(")");
     return out;
 }
 
@@ -87,6 +85,12 @@ std::string_view release_name(karmada_release r)
         break;
     }
     return "v1.18.2";
+}
+
+std::string_view release_minor(karmada_release r)
+{
+    const std::string_view name = release_name(r);
+    return name.substr(0, name.rfind('.'));
 }
 
 std::span<const karmada_release> supported_karmada_releases()

@@ -19,6 +19,7 @@ enum class karmada_release : std::uint8_t { v1_16_0, v1_17_1, v1_18_2 };
 inline constexpr karmada_release newest_karmada_release = karmada_release::v1_18_2;
 
 std::string_view release_name(karmada_release r); // "v1.17.1"
+std::string_view release_minor(karmada_release r); // "v1.17"
 std::span<const karmada_release> supported_karmada_releases(); // oldest first
 
 // "v1.17", "1.17", "v1.17.3" or "v1.17.1": the pinned release of that minor. Anything else is an error

@@ -13,10 +13,8 @@ namespace {
 std::string supported_help()
 {
     std::string out;
-    for (settings::karmada_release r : settings::supported_karmada_releases()) {
-        const std::string_view name = settings::release_name(r);
-        out += (out.empty() ? "" : ", ") + std::string(name.substr(0, name.rfind('.')));
-    }
+    for (settings::karmada_release r : settings::supported_karmada_releases())
+        out.append(out.empty() ? "" : ", ").append(settings::release_minor(r));
     return out;
 }
 
