@@ -35,13 +35,14 @@ void default_division_preference(placement& p)
         rs.replica_division_preference = division_preference_weighted;
 }
 
-// karmada: pkg/util/helper/policy.go SetDefaultGracePeriodSeconds (M6).
+// karmada: pkg/util/helper/policy.go SetDefaultGracePeriodSeconds (M6): the deprecated Graciously too, so
+// v1.18.2 admits `purgeMode: Graciously` without gracePeriodSeconds (held-out divergence, issue 36).
 void default_grace_period(std::optional<failover_behavior>& failover)
 {
     if (!failover || !failover->application)
         return;
     auto& app = *failover->application;
-    if (app.purge_mode == purge_mode_gracefully && !app.grace_period_seconds)
+    if (purges_gracefully(app.purge_mode) && !app.grace_period_seconds)
         app.grace_period_seconds = 600;
 }
 

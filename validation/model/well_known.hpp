@@ -38,6 +38,11 @@ inline constexpr std::string_view purge_mode_never = "Never";
 inline constexpr std::string_view purge_mode_immediately = "Immediately";
 inline constexpr std::string_view purge_mode_graciously = "Graciously";
 
+// The eviction task's Work goes at once (helper/binding.go ObtainClustersWithPurgeModeDirectly reads both
+// spellings); graceful: the mutating webhook defaults gracePeriodSeconds for both (SetDefaultGracePeriodSeconds).
+inline bool purges_directly(std::string_view mode) { return mode == purge_mode_directly || mode == purge_mode_immediately; }
+inline bool purges_gracefully(std::string_view mode) { return mode == purge_mode_gracefully || mode == purge_mode_graciously; }
+
 inline constexpr std::string_view default_scheduler_name = "default-scheduler";
 
 // Labels and finalizers the mutating webhook manages (validation-rules §3.2 M7/M8, §6.1-6.2).

@@ -28,8 +28,7 @@ void validate_application_failover(const model::application_failover_behavior& a
                                       field::go_int(*toleration), "must be greater than or equal to 0"));
     const field::path grace_path = at.child("gracePeriodSeconds");
     const auto& grace = app.grace_period_seconds;
-    const bool gracefully =
-        app.purge_mode == model::purge_mode_gracefully || app.purge_mode == model::purge_mode_graciously;
+    const bool gracefully = model::purges_gracefully(app.purge_mode);
     if (!gracefully && grace)
         errs.push_back(field::invalid(grace_path, field::go_int(*grace), "only takes effect when purgeMode is gracefully"));
     if (gracefully && !grace)

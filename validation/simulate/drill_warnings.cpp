@@ -49,7 +49,7 @@ void blocked_dispatch(const world& w, const model::binding& b, std::int64_t serv
 {
     for (const auto& task : b.graceful_eviction_tasks) {
         const model::cluster* c = find_cluster(w, task.from_cluster);
-        if (task.purge_mode != model::purge_mode_directly || c == nullptr || !not_ready(*c))
+        if (!model::purges_directly(task.purge_mode) || c == nullptr || !not_ready(*c))
             continue;
         out.warnings.push_back({"directly-purge-blocks-dispatch", workload_key(b.resource),
                                 "purge mode Directly: the Work on " + c->name +

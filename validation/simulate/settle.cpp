@@ -148,7 +148,7 @@ void dispatch(world& w, std::size_t i)
         want[t.name] += t.replicas;
     bool blocked = false;
     for (const auto& task : b.graceful_eviction_tasks) {
-        if (task.purge_mode == model::purge_mode_directly)
+        if (model::purges_directly(task.purge_mode))
             blocked |= !syncable(find_cluster(w, task.from_cluster)); // the Work's deletion waits
         else
             want[task.from_cluster] = std::max(want[task.from_cluster], task.replicas); // the old copy stays

@@ -56,6 +56,9 @@ TEST_CASE("failover defaults: purge modes, grace period (M6), toleration after t
           R"("gracePeriodSeconds":600},"cluster":{"purgeMode":"Gracefully"}})");
     CHECK(json_at(defaulted_spec("failover: {application: {decisionConditions: {}, purgeMode: Never}}"),
                   {"failover", "application"}) == R"({"decisionConditions":{"tolerationSeconds":300},"purgeMode":"Never"})");
+    // The deprecated spelling is defaulted too (SetDefaultGracePeriodSeconds reads both), so v1.18.2 admits it.
+    CHECK(json_at(defaulted_spec("failover: {application: {decisionConditions: {}, purgeMode: Graciously}}"),
+                  {"failover", "application", "gracePeriodSeconds"}) == "600");
 }
 
 TEST_CASE("spread constraints default to cluster and minGroups 1 (M2, M3)")

@@ -201,12 +201,12 @@ func (g *gen) fieldHostile(p *Node) {
 		if g.chance(0.5) {
 			setPath(p, Raw(pick(g, []string{"Always", "Never", "always"})), "spec", "preemption")
 		}
-	case 12: // failover and eviction
+	case 12: // failover and eviction; every purgeMode of the CRD enum, the deprecated Immediately and Graciously too
 		setPath(p, M("application", M("decisionConditions", M("tolerationSeconds", g.between(-1, 600)),
-			"purgeMode", g.maybe(0.7, pick(g, []string{"Directly", "Gracefully", "Never", "Immediately", "Bad"})),
+			"purgeMode", g.maybe(0.7, pick(g, []string{"Directly", "Gracefully", "Never", "Immediately", "Graciously", "Bad"})),
 			"gracePeriodSeconds", g.maybe(0.5, g.between(-1, 600)),
 			"statePreservation", g.maybe(0.3, M("rules", L(M("aliasLabelName", pick(g, []string{"a", ""}), "jsonPath", pick(g, []string{"{.x}", "", "x"})))))),
-			"cluster", g.maybe(0.3, M("purgeMode", pick(g, []string{"Directly", "Gracefully", "Bad"})))), "spec", "failover")
+			"cluster", g.maybe(0.3, M("purgeMode", pick(g, []string{"Directly", "Gracefully", "Immediately", "Bad"})))), "spec", "failover")
 	case 13: // the other spec switches
 		key := pick(g, []string{"propagateDeps", "conflictResolution", "activationPreference", "suspension", "schedulerName",
 			"dependentOverrides", "preserveResourcesOnDeletion", "association"})
