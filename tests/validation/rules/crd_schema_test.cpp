@@ -312,10 +312,15 @@ TEST_CASE("v1.18.2's CRD still admits the deprecated purge modes, with a warning
         "    purgeMode: Immediately\n");
     CHECK(immediately.errors.empty());
     CHECK(testing::warning_ids(immediately.warnings) == std::vector<std::string>{"purge-mode-deprecated"});
-    // Graciously is Gracefully to Karmada's validating webhook: it needs gracePeriodSeconds.
+    // Graciously is Gracefully to Karmada's webhooks: the mutating one defaults gracePeriodSeconds to 600
+    // (SetDefaultGracePeriodSeconds), so it is admitted; the validating one still checks a value given.
     const auto graciously = testing::lint_spec(
         "propagateDeps: true\nfailover:\n  application:\n    decisionConditions: {tolerationSeconds: 60}\n"
         "    purgeMode: Graciously\n");
-    CHECK(testing::findings(graciously.errors) ==
-          std::vector<finding>{{inv, "spec.failover.application.gracePeriodSeconds"}});
+    CHECK(graciously.errors.empty());
+    CHECK(testing::warning_ids(graciously.warnings) == std::vector<std::string>{"purge-mode-deprecated"});
+    const auto zero = testing::lint_spec(
+        "propagateDeps: true\nfailover:\n  application:\n    decisionConditions: {tolerationSeconds: 60}\n"
+        "    purgeMode: Graciously\n    gracePeriodSeconds: 0\n");
+    CHECK(testing::findings(zero.errors) == std::vector<finding>{{inv, "spec.failover.application.gracePeriodSeconds"}});
 }
