@@ -8,6 +8,7 @@
 #include <ctime>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "lint/diff_report.hpp"
 #include "lint/lint.hpp"
 #include "lint/render.hpp"
+#include "plan/policy_set.hpp"
 #include "settings/feature_gates.hpp"
 
 namespace kpw::cli {
@@ -41,13 +43,26 @@ bool check_diff_flags(const lint_flags& flags)
     return true;
 }
 
-// --base: the same dry run over the base policies; its placements diffed against the report's.
-void add_base_diff(const lint_flags& flags, const lint::lint_options& options, lint::report& report)
+// --base: the same dry run over the base policies first; the base policies PATH no longer holds are then
+// deleted as Karmada deletes them (their claims come off the templates and bindings, which keep their
+// clusters), PATH is scheduled on that, and its placements are diffed against the base's.
+lint::report run_lint_against_base(const lint_flags& flags, const lint::input_set& inputs,
+                                   lint::dry_run_context* dry_run, const lint::lint_options& options)
 {
     if (flags.base.empty())
-        return;
-    const lint::report base = lint::run_lint(lint::collect_inputs(flags.base), options);
+        return lint::run_lint(inputs, options);
+    const lint::input_set base_inputs = lint::collect_inputs(flags.base);
+    std::vector<lint::typed_policy> base_admitted;
+    const lint::report base = lint::run_lint(base_inputs, options, base_admitted);
+    if (dry_run) {
+        std::set<plan::policy_key> gone = plan::policy_keys(base_inputs, options.default_namespace);
+        for (const auto& kept : plan::policy_keys(inputs, options.default_namespace))
+            gone.erase(kept);
+        lint::delete_policies(*dry_run, plan::admitted_policies(base, base_admitted, gone));
+    }
+    lint::report report = lint::run_lint(inputs, options);
     lint::attach_diff(report, base);
+    return report;
 }
 
 int run_lint_command(const lint_flags& flags)
@@ -80,8 +95,7 @@ int run_lint_command(const lint_flags& flags)
     }
     if (dry_run)
         prepare_dry_run(*dry_run, flags, *options);
-    lint::report report = lint::run_lint(inputs, *options);
-    add_base_diff(flags, *options, report);
+    lint::report report = run_lint_against_base(flags, inputs, dry_run.get(), *options);
     report.link_base = flags.link_base;
     return finish_report(flags, report);
 }

@@ -76,9 +76,12 @@ int run_plan_command(const lint_flags& flags)
     after.errors.insert(after.errors.end(), load_errors.begin(), load_errors.end());
     prepare_dry_run(*dry_run, flags, *options);
 
+    // The server side first; then the pruned policies are deleted as Karmada deletes them (their claims come
+    // off the templates and bindings, which keep their clusters) and PATH's side is scheduled on that.
     std::vector<lint::typed_policy> after_admitted, server_admitted;
-    lint::report report = lint::run_lint(after, *options, after_admitted);
     const lint::report base = lint::run_lint(*server, *options, server_admitted);
+    lint::delete_policies(*dry_run, plan::admitted_policies(base, server_admitted, prune.deleted));
+    lint::report report = lint::run_lint(after, *options, after_admitted);
     lint::attach_diff(report, base);
     std::set<std::string> applied_files;
     for (const auto& f : applied.files)

@@ -15,11 +15,6 @@ policy_ref ref_of(const scheduling::policy_view& p)
             std::string(p.name)};
 }
 
-policy_ref ref_of(const model::policy_claim& c)
-{
-    return {c.cluster_policy ? "ClusterPropagationPolicy" : "PropagationPolicy", c.namespace_, c.name};
-}
-
 claim_row row_of(const model::workload& w, const std::vector<typed_policy>& policies,
                  const std::vector<scheduling::policy_view>& views, const scheduling::claim_explanation& c)
 {
@@ -29,7 +24,7 @@ claim_row row_of(const model::workload& w, const std::vector<typed_policy>& poli
         row.policy = ref_of(views[*c.policy]);
         row.result = policies[*c.policy].result;
     } else if (c.sticky && c.holder) {
-        row.policy = ref_of(*c.holder); // held by a policy that was not linted
+        row.policy = lint::ref_of(*c.holder); // held by a policy that was not linted
     }
     row.reason = c.reason;
     for (const auto& cand : c.candidates)
@@ -44,7 +39,25 @@ claim_row row_of(const model::workload& w, const std::vector<typed_policy>& poli
     return row;
 }
 
+
+// The change deletes the policy that held the workload (detector.go handlePolicyDeletion): what happens next.
+void mark_released(const model::policy_claim& was, const scheduling::claim_explanation& c, claim_row& row)
+{
+    row.released_by = lint::ref_of(was);
+    row.reason = "released: " + row.released_by->str() +
+                 " is deleted (Karmada takes its claim off the template and the binding, nothing else); " +
+                 (c.policy ? "the template is reconciled again and " + row.policy->str() +
+                                 " claims it: " + c.reason + "; it updates the same binding"
+                           : "no remaining policy claims it: the binding stays on its clusters with no policy, and "
+                             "karmada-scheduler ignores it (no re-schedule, no failover) until a policy claims it");
+}
+
 } // namespace
+
+policy_ref ref_of(const model::policy_claim& c)
+{
+    return {c.cluster_policy ? "ClusterPropagationPolicy" : "PropagationPolicy", c.namespace_, c.name};
+}
 
 std::vector<scheduling::policy_view> policy_views(const std::vector<typed_policy>& policies, const report& r)
 {
@@ -75,8 +88,12 @@ void report_claims(const dry_run_context& ctx, const std::vector<typed_policy>& 
                    const std::vector<scheduling::claim_explanation>& claims, report& r)
 {
     r.have_claims = true;
-    for (std::size_t i = 0; i < ctx.workloads.size(); ++i)
-        r.claims.push_back(row_of(ctx.workloads[i], policies, views, claims[i]));
+    for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
+        claim_row row = row_of(ctx.workloads[i], policies, views, claims[i]);
+        if (i < ctx.released.size() && ctx.released[i])
+            mark_released(*ctx.released[i], claims[i], row);
+        r.claims.push_back(std::move(row));
+    }
     for (auto& w : scheduling::claim_warnings(views, ctx.workloads, claims, ctx.gates.policy_preemption())) {
         const typed_policy& p = policies[w.policy];
         policy_result& result = r.results[p.result];

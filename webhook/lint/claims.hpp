@@ -9,6 +9,9 @@
 
 namespace kpw::lint {
 
+// The policy a claim names, as the report names policies.
+policy_ref ref_of(const model::policy_claim& c);
+
 // The detector's view of every admitted policy, in `policies` order (views borrow from `policies` and `r`).
 std::vector<scheduling::policy_view> policy_views(const std::vector<typed_policy>& policies, const report& r);
 

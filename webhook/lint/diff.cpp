@@ -17,7 +17,8 @@ bool same_clusters(const std::vector<placed_cluster>& a, const std::vector<place
 
 bool same_outcome(const placement& a, const placement& b)
 {
-    return a.claimed == b.claimed && a.policy == b.policy && a.affinity_name == b.affinity_name &&
+    return a.claimed == b.claimed && a.released == b.released && a.policy == b.policy &&
+           a.affinity_name == b.affinity_name &&
            a.scheduled == b.scheduled && same_clusters(a.clusters, b.clusters);
 }
 
@@ -71,6 +72,10 @@ std::vector<std::string> header_changes(const workload_change& c)
         parts.push_back("claimed by " + a.policy);
     else if (c.kind == change_kind::removed)
         parts.push_back("no longer claimed (was " + b.policy + ")");
+    else if (a.released)
+        parts.push_back("released: " + a.policy +
+                        " is deleted and no policy claims it; the binding stays on its clusters with no policy "
+                        "(karmada-scheduler ignores it: no re-schedule, no failover)");
     else if (b.policy != a.policy)
         parts.push_back("policy " + b.policy + " → " + a.policy);
     if (c.kind == change_kind::changed && b.scheduled && a.scheduled && b.affinity_name != a.affinity_name)

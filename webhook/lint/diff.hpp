@@ -27,6 +27,9 @@ struct placement {
     bool scheduled = false;
     std::vector<placed_cluster> clusters;
     std::vector<std::string> skipped_groups; // groups tried before the chosen one, with the reason
+    // The change deletes the policy that held it and none claims it now: the binding keeps its clusters
+    // and no policy (`policy` names the deleted one).
+    bool released = false;
 };
 
 struct workload_key {

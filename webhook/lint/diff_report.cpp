@@ -31,6 +31,17 @@ std::vector<placed_workload> placements_of(const report& r)
     for (const auto& p : r.results)
         for (const auto& s : p.scheduling)
             out.push_back({key_of(s.workload), s.workload.replicas, placement_of(p, s)});
+    for (const auto& rb : r.released) {
+        placement kept;
+        kept.claimed = true;
+        kept.released = true;
+        kept.policy = rb.was.str();
+        kept.affinity_name = rb.affinity_name;
+        kept.scheduled = !rb.clusters.empty();
+        for (const auto& c : rb.clusters)
+            kept.clusters.push_back({c.cluster, c.replicas, c.tier, c.available});
+        out.push_back({key_of(rb.workload), rb.workload.replicas, std::move(kept)});
+    }
     return out;
 }
 
@@ -44,9 +55,13 @@ void use_todays_bindings(const report& r, std::vector<placed_workload>& before)
         for (const auto& s : p.scheduling) {
             if (!s.previous)
                 continue;
+            auto key = key_of(s.workload);
+            auto it = std::find_if(before.begin(), before.end(), [&](const placed_workload& w) { return w.workload == key; });
             placement today;
             today.claimed = true;
-            today.policy = policy_label(p);
+            // The policy that holds it today: the base side's (another one when the change deletes its policy
+            // and a remaining one claims it), else the one applied now (claims are sticky).
+            today.policy = it != before.end() && it->where.claimed ? it->where.policy : policy_label(p);
             today.affinity_name = s.previous->affinity_name;
             today.scheduled = !s.previous->clusters.empty();
             for (const auto& c : s.previous->clusters) {
@@ -57,15 +72,49 @@ void use_todays_bindings(const report& r, std::vector<placed_workload>& before)
                         tier = now.tier;
                 today.clusters.push_back({c.cluster, c.replicas, tier, c.available});
             }
-            auto key = key_of(s.workload);
-            auto it = std::find_if(before.begin(), before.end(), [&](const placed_workload& w) { return w.workload == key; });
             if (it == before.end())
                 before.push_back({key, s.workload.replicas, std::move(today)});
             else
                 it->where = std::move(today);
         }
+    // A binding the change releases: today it runs where it is, under the policy the change deletes.
+    for (const auto& rb : r.released) {
+        const auto key = key_of(rb.workload);
+        auto it = std::find_if(before.begin(), before.end(), [&](const placed_workload& w) { return w.workload == key; });
+        if (it == before.end())
+            it = before.insert(before.end(), {key, rb.workload.replicas, {}});
+        placement today;
+        today.claimed = true;
+        today.policy = rb.was.str();
+        today.affinity_name = rb.affinity_name;
+        today.scheduled = !rb.clusters.empty();
+        for (const auto& c : rb.clusters) {
+            std::string tier;
+            for (const auto& predicted : it->where.clusters)
+                if (predicted.name == c.cluster)
+                    tier = predicted.tier;
+            today.clusters.push_back({c.cluster, c.replicas, tier, c.available});
+        }
+        it->where = std::move(today);
+    }
     std::sort(before.begin(), before.end(),
               [](const placed_workload& a, const placed_workload& b) { return a.workload < b.workload; });
+}
+
+// A binding does not record tiers: a released one keeps the tier each cluster had on the base side.
+void keep_tiers_of_released(const std::vector<placed_workload>& before, std::vector<placed_workload>& after)
+{
+    for (auto& a : after) {
+        if (!a.where.released)
+            continue;
+        auto b = std::find_if(before.begin(), before.end(), [&](const placed_workload& w) { return w.workload == a.workload; });
+        if (b == before.end())
+            continue;
+        for (auto& c : a.where.clusters)
+            for (const auto& was : b->where.clusters)
+                if (was.name == c.name)
+                    c.tier = was.tier;
+    }
 }
 
 } // namespace
@@ -76,7 +125,8 @@ void attach_diff(report& r, const report& base)
     auto before = placements_of(base);
     if (r.have_bindings)
         use_todays_bindings(r, before);
-    const auto after = placements_of(r);
+    auto after = placements_of(r);
+    keep_tiers_of_released(before, after);
     r.diff = diff_placements(before, after);
 }
 

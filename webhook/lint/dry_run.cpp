@@ -14,6 +14,7 @@
 #include "scheduling/detector_update.hpp"
 #include "scheduling/filter_cache.hpp"
 #include "scheduling/moves.hpp"
+#include "scheduling/policy_deletion.hpp"
 #include "scheduling/reschedule.hpp"
 #include "scheduling/select.hpp"
 
@@ -145,6 +146,17 @@ std::unique_ptr<dry_run_context> load_dry_run(const std::optional<input_set>& cl
     return ctx;
 }
 
+void delete_policies(dry_run_context& ctx, std::span<const model::policy> deleted)
+{
+    ctx.released.resize(ctx.workloads.size());
+    for (auto& r : scheduling::delete_policies(deleted, ctx.workloads, ctx.bindings.mutable_bindings())) {
+        const auto& w = ctx.workloads[r.workload];
+        const model::binding* b = ctx.bindings.find_for(w.api_version, w.kind, w.namespace_, w.name);
+        ctx.known_claims[r.workload] = b ? b->claim : std::nullopt;
+        ctx.released[r.workload] = std::move(r.claim);
+    }
+}
+
 void add_snapshot_warnings(const dry_run_context& ctx, const model::policy& policy, const doc::value& object,
                            policy_result& result)
 {
@@ -252,6 +264,13 @@ void warn_if_scheduler_panics(const dry_run_context& ctx, const scheduling::opti
     ++r.totals.warnings;
 }
 
+// A binding whose policy the change deletes and that nothing claims now: it stays as it stands.
+released_binding released_of(const model::binding& b, const model::workload& w, const model::policy_claim& was)
+{
+    return {ref_of(w), lint::ref_of(was), b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name,
+            b.scheduler_observing_affinity_name, rows_of(b.clusters)};
+}
+
 // Why a multi-component job is not kept together, or why its estimate misleads (day2-semantics §6).
 void add_component_warnings(const dry_run_context& ctx, const typed_policy& p, const model::workload& w, report& r)
 {
@@ -308,6 +327,10 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
                      "deleted that binding",
                  holder.object.pos()});
             ++r.totals.warnings;
+        }
+        if (!update.policy && w != nullptr && found < ctx.released.size() && ctx.released[found]) {
+            r.released.push_back(released_of(b, *w, *ctx.released[found]));
+            continue;
         }
         if (!update.policy) {
             ++r.totals.not_predicted; // claimed by a policy that is not among PATH (or by none)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,9 @@ struct dry_run_context : snapshot::state {
     // Parallel to `workloads` when set: the claim known from each workload's binding (model::binding::claim),
     // which wins over the claim keys on the workload itself.
     std::vector<std::optional<model::policy_claim>> known_claims;
+    // Parallel to `workloads` once delete_policies ran: the claim a deleted policy's cleanup took off the
+    // template or its binding (the report says so, and keeps an unclaimed binding where it is).
+    std::vector<std::optional<model::policy_claim>> released;
     model::timestamp now = 0;      // what a re-schedule writes as lastScheduledTime (the wall clock)
 };
 
@@ -40,6 +44,11 @@ std::unique_ptr<dry_run_context> load_dry_run(const std::optional<input_set>& cl
                                               const std::optional<input_set>& workloads,
                                               const std::optional<input_set>& bindings,
                                               const std::string& default_namespace, std::vector<file_error>& errors);
+
+// The change deletes `deleted` (plan --prune, or lint --base's policies that PATH no longer holds): their
+// claims come off the templates and bindings of `ctx` (scheduling::delete_policies) before the new side is
+// scheduled, and the known claims follow.
+void delete_policies(dry_run_context& ctx, std::span<const model::policy> deleted);
 
 // A policy that passed validation, kept for the claim/schedule phase; `result` indexes report::results.
 // `object` is the document as written, for the positions of the claim warnings.

@@ -211,7 +211,10 @@ value result_json(const policy_result& p, bool explain)
 value side_json(const placement& p)
 {
     value v = value::mapping();
-    v.add("policy", p.claimed ? value::string(p.policy) : value::null_value());
+    // A released binding has no policy: `releasedBy` names the deleted one that held it.
+    v.add("policy", p.claimed && !p.released ? value::string(p.policy) : value::null_value());
+    if (p.released)
+        v.add("releasedBy", value::string(p.policy));
     v.add("affinityName", value::string(p.affinity_name));
     v.add("scheduled", value::boolean(p.scheduled));
     value& clusters = v.add("clusters", value::sequence());
@@ -288,6 +291,8 @@ value claim_json(const claim_row& c)
     v.add("ignored", value::boolean(c.ignored));
     if (c.would_win)
         v.add("wouldWin", policy_ref_json(*c.would_win));
+    if (c.released_by)
+        v.add("releasedBy", policy_ref_json(*c.released_by));
     return v;
 }
 

@@ -133,10 +133,11 @@ void print_scheduling(std::ostream& out, const policy_result& p, const schedulin
 }
 
 // A claim gets a line only when there was a choice to explain: several matching policies, a sticky or
-// preempted claim, or a template handed to another controller. A single obvious match stays silent.
+// preempted claim, a template handed to another controller, or one whose policy the change deletes. A single
+// obvious match stays silent.
 bool claim_worth_a_line(const claim_row& c)
 {
-    return c.candidates.size() > 1 || c.sticky || c.preempted || c.ignored;
+    return c.candidates.size() > 1 || c.sticky || c.preempted || c.ignored || c.released_by;
 }
 
 void print_claims(std::ostream& out, const report& r)

@@ -157,6 +157,8 @@ struct skipped_document {
 // A policy as the claims table names it.
 struct policy_ref {
     std::string kind, namespace_name, name;
+    // "PropagationPolicy shop/web", "ClusterPropagationPolicy all"
+    std::string str() const { return kind + " " + (namespace_name.empty() ? "" : namespace_name + "/") + name; }
 };
 
 // One policy that matches a workload (or holds its claim) and why it won or lost.
@@ -179,6 +181,18 @@ struct claim_row {
     bool preempted = false;
     bool ignored = false;               // resourcetemplate.karmada.io/claimed-by
     std::optional<policy_ref> would_win; // sticky: the winner if it were unclaimed
+    std::optional<policy_ref> released_by; // the change deletes this policy, which held the workload
+};
+
+// A workload whose policy the change deletes and that no remaining policy claims: Karmada takes the claim
+// off its template and binding and nothing else, so the binding keeps its clusters, and karmada-scheduler
+// ignores it from then on (no re-schedule, no failover) until a policy claims the template.
+struct released_binding {
+    workload_ref workload;
+    policy_ref was;                      // the deleted policy that held it
+    std::string binding;                 // "ResourceBinding default/web-deployment"
+    std::string affinity_name;           // status.schedulerObservingAffinityName, kept
+    std::vector<placement_row> clusters; // spec.clusters, kept
 };
 
 // `plan`: what applying PATH does to one policy on the server.
@@ -213,6 +227,7 @@ struct report {
     std::string link_base;              // --link-base URL: findings link to URL/<file>#L<line> (markdown, html)
     bool have_claims = false;      // --workloads was given: `claims` lists every workload
     std::vector<claim_row> claims; // in workload order
+    std::vector<released_binding> released; // bindings whose policy the change deletes, left where they are
     std::optional<std::vector<policy_plan_row>> policy_plan; // `plan`: the server's policies once PATH is applied
     std::string karmada_release;    // the release the answers are for ("v1.18.2")
     std::string release_decided_by; // how it was chosen; "" for the default (the newest supported)

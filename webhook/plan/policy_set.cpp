@@ -54,6 +54,19 @@ std::set<policy_key> policy_keys(const lint::input_set& inputs, const std::strin
     return keys;
 }
 
+std::vector<model::policy> admitted_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted,
+                                             const std::set<policy_key>& keys)
+{
+    std::vector<model::policy> out;
+    for (const auto& t : admitted) {
+        const lint::policy_result& result = r.results[t.result];
+        const bool namespaced = result.kind == "PropagationPolicy";
+        if (keys.contains({result.kind, namespaced ? result.namespace_name : std::string(), result.name}))
+            out.push_back(t.policy);
+    }
+    return out;
+}
+
 std::set<policy_key> last_applied_keys(const lint::input_set& inputs, const std::string& default_namespace)
 {
     std::set<policy_key> keys;

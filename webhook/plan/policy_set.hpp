@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "lint/dry_run.hpp"
 #include "lint/inputs.hpp"
 
 namespace kpw::plan {
@@ -44,6 +45,11 @@ struct prune_outcome {
 // with the last-applied annotation (`last_applied`), and never one PATH holds (visitedUids).
 prune_outcome pruned_keys(const std::set<policy_key>& server, const std::set<policy_key>& last_applied,
                           const std::set<policy_key>& applied, const std::string& enforced_namespace);
+
+// The typed policies among `admitted` (run_lint's, with `r` its report) whose key is in `keys`: the policies a
+// change deletes, as they are on the server (selectors and permanent id included).
+std::vector<model::policy> admitted_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted,
+                                             const std::set<policy_key>& keys);
 
 // The server's policy lists without the policies in `drop` (replaced by PATH, or pruned): each list
 // re-encoded as JSON with the same file name.

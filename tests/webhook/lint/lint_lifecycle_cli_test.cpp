@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+// Deleting a policy through `lint --base` with today's bindings (tests/data/lifecycle/README.md): the claim
+// comes off the template and the binding, a remaining policy re-claims the workload and the scheduler
+// moves it, or nothing claims it and the binding stays where it is (detector.go handlePolicyDeletion).
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "support/lint_run.hpp"
+
+using kpw::test::json_of;
+using kpw::test::run_lint;
+
+namespace {
+
+const std::string data = std::string(KPW_TEST_DATA) + "/lifecycle/";
+
+// lint --base base/ with the lifecycle snapshot and bindings, over the change in `dir`.
+kpw::test::process_result lint_change(const std::string& dir, const std::vector<std::string>& extra = {})
+{
+    std::vector<std::string> args{"--clusters", data + "clusters.yaml", "--workloads", data + "workloads.yaml",
+                                  "--bindings", data + "bindings.yaml", "--base", data + "base"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back(data + dir);
+    return run_lint(args);
+}
+
+const kpw::doc::value& only_change(const kpw::doc::value& report)
+{
+    const auto& changes = report.find("diff")->items();
+    REQUIRE(changes.size() == 1);
+    return changes[0];
+}
+
+const kpw::doc::value& only_claim(const kpw::doc::value& report)
+{
+    const auto& claims = report.find_path({"summary", "claims"})->items();
+    REQUIRE(claims.size() == 1);
+    return claims[0];
+}
+
+} // namespace
+
+TEST_CASE("replaced: the new policy claims the released workload and the scheduler moves it")
+{
+    auto r = lint_change("replace", {"-o", "json"});
+    CHECK(r.exit_code == 0);
+    auto v = json_of(r.out);
+    const auto& change = only_change(v);
+    CHECK(change.find_path({"before", "policy"})->text() == "PropagationPolicy default/old");
+    CHECK(change.find_path({"after", "policy"})->text() == "PropagationPolicy default/new");
+    CHECK(kpw::doc::to_json(*change.find("moves")) ==
+          R"([{"cluster":"member1","from":3,"to":0},{"cluster":"member2","from":0,"to":3}])");
+    const auto& claim = only_claim(v);
+    CHECK(claim.find_path({"policy", "name"})->text() == "new");
+    CHECK(claim.find_path({"releasedBy", "name"})->text() == "old");
+    CHECK(claim.string_at("reason").starts_with("released: PropagationPolicy default/old is deleted"));
+}
+
+TEST_CASE("deleted with nothing in its place: the binding stays on its clusters with no policy")
+{
+    auto r = lint_change("none", {"-o", "json"});
+    CHECK(r.exit_code == 0);
+    auto v = json_of(r.out);
+    const auto& change = only_change(v);
+    CHECK(change.find_path({"after", "policy"})->is_null());
+    CHECK(change.find_path({"after", "releasedBy"})->text() == "PropagationPolicy default/old");
+    CHECK(kpw::doc::to_json(*change.find_path({"after", "clusters"})) ==
+          R"([{"name":"member1","replicas":3,"tier":""}])");
+    CHECK(change.find("moves")->items().empty());
+    CHECK(only_claim(v).find("policy")->is_null());
+    CHECK(v.find_path({"summary", "notPredicted"})->as_int() == 0); // predicted: it stays
+
+    auto text = lint_change("none");
+    CHECK(text.out.find("~ Deployment default/web: released: PropagationPolicy default/old is deleted and no policy "
+                        "claims it; the binding stays on its clusters") != std::string::npos);
+    CHECK(text.out.find("- member1") == std::string::npos);
+}
+
+TEST_CASE("a ClusterPropagationPolicy takes the workload over once its PropagationPolicy is deleted")
+{
+    auto r = lint_change("cluster-policy", {"-o", "json"});
+    CHECK(r.exit_code == 0);
+    auto v = json_of(r.out);
+    const auto& change = only_change(v);
+    CHECK(change.find_path({"after", "policy"})->text() == "ClusterPropagationPolicy all-deployments");
+    CHECK(kpw::doc::to_json(*change.find("moves")) == R"([{"cluster":"member2","from":0,"to":3}])");
+}
+
+TEST_CASE("the base kept beside the change: nothing is deleted, the claim is sticky, nothing moves")
+{
+    auto r = run_lint({"--clusters", data + "clusters.yaml", "--workloads", data + "workloads.yaml", "--bindings",
+                       data + "bindings.yaml", "--base", data + "base", "-o", "json", data + "base", data + "replace"});
+    CHECK(r.exit_code == 0);
+    auto v = json_of(r.out);
+    CHECK(v.find("diff")->items().empty());
+    CHECK(only_claim(v).find_path({"policy", "name"})->text() == "old");
+    CHECK(only_claim(v).find("releasedBy") == nullptr);
+}
