@@ -85,8 +85,12 @@ const model::cluster* cluster_inventory::find(std::string_view name) const
     return it != clusters_.end() && it->name == name ? &*it : nullptr;
 }
 
-void add_workloads(std::vector<model::workload>& out, const doc::value& document, std::string_view default_namespace,
-                   std::vector<inventory_issue>& issues)
+namespace {
+
+// Calls `take(object, workload)` for each resource template of `document` that decodes with a name.
+template <class F>
+void for_each_workload(const doc::value& document, std::string_view default_namespace,
+                       std::vector<inventory_issue>& issues, F&& take)
 {
     for_each_object(document, [&](const doc::value& object) {
         if (!object.is_mapping() || object.string_at("kind").empty() || object.string_at("apiVersion").empty()) {
@@ -108,7 +112,25 @@ void add_workloads(std::vector<model::workload>& out, const doc::value& document
         auto decoded = model::decode_workload(object, default_namespace);
         report(decoded.value.kind, decoded.value.name, object, decoded.errors, issues);
         if (!decoded.value.name.empty())
-            out.push_back(std::move(decoded.value));
+            take(object, std::move(decoded.value));
+    });
+}
+
+} // namespace
+
+void add_workloads(std::vector<model::workload>& out, const doc::value& document, std::string_view default_namespace,
+                   std::vector<inventory_issue>& issues)
+{
+    for_each_workload(document, default_namespace, issues,
+                      [&](const doc::value&, model::workload w) { out.push_back(std::move(w)); });
+}
+
+void add_workload_manifests(std::vector<model::workload_manifest>& out, const doc::value& document,
+                            std::string_view default_namespace, std::vector<inventory_issue>& issues)
+{
+    for_each_workload(document, default_namespace, issues, [&](const doc::value& object, model::workload w) {
+        const doc::value* replicas = object.find_path({"spec", "replicas"});
+        out.push_back({std::move(w), replicas != nullptr && !replicas->is_null()});
     });
 }
 

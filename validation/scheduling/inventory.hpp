@@ -10,6 +10,7 @@
 #include "base/result.hpp"
 #include "doc/value.hpp"
 #include "model/cluster.hpp"
+#include "model/kubectl_apply.hpp"
 #include "model/workload.hpp"
 
 namespace kpw::scheduling {
@@ -48,5 +49,9 @@ private:
 // skipped; every other object is a workload candidate, non-workloads (ConfigMap, ...) included.
 void add_workloads(std::vector<model::workload>& out, const doc::value& document, std::string_view default_namespace,
                    std::vector<inventory_issue>& issues);
+
+// The same, for manifests `kubectl apply` will write (plan's PATH): each with whether it sets spec.replicas.
+void add_workload_manifests(std::vector<model::workload_manifest>& out, const doc::value& document,
+                            std::string_view default_namespace, std::vector<inventory_issue>& issues);
 
 } // namespace kpw::scheduling

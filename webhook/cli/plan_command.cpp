@@ -17,6 +17,7 @@
 #include "live/reader.hpp"
 #include "plan/policy_changes.hpp"
 #include "plan/policy_set.hpp"
+#include "plan/workload_set.hpp"
 
 namespace kpw::cli {
 namespace {
@@ -78,11 +79,17 @@ int run_plan_command(const lint_flags& flags)
 
     // The server side first; then the pruned policies are deleted as Karmada deletes them (their claims come
     // off the templates and bindings, which keep their clusters) and PATH's side is scheduled on that.
+    // PATH's templates are applied too (kubectl apply of the whole directory).
     std::vector<lint::typed_policy> after_admitted, server_admitted;
     const lint::report base = lint::run_lint(*server, *options, server_admitted);
     lint::delete_policies(*dry_run, plan::admitted_policies(base, server_admitted, prune.deleted));
+    const auto templates = plan::workloads_in_path(applied, options->default_namespace, after.errors);
+    const auto applied_templates = lint::apply_workloads(*dry_run, plan::manifests_of(templates));
     lint::report report = lint::run_lint(after, *options, after_admitted);
     lint::attach_diff(report, base);
+    plan::unskip_applied(report, templates);
+    if (!templates.empty())
+        report.workload_plan = plan::workload_changes(templates, applied_templates, report.claims);
     std::set<std::string> applied_files;
     for (const auto& f : applied.files)
         applied_files.insert(f.name);
@@ -103,7 +110,9 @@ command add_plan_command(CLI::App& parent)
                 "would, diffed against today's bindings. Reads --kubeconfig/--context (kubectl's defaults otherwise).\n"
                 "Exit 0: all allowed; 1: a policy is denied or a workload unschedulable (--fail-on=move: also any move);\n"
                 "2: usage, I/O, parse or API error.");
-    sub->add_option("paths", flags->paths, "the policies to apply: files, directories (recursive *.yaml *.yml *.json) or -");
+    sub->add_option("paths", flags->paths,
+                    "the policies to apply, and the resource templates beside them (applied as kubectl apply "
+                    "does): files, directories (recursive *.yaml *.yml *.json) or -");
     sub->add_flag("--prune", flags->prune,
                   "as kubectl apply --prune --all with the policy kinds allow-listed: the server's policies PATH does "
                   "not hold are deleted if kubectl apply wrote them (last-applied-configuration annotation): "

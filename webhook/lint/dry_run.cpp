@@ -2,6 +2,7 @@
 // lint dry run: loading the snapshot and workloads, snapshot warnings, claiming and scheduling.
 #include "lint/dry_run.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string_view>
 #include <tuple>
@@ -155,6 +156,46 @@ void delete_policies(dry_run_context& ctx, std::span<const model::policy> delete
         ctx.known_claims[r.workload] = b ? b->claim : std::nullopt;
         ctx.released[r.workload] = std::move(r.claim);
     }
+}
+
+namespace {
+
+// The fields the dry run reads (the last-applied annotation aside: it records the apply, it changes nothing).
+bool same_template(model::workload a, model::workload b)
+{
+    a.annotations.erase(std::string(model::last_applied_annotation));
+    b.annotations.erase(std::string(model::last_applied_annotation));
+    return a.replicas == b.replicas && a.has_requirements == b.has_requirements && a.request == b.request &&
+           a.components == b.components && a.labels == b.labels && a.annotations == b.annotations;
+}
+
+} // namespace
+
+std::vector<applied_template> apply_workloads(dry_run_context& ctx, const std::vector<model::workload_manifest>& manifests)
+{
+    std::vector<applied_template> out;
+    for (const auto& m : manifests) {
+        const auto& d = m.decoded;
+        auto it = std::find_if(ctx.workloads.begin(), ctx.workloads.end(), [&](const model::workload& w) {
+            return w.api_version == d.api_version && w.kind == d.kind && w.namespace_ == d.namespace_ && w.name == d.name;
+        });
+        if (it == ctx.workloads.end()) {
+            ctx.workloads.push_back(model::kubectl_applied(nullptr, m));
+            ctx.known_claims.resize(ctx.workloads.size());
+            if (const model::binding* b = ctx.bindings.find_for(d.api_version, d.kind, d.namespace_, d.name))
+                ctx.known_claims.back() = b->claim;
+            out.push_back({ctx.workloads.size() - 1, false, false});
+            continue;
+        }
+        model::workload now = model::kubectl_applied(&*it, m);
+        const bool changed = !same_template(*it, now);
+        *it = std::move(now);
+        out.push_back({static_cast<std::size_t>(it - ctx.workloads.begin()), true, changed});
+    }
+    if (!ctx.released.empty())
+        ctx.released.resize(ctx.workloads.size());
+    ctx.have_workloads = ctx.have_workloads || !manifests.empty();
+    return out;
 }
 
 void add_snapshot_warnings(const dry_run_context& ctx, const model::policy& policy, const doc::value& object,

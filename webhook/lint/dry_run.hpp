@@ -11,6 +11,7 @@
 #include "doc/value.hpp"
 #include "lint/report.hpp"
 #include "model/binding.hpp"
+#include "model/kubectl_apply.hpp"
 #include "model/policy.hpp"
 #include "model/workload.hpp"
 #include "scheduling/simulator.hpp"
@@ -49,6 +50,18 @@ std::unique_ptr<dry_run_context> load_dry_run(const std::optional<input_set>& cl
 // claims come off the templates and bindings of `ctx` (scheduling::delete_policies) before the new side is
 // scheduled, and the known claims follow.
 void delete_policies(dry_run_context& ctx, std::span<const model::policy> deleted);
+
+// What applying one manifest did to the templates of a dry run.
+struct applied_template {
+    std::size_t workload = 0; // index into dry_run_context::workloads
+    bool existed = false;     // the dry run held the template (read from the server or --workloads)
+    bool changed = false;     // existed, and a field the dry run reads differs afterwards
+};
+
+// `kubectl apply` of `manifests` over the templates of `ctx` (model::kubectl_applied): a template already
+// there is updated in place (its claim metadata and uid stay), a new one is appended. Known claims and
+// released claims follow the templates. One entry per manifest, in order.
+std::vector<applied_template> apply_workloads(dry_run_context& ctx, const std::vector<model::workload_manifest>& manifests);
 
 // A policy that passed validation, kept for the claim/schedule phase; `result` indexes report::results.
 // `object` is the document as written, for the positions of the claim warnings.

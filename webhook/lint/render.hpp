@@ -37,9 +37,10 @@ void render_text_with_plan(const report& r, std::ostream& out);
 // `against` names the base side ("--base", or the server for `plan`).
 void render_plan(const placement_diff& d, std::string_view against, std::ostream& out);
 
-// `plan`: "  + PropagationPolicy shop/web (create)" lines, one per policy PATH touches, with a heading.
-void render_policy_plan(const std::vector<policy_plan_row>& rows, std::ostream& out);
-// '+' create, '~' change, '=' unchanged, '!' denied, '-' delete.
+// `plan`: "  + PropagationPolicy shop/web (create)" lines, one per object PATH touches, under the heading
+// "<what> on the server once applied:" (what: "policies", "workloads").
+void render_policy_plan(const std::vector<policy_plan_row>& rows, std::ostream& out, std::string_view what);
+// '+' create, '~' change or apply, '=' unchanged, '!' denied, '-' delete.
 char policy_plan_sign(const std::string& action);
 
 // A report file name as CI tools want it: repository-relative (relative to the working directory),

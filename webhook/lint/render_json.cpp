@@ -323,7 +323,7 @@ value snapshot_warnings_json(const std::vector<snapshot_warning>& warnings)
 }
 
 // `plan`: {"action", "kind", "namespace", "name", "file"[, "note"]} per policy PATH touches (and, with
-// --prune, per server policy it deletes or keeps).
+// --prune, per server policy it deletes or keeps), or per resource template PATH applies.
 value policy_plan_json(const std::vector<policy_plan_row>& rows)
 {
     value out = value::sequence();
@@ -372,6 +372,8 @@ void render_json(const report& r, std::ostream& out)
         root.add("diff", diff_json(*r.diff));
     if (r.policy_plan)
         root.add("policies", policy_plan_json(*r.policy_plan));
+    if (r.workload_plan)
+        root.add("workloads", policy_plan_json(*r.workload_plan));
     value karmada = value::mapping();
     karmada.add("version", value::string(r.karmada_release));
     karmada.add("decidedBy", value::string(r.release_decided_by.empty() ? "default" : r.release_decided_by));

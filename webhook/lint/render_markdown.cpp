@@ -145,10 +145,11 @@ void diff(std::ostream& out, const placement_diff& d)
     });
 }
 
-void policy_plan(std::ostream& out, const std::vector<policy_plan_row>& rows)
+void policy_plan(std::ostream& out, const std::vector<policy_plan_row>& rows, std::string_view heading,
+                 std::string_view column)
 {
-    out << "### Policies on the server once applied\n\n";
-    table(out, "| | policy | action |", [&](const auto& emit) {
+    out << "### " << heading << " on the server once applied\n\n";
+    table(out, "| | " + std::string(column) + " | action |", [&](const auto& emit) {
         for (const auto& row : rows) {
             const std::string& ns = row.policy.namespace_name;
             emit("| " + md(std::string(1, policy_plan_sign(row.action))) + " | " +
@@ -168,7 +169,9 @@ void render_markdown(const report& r, std::ostream& out)
         out << "**Placement diff:** " << md(diff_summary_line(*r.diff)) << "\n\n";
     denials(out, r);
     if (r.policy_plan)
-        policy_plan(out, *r.policy_plan);
+        policy_plan(out, *r.policy_plan, "Policies", "policy");
+    if (r.workload_plan)
+        policy_plan(out, *r.workload_plan, "Workloads", "workload");
     if (r.diff)
         diff(out, *r.diff);
     placements(out, r, false);

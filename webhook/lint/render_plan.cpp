@@ -16,12 +16,12 @@ void render_plan(const placement_diff& d, std::string_view against, std::ostream
 
 char policy_plan_sign(const std::string& action)
 {
-    return action == "create" ? '+' : action == "change" ? '~' : action == "delete" ? '-' : action == "denied" ? '!' : '=';
+    return action == "create" ? '+' : action == "change" || action == "apply" ? '~' : action == "delete" ? '-' : action == "denied" ? '!' : '=';
 }
 
-void render_policy_plan(const std::vector<policy_plan_row>& rows, std::ostream& out)
+void render_policy_plan(const std::vector<policy_plan_row>& rows, std::ostream& out, std::string_view what)
 {
-    out << "policies on the server once applied:\n";
+    out << what << " on the server once applied:\n";
     for (const auto& row : rows) {
         const std::string& ns = row.policy.namespace_name;
         out << "  " << policy_plan_sign(row.action) << ' ' << row.policy.kind << ' ' << (ns.empty() ? "" : ns + "/")
@@ -34,7 +34,9 @@ void render_text_with_plan(const report& r, std::ostream& out)
 {
     render_text(r, out);
     if (r.policy_plan)
-        render_policy_plan(*r.policy_plan, out);
+        render_policy_plan(*r.policy_plan, out, "policies");
+    if (r.workload_plan)
+        render_policy_plan(*r.workload_plan, out, "workloads");
     if (r.diff)
         render_plan(*r.diff, r.policy_plan ? "the server (its policies and today's bindings)" : "--base", out);
 }

@@ -229,6 +229,7 @@ struct report {
     std::vector<claim_row> claims; // in workload order
     std::vector<released_binding> released; // bindings whose policy the change deletes, left where they are
     std::optional<std::vector<policy_plan_row>> policy_plan; // `plan`: the server's policies once PATH is applied
+    std::optional<std::vector<policy_plan_row>> workload_plan; // `plan`: PATH's resource templates, applied
     std::string karmada_release;    // the release the answers are for ("v1.18.2")
     std::string release_decided_by; // how it was chosen; "" for the default (the newest supported)
 };
