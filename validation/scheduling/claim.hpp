@@ -35,6 +35,10 @@ struct policy_view {
     std::string_view ns;
     std::string_view name;
     bool cluster_scoped = false;
+    // The change leaves this policy as it is (plan: applied unchanged, or not in PATH), so the detector does
+    // not reconcile it: a template its selectors no longer match keeps its claim (cleanPPUnmatchedRBs runs
+    // on a policy's create or spec update only; OnPropagationPolicyUpdate skips an unchanged generation).
+    bool settled = false;
 };
 
 // "PropagationPolicy shop/web", "ClusterPropagationPolicy all".
@@ -76,6 +80,12 @@ struct claim_explanation {
     bool preempted = false; // a policy with preemption: Always took it over from the holder
     bool ignored = false;   // the claimed-by label hands it to another controller
     bool by_name = false;   // the ranked winner beats the runner-up on the name order only
+    // The holder keeps the claim although its selectors no longer match the template (it is settled): the
+    // detector's getAndApplyPolicy then returns without applying it, so the binding is left as it stands.
+    bool holder_unmatched = false;
+    // The holder's selectors no longer match and it is reconciled (created or updated): the detector takes
+    // its claim off the template and the binding (cleanPPUnmatchedRBs), and `policy` claims it afresh.
+    bool released_unmatched = false;
 };
 
 // What the detector does with one workload, given every policy and, optionally, the claim known from the

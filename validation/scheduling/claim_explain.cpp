@@ -120,10 +120,26 @@ void apply_known_holder(std::span<const policy_view> ps, const model::workload& 
 {
     const std::string held = claim_label(*out.holder);
     claim_candidate* mine = find_candidate(out, holder);
+    if (!mine && ps[holder].settled) {
+        const std::string ranked = out.reason;
+        out.candidates.push_back({holder, ps[holder].spec->priority.value_or(0), match_priority::mismatch, false,
+                                  "holds the claim; its selectors no longer match, but it is not changed, so the "
+                                  "detector does not release it"});
+        out.sticky = true;
+        out.holder_unmatched = true;
+        out.policy = holder;
+        out.reason = "already claimed by " + held + " (claims are sticky): its selectors no longer match the template, "
+                     "and the detector releases it only when " + policy_label(ps[holder]) +
+                     " itself changes (cleanUnmatched bindings runs on a policy's create or update); until then "
+                     "the template's changes do not reach its binding (getAndApplyPolicy: not matched)" +
+                     (out.would_win ? "; released, " + policy_label(ps[*out.would_win]) + " would win: " + ranked : "");
+        return;
+    }
     if (!mine) {
         out.candidates.push_back({holder, ps[holder].spec->priority.value_or(0), match_priority::mismatch, false,
                                   "holds the claim, but its selectors no longer match: applying it releases the "
                                   "workload (cleanUnmatched bindings)"});
+        out.released_unmatched = true;
         out.reason = "released by " + held + ", whose selectors no longer match; then " +
                      (out.policy ? out.reason : std::string("no policy matches it"));
         return;

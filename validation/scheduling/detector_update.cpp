@@ -31,12 +31,18 @@ binding_update update_binding(const model::binding& b, const model::workload* w,
     u.refused = w != nullptr && !detector_may_update(b, template_uid);
     const bool claimed_now = claim != nullptr && claim->policy.has_value();
     const bool preempted = w != nullptr && !u.refused && claimed_now && claim->preempted;
-    u.policy = preempted ? claim->policy : named_by_claim(b, views);
+    // A holder whose selectors no longer match released the template and this binding (cleanPPUnmatchedRBs):
+    // the policy that claims the template now updates it, or none does and the scheduler ignores it.
+    const bool released = w != nullptr && !u.refused && claim != nullptr && claim->released_unmatched;
+    u.policy = preempted || released ? claim->policy : named_by_claim(b, views);
     if (!u.policy && !b.claim && w != nullptr && !u.refused && claimed_now)
         u.policy = claim->policy; // pkg/detector ApplyPolicy claims the template and updates its binding
-    // A binding the detector may not update is scheduled as it stands. Otherwise the detector builds it
+    // A binding the detector may not update is scheduled as it stands; so is one whose holder no longer
+    // selects its template (getAndApplyPolicy returns before ApplyPolicy). Otherwise the detector builds it
     // from the live template, whose uid seeds Karmada's tie-break.
-    u.applied = u.refused || !u.policy ? b : apply_policy(b, *policies[*u.policy], w, template_uid, gates);
+    const bool holder_unmatched = !preempted && claim != nullptr && claim->holder_unmatched;
+    u.applied = u.refused || !u.policy || holder_unmatched ? b
+                                                           : apply_policy(b, *policies[*u.policy], w, template_uid, gates);
     return u;
 }
 

@@ -27,7 +27,8 @@ struct binding_update {
 // `claim` explain_claim of that template (nullptr without one); `recorded` the binding that records the
 // template (its claim and uid: binding_inventory::find_for); `policies[i]` is the policy behind `views[i]`.
 //  - A binding another object controls is refused and scheduled as it stands.
-//  - A claim a policy with preemption took over carries the preemptor's placement.
+//  - A claim a policy with preemption took over carries the preemptor's placement; a claim its holder
+//    released (its selectors no longer match the template) goes to the policy that claims the template now.
 //  - Otherwise the policy the binding's claim names is applied; an unclaimed binding (no claim, or a claim
 //    the detector releases) goes to the policy that claims its template now.
 //  - A binding no given policy holds is left as it is (its policy stays as it is on the server).

@@ -53,12 +53,15 @@ lint::report run_lint_against_base(const lint_flags& flags, const lint::input_se
         return lint::run_lint(inputs, options);
     const lint::input_set base_inputs = lint::collect_inputs(flags.base);
     std::vector<lint::typed_policy> base_admitted;
+    if (dry_run)
+        dry_run->settled = [](const model::policy&) { return true; }; // the base side: nothing changes
     const lint::report base = lint::run_lint(base_inputs, options, base_admitted);
     if (dry_run) {
         std::set<plan::policy_key> gone = plan::policy_keys(base_inputs, options.default_namespace);
         for (const auto& kept : plan::policy_keys(inputs, options.default_namespace))
             gone.erase(kept);
         lint::delete_policies(*dry_run, plan::admitted_policies(base, base_admitted, gone));
+        dry_run->settled = plan::unchanged_from(base, base_admitted);
     }
     lint::report report = lint::run_lint(inputs, options);
     lint::attach_diff(report, base);

@@ -73,8 +73,8 @@ std::vector<std::string> header_changes(const workload_change& c)
     else if (c.kind == change_kind::removed)
         parts.push_back("no longer claimed (was " + b.policy + ")");
     else if (a.released)
-        parts.push_back("released: " + a.policy +
-                        " is deleted and no policy claims it; the binding stays on its clusters with no policy "
+        parts.push_back("released: " + a.policy + " " + a.released_why +
+                        " and no policy claims it; the binding stays on its clusters with no policy "
                         "(karmada-scheduler ignores it: no re-schedule, no failover)");
     else if (b.policy != a.policy)
         parts.push_back("policy " + b.policy + " → " + a.policy);

@@ -30,6 +30,7 @@ struct placement {
     // The change deletes the policy that held it and none claims it now: the binding keeps its clusters
     // and no policy (`policy` names the deleted one).
     bool released = false;
+    std::string released_why{}; // "is deleted" | "no longer selects it"
 };
 
 struct workload_key {

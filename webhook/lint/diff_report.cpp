@@ -35,6 +35,7 @@ std::vector<placed_workload> placements_of(const report& r)
         placement kept;
         kept.claimed = true;
         kept.released = true;
+        kept.released_why = rb.why;
         kept.policy = rb.was.str();
         kept.affinity_name = rb.affinity_name;
         kept.scheduled = !rb.clusters.empty();

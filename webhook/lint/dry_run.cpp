@@ -305,10 +305,11 @@ void warn_if_scheduler_panics(const dry_run_context& ctx, const scheduling::opti
     ++r.totals.warnings;
 }
 
-// A binding whose policy the change deletes and that nothing claims now: it stays as it stands.
-released_binding released_of(const model::binding& b, const model::workload& w, const model::policy_claim& was)
+// A binding whose policy the change deletes or edits away and that nothing claims now: it stays as it stands.
+released_binding released_of(const model::binding& b, const model::workload& w, const model::policy_claim& was,
+                             std::string why)
 {
-    return {ref_of(w), lint::ref_of(was), b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name,
+    return {ref_of(w), lint::ref_of(was), std::move(why), b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name,
             b.scheduler_observing_affinity_name, rows_of(b.clusters)};
 }
 
@@ -336,7 +337,10 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     scheduling::options opts = ctx.options;
     opts.filters = &shared;
     opts.candidate_rows = false; // rows come from decision::clusters (to_result)
-    const auto views = policy_views(policies, r);
+    auto views = policy_views(policies, r);
+    if (ctx.settled)
+        for (std::size_t i = 0; i < views.size(); ++i)
+            views[i].settled = ctx.settled(policies[i].policy);
     const auto claims = explain_claims(ctx, views);
     report_claims(ctx, policies, views, claims, r);
     // Day two: a workload with a binding keeps the policy its claim names and that policy is applied,
@@ -370,7 +374,11 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             ++r.totals.warnings;
         }
         if (!update.policy && w != nullptr && found < ctx.released.size() && ctx.released[found]) {
-            r.released.push_back(released_of(b, *w, *ctx.released[found]));
+            r.released.push_back(released_of(b, *w, *ctx.released[found], "is deleted"));
+            continue;
+        }
+        if (!update.policy && w != nullptr && claims[found].released_unmatched && claims[found].holder) {
+            r.released.push_back(released_of(b, *w, *claims[found].holder, "no longer selects it"));
             continue;
         }
         if (!update.policy) {

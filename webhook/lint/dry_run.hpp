@@ -2,6 +2,7 @@
 // lint's dry-run scheduling: the snapshot and workloads (--clusters/--workloads), claims, decisions.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -32,6 +33,9 @@ struct dry_run_context : snapshot::state {
     // template or its binding (the report says so, and keeps an unclaimed binding where it is).
     std::vector<std::optional<model::policy_claim>> released;
     model::timestamp now = 0;      // what a re-schedule writes as lastScheduledTime (the wall clock)
+    // The policies the change leaves as they are (plan: applied unchanged or not in PATH; lint --base: the
+    // same spec on both sides). Unset: every policy is created or updated, as lint without a base reads PATH.
+    std::function<bool(const model::policy&)> settled;
 };
 
 // Reads --clusters and --workloads (snapshot::load); its file errors make lint exit 2.

@@ -184,12 +184,14 @@ struct claim_row {
     std::optional<policy_ref> released_by; // the change deletes this policy, which held the workload
 };
 
-// A workload whose policy the change deletes and that no remaining policy claims: Karmada takes the claim
-// off its template and binding and nothing else, so the binding keeps its clusters, and karmada-scheduler
-// ignores it from then on (no re-schedule, no failover) until a policy claims the template.
+// A workload whose policy the change deletes (or edits so that it no longer selects it) and that no other
+// policy claims: Karmada takes the claim off its template and binding and nothing else, so the binding
+// keeps its clusters, and karmada-scheduler ignores it from then on (no re-schedule, no failover) until a
+// policy claims the template.
 struct released_binding {
     workload_ref workload;
-    policy_ref was;                      // the deleted policy that held it
+    policy_ref was;                      // the policy that held it
+    std::string why;                     // "is deleted" | "no longer selects it"
     std::string binding;                 // "ResourceBinding default/web-deployment"
     std::string affinity_name;           // status.schedulerObservingAffinityName, kept
     std::vector<placement_row> clusters; // spec.clusters, kept

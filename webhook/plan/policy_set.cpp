@@ -67,6 +67,23 @@ std::vector<model::policy> admitted_policies(const lint::report& r, const std::v
     return out;
 }
 
+std::function<bool(const model::policy&)> unchanged_from(const lint::report& r,
+                                                        const std::vector<lint::typed_policy>& admitted)
+{
+    std::map<policy_key, model::propagation_spec> specs;
+    for (const auto& t : admitted) {
+        const lint::policy_result& result = r.results[t.result];
+        specs.emplace(policy_key{result.kind, result.kind == "PropagationPolicy" ? result.namespace_name : std::string(),
+                                 result.name},
+                      t.policy.spec);
+    }
+    return [specs = std::move(specs)](const model::policy& p) {
+        const bool namespaced = p.kind == model::kind_propagation_policy;
+        auto it = specs.find({p.kind, namespaced ? p.metadata.ns : std::string(), p.metadata.name});
+        return it != specs.end() && it->second == p.spec;
+    };
+}
+
 std::set<policy_key> last_applied_keys(const lint::input_set& inputs, const std::string& default_namespace)
 {
     std::set<policy_key> keys;

@@ -3,6 +3,8 @@
 // namespace and name replaces; --prune deletes what PATH no longer holds).
 #pragma once
 
+#include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -50,6 +52,11 @@ prune_outcome pruned_keys(const std::set<policy_key>& server, const std::set<pol
 // change deletes, as they are on the server (selectors and permanent id included).
 std::vector<model::policy> admitted_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted,
                                              const std::set<policy_key>& keys);
+
+// Whether a policy is one of `admitted` (run_lint's, with `r` its report) unchanged: same kind, namespace,
+// name and spec as admitted (dry_run_context::settled: the detector does not reconcile it).
+std::function<bool(const model::policy&)> unchanged_from(const lint::report& r,
+                                                        const std::vector<lint::typed_policy>& admitted);
 
 // The server's policy lists without the policies in `drop` (replaced by PATH, or pruned): each list
 // re-encoded as JSON with the same file name.

@@ -178,6 +178,25 @@ TEST_CASE("a holder whose selectors no longer match releases the workload to the
     REQUIRE(c.candidates.size() == 2);
     CHECK(c.candidates[1].policy == 0u);
     CHECK_FALSE(c.candidates[1].matched);
+    CHECK(c.released_unmatched);
+    CHECK_FALSE(c.holder_unmatched);
+}
+
+TEST_CASE("a settled holder whose selectors no longer match keeps the claim: the detector does not reconcile it")
+{
+    policy_set s;
+    s.add("old", select_web("api"));
+    s.add("new", select_all());
+    s.views[0].settled = true; // plan: applied unchanged, so cleanPPUnmatchedRBs does not run
+    auto w = web_workload();
+    claim_by_pp(w, "old");
+    const auto c = explain_claim(s.views, w, nullptr, false);
+    CHECK(c.policy == 0u);
+    CHECK(c.sticky);
+    CHECK(c.holder_unmatched);
+    CHECK_FALSE(c.released_unmatched);
+    CHECK(c.would_win == 1u);
+    CHECK(c.reason.find("releases it only when PropagationPolicy default/old itself changes") != std::string::npos);
 }
 
 TEST_CASE("a holder that is not among the given policies keeps the workload, unscheduled here")

@@ -98,3 +98,34 @@ TEST_CASE("the base kept beside the change: nothing is deleted, the claim is sti
     CHECK(only_claim(v).find_path({"policy", "name"})->text() == "old");
     CHECK(only_claim(v).find("releasedBy") == nullptr);
 }
+
+namespace {
+
+// lint --base relabel/base over `dir`, with web relabelled team=b while team-a holds it.
+kpw::test::process_result lint_relabelled(const std::string& dir)
+{
+    return run_lint({"--clusters", data + "clusters.yaml", "--workloads", data + "relabel/workloads.yaml", "--bindings",
+                     data + "relabel/bindings.yaml", "--base", data + "relabel/base", "-o", "json", data + dir});
+}
+
+} // namespace
+
+TEST_CASE("relabelled out of its holder's selector: the claim stays until the holder itself changes")
+{
+    auto unchanged = lint_relabelled("relabel/base");
+    CHECK(unchanged.exit_code == 0);
+    auto v = json_of(unchanged.out);
+    CHECK(v.find("diff")->items().empty());
+    const auto& claim = only_claim(v);
+    CHECK(claim.find_path({"policy", "name"})->text() == "team-a");
+    CHECK(claim.string_at("reason").find("the detector releases it only when PropagationPolicy default/team-a itself "
+                                         "changes") != std::string::npos);
+
+    auto edited = lint_relabelled("relabel/changed");
+    CHECK(edited.exit_code == 0);
+    auto e = json_of(edited.out);
+    const auto& change = only_change(e);
+    CHECK(change.find_path({"after", "policy"})->text() == "PropagationPolicy default/team-b");
+    CHECK(kpw::doc::to_json(*change.find("moves")) ==
+          R"([{"cluster":"member1","from":3,"to":0},{"cluster":"member2","from":0,"to":3}])");
+}
