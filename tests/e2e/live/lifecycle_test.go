@@ -138,18 +138,19 @@ func planThenApply(t *testing.T, ctx context.Context, c lifecycleCase) {
 		}
 		x.kubectl(t, a...)
 	}
-	// The plane has made the change when every binding is held as plan said, and each binding whose
-	// placement plan moves (or whose template changed) has a newer generation the scheduler has observed.
+	// The plane has made the change when each workload the case changes is held as the case says (not as
+	// plan says: a wrong plan must fail the comparison below, not time out) and, unless released, its binding
+	// has a newer generation the scheduler has observed.
 	var now map[string]string
 	after := x.waitScheduled(t, ctx, func(w string, p placement) bool {
 		now = x.holders(t, ctx)
-		if now[w] != predictedHolder[w] {
-			return false
-		}
-		_, changed := c.want[w]
-		return !changed || predictedHolder[w] == "" || p.Generation > before[w].Generation
+		holder, changed := c.want[w]
+		return !changed || (now[w] == holder && (holder == "" || p.Generation > before[w].Generation))
 	})
 	for _, w := range exampleWorkloads {
+		if now[w] != predictedHolder[w] {
+			t.Errorf("%s: plan says %q holds it, Karmada's detector gave it to %q", w, predictedHolder[w], now[w])
+		}
 		if got := after[w].Clusters; got != predicted[w] {
 			t.Errorf("%s:\n  plan:              [%s] held by %q\n  karmada-scheduler: [%s] held by %q", w, predicted[w],
 				predictedHolder[w], got, now[w])
