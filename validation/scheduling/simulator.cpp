@@ -75,7 +75,7 @@ attempt try_term(const run& r, const filter_scope& scope)
         }
         return a;
     }
-    if (shape != nullptr && r.workload && !r.sets) {
+    if (shape != nullptr && r.estimates() && !r.sets) {
         auto& memo = cache->estimates_for(r.request);
         a.feasible = candidates_of(r, f, cache->first_order(*shape, memo, r.request), memo);
     } else {

@@ -264,3 +264,28 @@ TEST_CASE("clusterAffinities: [] written in a binding: no term is tried, only th
                      gates, 5000)
               .acted);
 }
+
+TEST_CASE("a Fresh re-schedule of a 0-replica workload with requests: no estimate, two clusters wrap to -2")
+{
+    // karmada: core/util.go calAvailableReplicas returns MaxInt32 for every cluster when spec.replicas is 0
+    // (no components), uncapped; dynamicFreshScale sums them in int32 (conformance case
+    // reschedule-fresh-zero-replicas-available-overflow).
+    std::vector<model::cluster> cs{cluster("member1", 10), cluster("member2", 10)};
+    auto spec = aggregated_spec();
+    auto w = deployment(0, "a");
+    w.has_requirements = true;
+    auto prev = previous({});
+    auto steady = schedule(spec, w, snapshot(cs), {}, &prev);
+    CHECK(steady.scheduled);
+    CHECK(steady.clusters.empty());
+    prev.fresh = true;
+    auto fresh = schedule(spec, w, snapshot(cs), {}, &prev);
+    CHECK_FALSE(fresh.scheduled);
+    CHECK(fresh.condition_reason == "Unschedulable");
+    CHECK(fresh.condition_message ==
+          "failed to assign replicas: failed to do fresh scale: Clusters available replicas -2 are not enough to schedule.");
+    cs.push_back(cluster("member3", 10)); // three wrap to MaxInt32 - 2: enough for 0
+    auto three = schedule(spec, w, snapshot(cs), {}, &prev);
+    CHECK(three.scheduled);
+    CHECK(three.clusters.empty());
+}
