@@ -23,7 +23,7 @@ std::string_view trigger_name(trigger t); // "placement changed", "replicas chan
 
 struct trigger_verdict {
     trigger fired = trigger::none;
-    bool fresh = false;  // RescheduleRequired holds (Fresh assignment, clusterAffinities from index 0)
+    bool fresh = false;  // RescheduleRequired holds (Fresh assignment; clusterAffinities still from the observed term)
     bool ignored = false; // the scheduler never looks at it (§1.1 admission: scheduler name, suspension, claim)
     std::string message; // one line: which rule fired and why, or why nothing happens
 };

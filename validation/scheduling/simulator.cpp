@@ -75,7 +75,7 @@ attempt try_term(const run& r, const filter_scope& scope)
         }
         return a;
     }
-    if (shape != nullptr && r.workload && !r.sets) {
+    if (shape != nullptr && r.estimates() && !r.sets) {
         auto& memo = cache->estimates_for(r.request);
         a.feasible = candidates_of(r, f, cache->first_order(*shape, memo, r.request), memo);
     } else {
@@ -133,11 +133,15 @@ std::vector<group_scope> groups_of(const model::placement& placement, bool non_w
     return out;
 }
 
-// karmada: helper.go getAffinityIndex — the observed term's position, 0 when unnamed or not found, and
-// 0 when RescheduleRequired holds (scheduler.go scheduleResourceBindingWithClusterAffinities).
+// karmada: helper.go:99-110 getAffinityIndex — the observed term's position, 0 when unnamed or not found.
+// Fresh (RescheduleRequired, a WorkloadRebalancer's trigger) does not restart the walk in v1.16.0, v1.17.1
+// or v1.18.2: scheduleResourceBindingWithClusterAffinities (scheduler.go:633 of v1.18.2, :617 of v1.17.1,
+// :614 of v1.16.0) and its ClusterResourceBinding twin (:857, :760, :752) call getAffinityIndex with no
+// RescheduleRequired check; the trigger only makes the division Fresh (core/assignment.go newAssignState).
+// Karmada master restarts at 0 (docs/versions.md).
 std::size_t start_index(const model::placement& placement, const previous_result* previous)
 {
-    if (previous == nullptr || previous->fresh || previous->observed_affinity_name.empty())
+    if (previous == nullptr || previous->observed_affinity_name.empty())
         return 0;
     const auto& terms = placement.cluster_affinities;
     for (std::size_t i = 0; i < terms.size(); ++i)

@@ -69,7 +69,7 @@ struct previous_result {
     std::vector<model::target_cluster> clusters; // spec.clusters
     std::string observed_affinity_name;          // status.schedulerObservingAffinityName
     std::vector<std::string> evicting;           // fromCluster of spec.gracefulEvictionTasks (ClusterEviction)
-    bool fresh = false;                          // RescheduleRequired holds: Fresh assignment, index 0
+    bool fresh = false;                          // RescheduleRequired holds: Fresh assignment (not index 0)
 };
 
 class filter_cache; // scheduling/filter_cache.hpp
@@ -146,7 +146,7 @@ std::string karmada_panic_text(const std::string& runtime_error, std::string_vie
 // With `previous`, a re-schedule (scheduling-semantics §6, day2-semantics §3): ClusterLocality scores the
 // previous clusters 100, TaintToleration/APIEnablement pass them, ClusterEviction rejects `evicting`,
 // availableReplicas include the previous replicas, DynamicWeight/Aggregated assign Steady (or Fresh),
-// the clusterAffinities loop starts at the observed term (0 when fresh or unknown).
+// the clusterAffinities loop starts at the observed term (0 when unnamed or unknown; Fresh included).
 decision schedule(const model::propagation_spec& spec, const model::workload& workload, const snapshot& clusters,
                   const options& opts = {}, const previous_result* previous = nullptr);
 

@@ -29,7 +29,7 @@ struct candidate_maker {
     candidate operator()(const group_filter::pass& p) const
     {
         std::uint32_t rank = r.snap.name_rank(p.index);
-        std::int32_t estimate = !r.workload ? unlimited_replicas
+        std::int32_t estimate = !r.estimates() ? unlimited_replicas
                                 : r.sets    ? r.sets->sets(p.index)
                                 : memo      ? r.opts.filters->estimate_for(*memo, p.index, r.request)
                                             : general_estimate(r.snap.prepared(p.index), r.request).replicas;

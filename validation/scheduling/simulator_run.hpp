@@ -49,6 +49,12 @@ struct run {
     // sets, selection needs 1, nothing is divided. nullptr otherwise.
     job_sets* sets = nullptr;
 
+    // karmada: core/util.go calAvailableReplicas estimates nothing when spec.replicas is 0 and there are no
+    // components (a non-workload, or a workload of 0 replicas with requests): every cluster answers
+    // MaxInt32, not capped at spec.replicas. Only a Fresh division then sees it (the int32 sum can wrap:
+    // two such clusters make -2, "Clusters available replicas -2 are not enough to schedule.").
+    bool estimates() const { return workload && !(w.replicas == 0 && w.components.empty()); }
+
     filter_scope scope(const group_scope& g) const
     {
         return {g, tolerations, placement.spread_constraints, w.api_version, w.kind, api, previous.targets,

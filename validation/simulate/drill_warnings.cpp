@@ -97,11 +97,20 @@ void fail_back(const model::binding& b, const scheduling::snapshot& snap, const 
                 return k;
         return terms.size();
     };
+    // Every re-schedule of v1.16.0-v1.18.2 starts at the observed term, a WorkloadRebalancer's included
+    // (scheduler.go:633 of v1.18.2, helper.go:99-110 getAffinityIndex; nothing but the scheduler writes
+    // schedulerObservingAffinityName: scheduler.go:1025-1034). Index 0 comes back only when the observed name
+    // is not in the placement (getAffinityIndex's fallback; helper.go:69-97 clusterAffinitiesChanged makes
+    // that a placement change, so it is re-scheduled at once) or the binding's status is empty (a new binding).
     if (later_group && index_of(fresh.affinity_name) < index_of(b.scheduler_observing_affinity_name)) {
-        out.warnings.push_back({"stays-in-fallback-group", key,
-                                "stays in group " + b.scheduler_observing_affinity_name + " although group " +
-                                    fresh.affinity_name + " could host it again: Karmada never moves back to an earlier "
-                                    "group by itself; a WorkloadRebalancer (Fresh, from index 0) does"});
+        const std::string& observed = b.scheduler_observing_affinity_name;
+        out.warnings.push_back(
+            {"stays-in-fallback-group", key,
+             "stays in group " + observed + " although group " + fresh.affinity_name +
+                 " could host it again: karmada-scheduler starts every re-schedule at the group it observed, a "
+                 "WorkloadRebalancer's too; it starts from the first group again only when the policy no longer "
+                 "names group " + observed + " (renamed or removed) or the binding is a new one (the workload "
+                 "deleted and created again)"});
         return;
     }
     if (!overflow || fresh.affinity_name != b.scheduler_observing_affinity_name)

@@ -114,8 +114,9 @@ TEST_CASE("single affinity: a FitError clears the result, a capacity error keeps
     CHECK_FALSE(clear.keeps_previous);
 }
 
-TEST_CASE("the observed term is sticky; Fresh starts again from index 0")
+TEST_CASE("the observed term is sticky, Fresh included; an unknown name starts from index 0")
 {
+    // v1.16.0-v1.18.2 scheduler.go scheduleResourceBindingWithClusterAffinities: getAffinityIndex only.
     std::vector<model::cluster> cs{cluster("member1", 10), cluster("member2", 10)};
     auto spec = aggregated_spec();
     spec.placement.cluster_affinities = {term("a", {"member1"}), term("b", {"member2"})};
@@ -125,11 +126,31 @@ TEST_CASE("the observed term is sticky; Fresh starts again from index 0")
     CHECK(split(sticky) == replicas_map{{"member2", 4}});
     prev.fresh = true;
     auto fresh = schedule(spec, deployment(4, "a"), snapshot(cs), {}, &prev);
-    CHECK(fresh.affinity_name == "a");
-    CHECK(split(fresh) == replicas_map{{"member1", 4}});
+    CHECK(fresh.affinity_name == "b");
+    CHECK(split(fresh) == replicas_map{{"member2", 4}});
     prev.fresh = false;
     prev.observed_affinity_name = "unknown";
     CHECK(schedule(spec, deployment(4, "a"), snapshot(cs), {}, &prev).affinity_name == "a");
+}
+
+TEST_CASE("a WorkloadRebalancer's trigger re-schedules a binding observed in group 2 within group 2")
+{
+    // rescheduleTriggeredAt after lastScheduledTime: rule 3 fires and the division is Fresh, but the
+    // clusterAffinities walk starts at the observed term (helper.go:99 getAffinityIndex), although
+    // group 1 could host the workload.
+    std::vector<model::cluster> cs{cluster("member1", 10), cluster("member2", 10)};
+    auto spec = dynamic_weight_spec();
+    spec.placement.cluster_affinities = {term("group-1", {"member1"}), term("group-2", {"member2"})};
+    auto b = bound(spec.placement, 4, {{"member2", 4, {}}});
+    b.scheduler_observing_affinity_name = "group-2";
+    b.reschedule_triggered_at = 2000;
+    auto out = reschedule(b, snapshot(cs), {}, gates, 5000);
+    CHECK(out.verdict.fired == trigger::reschedule_triggered);
+    CHECK(out.verdict.fresh);
+    REQUIRE(out.acted);
+    CHECK(out.after.scheduler_observing_affinity_name == "group-2");
+    CHECK(split(out.after.clusters) == replicas_map{{"member2", 4}});
+    CHECK(out.after.last_scheduled_time == 5000);
 }
 
 TEST_CASE("ClusterLocality keeps a current cluster under a one-cluster spread selection")
@@ -242,4 +263,29 @@ TEST_CASE("clusterAffinities: [] written in a binding: no term is tried, only th
     CHECK(reschedule(b, snapshot(std::vector<model::cluster>{cluster("member1", 9), cluster("member2", 9)}), {},
                      gates, 5000)
               .acted);
+}
+
+TEST_CASE("a Fresh re-schedule of a 0-replica workload with requests: no estimate, two clusters wrap to -2")
+{
+    // karmada: core/util.go calAvailableReplicas returns MaxInt32 for every cluster when spec.replicas is 0
+    // (no components), uncapped; dynamicFreshScale sums them in int32 (conformance case
+    // reschedule-fresh-zero-replicas-available-overflow).
+    std::vector<model::cluster> cs{cluster("member1", 10), cluster("member2", 10)};
+    auto spec = aggregated_spec();
+    auto w = deployment(0, "a");
+    w.has_requirements = true;
+    auto prev = previous({});
+    auto steady = schedule(spec, w, snapshot(cs), {}, &prev);
+    CHECK(steady.scheduled);
+    CHECK(steady.clusters.empty());
+    prev.fresh = true;
+    auto fresh = schedule(spec, w, snapshot(cs), {}, &prev);
+    CHECK_FALSE(fresh.scheduled);
+    CHECK(fresh.condition_reason == "Unschedulable");
+    CHECK(fresh.condition_message ==
+          "failed to assign replicas: failed to do fresh scale: Clusters available replicas -2 are not enough to schedule.");
+    cs.push_back(cluster("member3", 10)); // three wrap to MaxInt32 - 2: enough for 0
+    auto three = schedule(spec, w, snapshot(cs), {}, &prev);
+    CHECK(three.scheduled);
+    CHECK(three.clusters.empty());
 }

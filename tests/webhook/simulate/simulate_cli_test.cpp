@@ -104,7 +104,7 @@ TEST_CASE("DR drill with binary defaults: nothing moves off the failed cluster a
     CHECK(steps[2].find("failed")->as_bool());
 }
 
-TEST_CASE("DR drill with eviction on: failover to the next group, graceful overlap, fail-back by rebalancer")
+TEST_CASE("DR drill with eviction on: failover to the next group, graceful overlap, a rebalancer keeps the group")
 {
     auto r = simulate(examples + "drills/dr-failover.yaml", examples + "dc-groups.yaml",
                       {"--feature-gates", "Failover=true", "--enable-no-execute-taint-eviction"});
@@ -120,8 +120,39 @@ TEST_CASE("DR drill with eviction on: failover to the next group, graceful overl
     CHECK(workload(steps[4], "nginx").find("evictions")->items().empty()); // the 10 min timeout passed
     CHECK(placement(workload(steps[5], "nginx")) == "member2=3");          // recovery moves nothing back
     CHECK(has_warning(steps[6], "stays-in-fallback-group"));
-    CHECK(placement(workload(steps[7], "nginx")) == "member1=3"); // Fresh: clusterAffinities from index 0
-    CHECK(workload(steps[7], "nginx").string_at("affinityName") == "dc-beijing");
+    // v1.16.0-v1.18.2: a rebalance re-schedules from the observed group (getAffinityIndex), not index 0.
+    CHECK(workload(steps[7], "nginx").find("acted")->as_bool());
+    CHECK(placement(workload(steps[7], "nginx")) == "member2=3");
+    CHECK(workload(steps[7], "nginx").string_at("affinityName") == "dc-hongkong");
+    CHECK(has_warning(steps[7], "stays-in-fallback-group"));
+}
+
+TEST_CASE("what the stays-in-fallback-group warning offers works: a policy without the observed group")
+{
+    // dr-failover with eviction on, then a policy whose fallback group is renamed: the observed name is
+    // gone, so the placement counts as changed and the walk starts at index 0 (helper.go clusterAffinitiesChanged,
+    // getAffinityIndex), back to dc-beijing.
+    temp_dir dir;
+    std::ifstream in(examples + "dc-groups.yaml");
+    std::string policy((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = policy.find("affinityName: dc-hongkong");
+    REQUIRE(at != std::string::npos);
+    policy.replace(at, std::string("affinityName: dc-hongkong").size(), "affinityName: dc-hongkong-standby");
+    std::ofstream(dir.path / "renamed.yaml") << policy;
+    std::ifstream drill_in(examples + "drills/dr-failover.yaml");
+    std::string drill((std::istreambuf_iterator<char>(drill_in)), std::istreambuf_iterator<char>());
+    std::ofstream(dir.path / "drill.yaml") << drill << "  - name: rename the fallback group\n"
+                                           << "    applyPolicy: {path: renamed.yaml}\n";
+    auto r = simulate((dir.path / "drill.yaml").string(), examples + "dc-groups.yaml",
+                      {"--feature-gates", "Failover=true", "--enable-no-execute-taint-eviction"});
+    auto v = json_of(r.out);
+    const auto& steps = v.find("steps")->items();
+    REQUIRE(steps.size() == 9);
+    CHECK(workload(steps[7], "nginx").string_at("affinityName") == "dc-hongkong");
+    const auto& back = workload(steps[8], "nginx");
+    CHECK(back.string_at("affinityName") == "dc-beijing");
+    CHECK(placement(back) == "member1=3");
+    CHECK_FALSE(has_warning(steps[8], "stays-in-fallback-group"));
 }
 
 TEST_CASE("purge mode Directly on a NotReady cluster holds back the new placement")

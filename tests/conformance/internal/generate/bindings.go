@@ -67,6 +67,7 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 	if g.chance(0.1) {
 		claimAnnotations, claimLabels = nil, nil
 	}
+	triggered := g.rescheduleTriggeredAt()
 	// Marshalled once the placement is final (it draws nothing, so the seeded stream is unchanged).
 	annotation, err := json.Marshal(plain(applied))
 	if err != nil {
@@ -77,10 +78,34 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 			"annotations", M(append([]any{"policy.karmada.io/applied-placement", string(annotation)}, claimAnnotations...)...),
 			"labels", claimLabels,
 			"ownerReferences", owners),
-		"spec", M("clusters", clusters, "placement", applied, "replicas", replicas,
+		"spec", M("clusters", clusters, "placement", applied, "replicas", replicas, "rescheduleTriggeredAt", triggered,
 			"resource", M("apiVersion", w.apiVersion, "kind", w.kind, "name", w.name, "namespace", w.namespace,
 				"resourceVersion", Raw(`"5120"`)), "schedulerName", "default-scheduler"),
 		"status", status)
+}
+
+// rescheduleTriggeredAt is the binding's spec.rescheduleTriggeredAt, what a WorkloadRebalancer writes,
+// against the status's lastScheduledTime 2026-11-20T08:00:00Z: after it (RescheduleRequired: a Fresh
+// division, and the clusterAffinities walk still starting at the observed group), one second after
+// (the comparison is strict at one-second precision), equal or before it (no trigger), or none (nil).
+// From the side stream: a seed's other bytes are those it gave before this field was written.
+func (g *gen) rescheduleTriggeredAt() any {
+	r := g.side
+	if r == nil {
+		r = g.r
+	}
+	switch p := r.Float64(); {
+	case p < 0.4:
+		return nil
+	case p < 0.6:
+		return Raw(`"2026-11-21T09:30:00Z"`)
+	case p < 0.75:
+		return Raw(`"2026-11-20T08:00:01Z"`)
+	case p < 0.85:
+		return Raw(`"2026-11-20T08:00:00Z"`)
+	default:
+		return Raw(`"2026-11-19T23:59:59Z"`)
+	}
 }
 
 // unwebhooked is a copy of placement edited the way only a binding written without Karmada's webhook can

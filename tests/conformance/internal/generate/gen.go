@@ -37,12 +37,22 @@ func (c *Case) Write(dir string) error {
 // Generate is case number index of the batch seeded with seed: the same pair gives the same case on
 // every machine (math/rand/v2's PCG, and nothing else random is read).
 func Generate(seed uint64, index int) *Case {
-	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(index)))}
+	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(index))), side: sideStream(seed, uint64(index))}
 	return g.generate()
+}
+
+// sideSalt separates the side stream from every main one: PCG(seed^sideSalt, stream).
+const sideSalt = 0x5eed_51de_0000_0001
+
+// sideStream is where draws added after a seed's cases were in use come from, so that the main stream,
+// and with it every other byte those cases had, stays as it was.
+func sideStream(seed, stream uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed^sideSalt, stream))
 }
 
 type gen struct {
 	r         *rand.Rand
+	side      *rand.Rand // sideStream: draws added later (rescheduleTriggeredAt); nil draws from r
 	clusters  []cluster
 	workloads []workload
 	anchors   int

@@ -70,7 +70,9 @@ func TestGenerateReachesTheFeatures(t *testing.T) {
 		"apiEnablements:", "resourceSummary:", "resourceModels:", "allocatableModelings:", "kind: PyTorchJob",
 		"MultiplePodTemplatesScheduling=true", "priority:", "preemption:", "kind: ClusterPropagationPolicy",
 		"\t# ", ":\t", "&a", "*a", "<<: *a", "...\n", "0x0A", "kind: List", "kind: ResourceBinding",
-		"policy.karmada.io/applied-placement", "schedulerObservingAffinityName", "== bindings.yaml"}
+		"policy.karmada.io/applied-placement", "schedulerObservingAffinityName", "== bindings.yaml",
+		"rescheduleTriggeredAt: \"2026-11-21T09:30:00Z\"", "rescheduleTriggeredAt: \"2026-11-20T08:00:01Z\"",
+		"rescheduleTriggeredAt: \"2026-11-20T08:00:00Z\"", "rescheduleTriggeredAt: \"2026-11-19T23:59:59Z\""}
 	var all strings.Builder
 	for i := 0; i < 400; i++ {
 		all.WriteString(render(Generate(1, i)))
