@@ -6,7 +6,9 @@
 // until the resource template is gone"), so nothing moves by itself. The template's label change makes the
 // detector reconcile it again (its update event: eventfilter.SpecificationChanged counts labels): a remaining
 // policy may claim it and update the same binding, which karmada-scheduler then re-schedules; else the
-// template waits and the scheduler ignores its unclaimed binding (no re-schedule, no failover).
+// template waits and the scheduler ignores its unclaimed binding (no re-schedule: the taint manager still
+// evicts it from a NoExecute-tainted cluster, pkg/controllers/cluster/taint_manager.go syncBindingEviction,
+// and nothing places those replicas elsewhere).
 #pragma once
 
 #include <cstddef>

@@ -49,7 +49,8 @@ void mark_released(const model::policy_claim& was, const scheduling::claim_expla
                  (c.policy ? "the template is reconciled again and " + row.policy->str() +
                                  " claims it: " + c.reason + "; it updates the same binding"
                            : "no remaining policy claims it: the binding stays on its clusters with no policy, and "
-                             "karmada-scheduler ignores it (no re-schedule, no failover) until a policy claims it");
+                             "karmada-scheduler ignores it (no re-schedule: replicas a NoExecute taint evicts are placed nowhere "
+                             "else) until a policy claims it");
 }
 
 } // namespace

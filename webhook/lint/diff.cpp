@@ -75,7 +75,7 @@ std::vector<std::string> header_changes(const workload_change& c)
     else if (a.released)
         parts.push_back("released: " + a.policy + " " + a.released_why +
                         " and no policy claims it; the binding stays on its clusters with no policy "
-                        "(karmada-scheduler ignores it: no re-schedule, no failover)");
+                        "(karmada-scheduler ignores it: no re-schedule, and replicas a taint evicts are not placed elsewhere)");
     else if (b.policy != a.policy)
         parts.push_back("policy " + b.policy + " → " + a.policy);
     if (c.kind == change_kind::changed && b.scheduled && a.scheduled && b.affinity_name != a.affinity_name)

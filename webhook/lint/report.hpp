@@ -186,7 +186,7 @@ struct claim_row {
 
 // A workload whose policy the change deletes (or edits so that it no longer selects it) and that no other
 // policy claims: Karmada takes the claim off its template and binding and nothing else, so the binding
-// keeps its clusters, and karmada-scheduler ignores it from then on (no re-schedule, no failover) until a
+// keeps its clusters, and karmada-scheduler ignores it from then on (no re-schedule; replicas a NoExecute taint evicts are not placed elsewhere) until a
 // policy claims the template.
 struct released_binding {
     workload_ref workload;
