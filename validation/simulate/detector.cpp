@@ -32,11 +32,12 @@ scheduling::policy_view view_of(const model::policy& p)
     return {&p.spec, p.metadata.ns, p.metadata.name, is_cluster_policy(p)};
 }
 
-detector_view view_of(const world& w)
+detector_view view_of(const world& w, const reconciled_policies& reconciled = {})
 {
     detector_view d;
     for (const auto& p : w.policies) {
         d.views.push_back(view_of(p));
+        d.views.back().settled = reconciled && !reconciled(p);
         d.policies.push_back(&p);
     }
     return d;
@@ -131,9 +132,11 @@ void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<s
     }
 }
 
-bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gates)
+bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gates, const reconciled_policies& reconciled)
 {
-    return refresh(w, i, view_of(w), std::nullopt, gates);
+    return refresh(w, i, view_of(w, reconciled), std::nullopt, gates);
 }
+
+bool none_reconciled(const model::policy&) { return false; }
 
 } // namespace kpw::simulate

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,7 +26,15 @@ void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<s
 // spec.replicas, replicaRequirements and components from the template as `gates` have the detector read
 // them. True when the binding's spec changed (a generation bump, so the scheduler gets an update event). A
 // binding no policy in the world holds, or one another object controls (karmada#2090), is left alone.
-bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gates);
+// `reconciled`: the policies the detector reconciles in this step (created or updated); only they release a
+// template their selectors no longer match (scheduling::policy_view::settled). Empty: every policy, as
+// step 0 takes the policies as applied.
+using reconciled_policies = std::function<bool(const model::policy&)>;
+bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gates,
+                     const reconciled_policies& reconciled = {});
+
+// No policy is reconciled: a step that changes a template, or deletes a policy, only.
+bool none_reconciled(const model::policy&);
 
 // The policy that claims binding `b`, or nullptr.
 const model::policy* claiming_policy_of(const world& w, const model::binding& b);

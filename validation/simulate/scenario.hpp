@@ -91,6 +91,21 @@ struct apply_policy_step {
     std::string path;
 };
 
+// deletePolicy: the policy is deleted (kubectl delete): Karmada takes its claims off the templates and
+// bindings, and the remaining policies may claim the templates (scheduling/policy_deletion.hpp).
+struct delete_policy_step {
+    std::string kind; // PropagationPolicy | ClusterPropagationPolicy
+    std::string namespace_;
+    std::string name;
+    position where;
+};
+
+// relabel: labels set (a value) or removed (null) on one workload's template (kubectl label).
+struct relabel_step {
+    workload_ref workload;
+    std::vector<std::pair<std::string, std::optional<std::string>>> labels;
+};
+
 // wait: time passes.
 struct wait_step {
     std::int64_t seconds = 0;
@@ -98,7 +113,8 @@ struct wait_step {
 };
 
 using action = std::variant<taint_step, cluster_down_step, cluster_up_step, add_cluster_step, remove_cluster_step,
-                            set_resources_step, scale_step, rebalance_step, apply_policy_step, wait_step>;
+                            set_resources_step, scale_step, rebalance_step, apply_policy_step, delete_policy_step,
+                            relabel_step, wait_step>;
 
 struct step {
     std::size_t index = 0; // position in the file's steps list

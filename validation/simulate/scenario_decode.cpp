@@ -9,15 +9,16 @@
 
 #include "doc/locate.hpp"
 #include "model/cluster_decode.hpp"
+#include "model/policy.hpp"
 #include "model/time.hpp"
 
 namespace kpw::simulate {
 
 namespace {
 
-constexpr std::array<std::string_view, 11> action_keys{"taint",         "untaint",      "clusterDown", "clusterUp",
-                                                      "addCluster",    "removeCluster", "setResources", "scale",
-                                                      "rebalance",     "applyPolicy",   "wait"};
+constexpr std::array<std::string_view, 13> action_keys{
+    "taint", "untaint", "clusterDown", "clusterUp", "addCluster", "removeCluster", "setResources",
+    "scale", "rebalance", "applyPolicy", "deletePolicy", "relabel", "wait"};
 
 std::string action_list()
 {
@@ -208,6 +209,41 @@ void decode_rebalance(const action_fields& f, action& out)
     out = std::move(s);
 }
 
+void decode_delete_policy(const action_fields& f, action& out)
+{
+    f.only({"kind", "namespace", "name"});
+    delete_policy_step d{f.text("kind"), {}, f.text("name"), f.node.pos()};
+    if (!d.kind.empty() && d.kind != model::kind_propagation_policy && d.kind != model::kind_cluster_propagation_policy)
+        f.ctx.add(f.at.child("kind"), "Unsupported value: " + field::go_quote(d.kind) +
+                                          ": supported values: \"PropagationPolicy\", \"ClusterPropagationPolicy\"");
+    if (d.kind == model::kind_propagation_policy)
+        d.namespace_ = f.text("namespace");
+    else if (f.find("namespace") != nullptr)
+        f.ctx.add(f.at.child("namespace"), "Forbidden: a ClusterPropagationPolicy has no namespace");
+    out = std::move(d);
+}
+
+void decode_relabel(const action_fields& f, action& out)
+{
+    f.only({"workload", "labels"});
+    relabel_step r;
+    r.workload = workload(f, f.find("workload"), f.at.child("workload"));
+    const doc::value* labels = f.find("labels");
+    if (labels == nullptr || !labels->is_mapping() || labels->members().empty()) {
+        f.ctx.add(f.at.child("labels"), "Required value: a mapping of label keys to a value (set) or null (removed)");
+    } else {
+        for (const auto& [key, value] : labels->members()) {
+            if (value.is_null())
+                r.labels.emplace_back(key, std::nullopt);
+            else if (value.is_string())
+                r.labels.emplace_back(key, value.text());
+            else
+                f.ctx.add(f.at.child("labels").key(key), "Invalid value: a label value is a string, or null to remove it");
+        }
+    }
+    out = std::move(r);
+}
+
 void decode_wait(const action_fields& f, action& out)
 {
     f.only({"duration"});
@@ -249,7 +285,11 @@ void decode_action(const action_fields& f, std::string_view key, action& out)
     else if (key == "applyPolicy") {
         f.only({"path"});
         out = apply_policy_step{f.text("path")};
-    } else
+    } else if (key == "deletePolicy")
+        decode_delete_policy(f, out);
+    else if (key == "relabel")
+        decode_relabel(f, out);
+    else
         decode_wait(f, out);
 }
 

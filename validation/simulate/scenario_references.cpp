@@ -45,7 +45,7 @@ struct checker {
                     clusters.erase(a.cluster.name);
                 } else if constexpr (requires { a.cluster; }) {
                     cluster(s, a.cluster);
-                } else if constexpr (std::is_same_v<T, scale_step>) {
+                } else if constexpr (std::is_same_v<T, scale_step> || std::is_same_v<T, relabel_step>) {
                     workload(s, a.workload, "workload");
                 } else if constexpr (std::is_same_v<T, rebalance_step>) {
                     for (std::size_t i = 0; i < a.workloads.size(); ++i)

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "controllers/rebalancer.hpp"
+#include "scheduling/policy_deletion.hpp"
 #include "simulate/detector.hpp"
 
 namespace kpw::simulate {
@@ -108,7 +109,7 @@ void scale(world& w, const scale_step& s, const settings::feature_gates& gates, 
                 w.bindings[i].replicas = s.replicas;
                 ++w.bindings[i].generation;
             }
-            if (refresh_binding(w, i, gates) || !known)
+            if (refresh_binding(w, i, gates, none_reconciled) || !known)
                 log.enqueued.insert(i);
         }
     }
@@ -145,20 +146,76 @@ bool same_policy(const model::policy& a, const model::policy& b)
 void apply_policies(world& w, const std::vector<model::policy>& policies, const settings::feature_gates& gates,
                     step_log& log)
 {
+    std::vector<model::policy> reconciled; // created, or updated with another spec (a new generation)
     for (const auto& p : policies) {
         auto it = std::find_if(w.policies.begin(), w.policies.end(), [&](const model::policy& x) { return same_policy(x, p); });
-        if (it == w.policies.end())
+        const bool created = it == w.policies.end();
+        const bool changed = created || it->spec != p.spec;
+        if (changed)
+            reconciled.push_back(p);
+        if (created)
             w.policies.push_back(p);
         else
             *it = p;
-        log.events.push_back(policy_label(p) + (it == w.policies.end() ? " created" : " updated"));
+        // kubectl apply of the same spec leaves the generation: the detector skips it (OnPropagationPolicyUpdate).
+        log.events.push_back(policy_label(p) + (created ? " created" : changed ? " updated" : " unchanged"));
     }
+    const reconciled_policies is_reconciled = [&](const model::policy& p) {
+        return std::any_of(reconciled.begin(), reconciled.end(), [&](const model::policy& r) { return same_policy(r, p); });
+    };
     for (std::size_t i = 0; i < w.bindings.size(); ++i) {
         const model::policy* p = claiming_policy_of(w, w.bindings[i]);
         if (p == nullptr || p->spec.activation_preference == model::activation_preference_lazy)
             continue; // Lazy: the binding is refreshed at the template's next user change (day2-semantics §5.4)
-        if (refresh_binding(w, i, gates))
+        if (refresh_binding(w, i, gates, is_reconciled))
             log.enqueued.insert(i);
+    }
+    std::vector<std::size_t> created;
+    claim_unbound(w, gates, created, log.events);
+    log.enqueued.insert(created.begin(), created.end());
+}
+
+// kubectl delete of a policy: its claims come off the templates and bindings (detector.go
+// handlePolicyDeletion); each released template is reconciled, and a remaining policy may claim it and
+// update its binding. A binding nothing claims keeps its clusters, and the scheduler ignores it.
+void delete_policy(world& w, const delete_policy_step& d, const settings::feature_gates& gates, step_log& log)
+{
+    auto it = std::find_if(w.policies.begin(), w.policies.end(), [&](const model::policy& p) {
+        return p.kind == d.kind && p.metadata.name == d.name && p.metadata.ns == d.namespace_;
+    });
+    const std::string label = d.kind + " " + (d.namespace_.empty() ? "" : d.namespace_ + "/") + d.name;
+    if (it == w.policies.end()) {
+        log.events.push_back("kubectl delete " + label + " fails: NotFound (nothing changes)");
+        return;
+    }
+    const model::policy gone = *it;
+    w.policies.erase(it);
+    log.events.push_back(label + " deleted");
+    for (const auto& r : scheduling::delete_policies(std::span(&gone, 1), w.workloads, w.bindings)) {
+        const model::workload& wl = w.workloads[r.workload];
+        log.events.push_back(workload_key(wl) + ": released (its claim taken off the template and the binding)");
+        for (std::size_t i = 0; i < w.bindings.size(); ++i)
+            if (model::refers_to(w.bindings[i].resource, wl) && refresh_binding(w, i, gates, none_reconciled))
+                log.enqueued.insert(i);
+    }
+}
+
+// kubectl label on a template: the detector reconciles it against the policies as they are (none of them is
+// reconciled, so a holder that no longer selects it keeps it: getAndApplyPolicy ignores the template).
+void relabel(world& w, const relabel_step& r, const settings::feature_gates& gates, step_log& log)
+{
+    for (auto& wl : w.workloads) {
+        if (!same_workload(wl, r.workload))
+            continue;
+        for (const auto& [key, value] : r.labels) {
+            if (value)
+                wl.labels.insert_or_assign(key, *value);
+            else
+                wl.labels.erase(key);
+        }
+        for (std::size_t i = 0; i < w.bindings.size(); ++i)
+            if (model::refers_to(w.bindings[i].resource, wl) && refresh_binding(w, i, gates, none_reconciled))
+                log.enqueued.insert(i);
     }
     std::vector<std::size_t> created;
     claim_unbound(w, gates, created, log.events);
@@ -182,6 +239,8 @@ void apply_step(world& w, const step& s, const step_inputs& inputs, const settin
                    [&](const scale_step& sc) { scale(w, sc, gates, log); },
                    [&](const rebalance_step& r) { rebalance(w, r, log); },
                    [&](const apply_policy_step&) { apply_policies(w, inputs.policies, gates, log); },
+                   [&](const delete_policy_step& d) { delete_policy(w, d, gates, log); },
+                   [&](const relabel_step& r) { relabel(w, r, gates, log); },
                    [&](const wait_step& wt) { w.now += wt.seconds; },
                },
                s.what);

@@ -387,3 +387,49 @@ spec:
     }
     CHECK(splits.size() == 2); // the uid decides the tie: some seed member1=2, others member2=2
 }
+
+TEST_CASE("relabel, applyPolicy and deletePolicy steps: a claim changes hands as Karmada's detector hands it")
+{
+    const std::string data = std::string(KPW_TEST_DATA) + "/lifecycle/";
+    auto r = run_process({KPW_BINARY, "simulate", "-o", "json", "--clusters", data + "clusters.yaml", "--workloads",
+                          data + "relabel/workloads-team-a.yaml", "--bindings", data + "relabel/bindings.yaml",
+                          "--scenario", data + "relabel/drill.yaml", data + "relabel/base/teams.yaml"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    auto v = json_of(r.out);
+    const auto& steps = v.find("steps")->items();
+    REQUIRE(steps.size() == 4);
+    auto holder = [](const kpw::doc::value& w) {
+        const auto* p = w.find("policy");
+        return p == nullptr || p->is_null() ? std::string() : std::string(p->text());
+    };
+    // Relabelled away from team-a: team-a is not reconciled, so it keeps web on member1.
+    CHECK(placement(workload(steps[1], "web")) == "member1=3");
+    CHECK(holder(workload(steps[1], "web")) == "PropagationPolicy default/team-a");
+    // team-a's spec changes: it releases web (cleanPPUnmatchedRBs), team-b claims it and moves it.
+    CHECK(placement(workload(steps[2], "web")) == "member2=3");
+    CHECK(holder(workload(steps[2], "web")) == "PropagationPolicy default/team-b");
+    // team-b deleted: the binding keeps member2, with no policy.
+    CHECK(placement(workload(steps[3], "web")) == "member2=3");
+    CHECK(holder(workload(steps[3], "web")).empty());
+}
+
+TEST_CASE("deletePolicy of a policy that does not exist changes nothing, and a bad step is exit 2 with a position")
+{
+    temp_dir dir;
+    const auto drill = dir.write("drill.yaml", "apiVersion: karmada-policy-webhook.io/v1alpha1\nkind: Scenario\n"
+                                               "metadata: {name: d}\nsteps:\n"
+                                               "- deletePolicy: {kind: PropagationPolicy, namespace: default, name: nope}\n");
+    auto ok = simulate(drill.string(), examples + "dc-groups.yaml");
+    CHECK(ok.exit_code == 0);
+    CHECK(ok.out.find("fails: NotFound") != std::string::npos);
+    const auto bad = dir.write("bad.yaml", "apiVersion: karmada-policy-webhook.io/v1alpha1\nkind: Scenario\n"
+                                           "metadata: {name: d}\nsteps:\n"
+                                           "- deletePolicy: {kind: Deployment, name: x}\n"
+                                           "- relabel: {workload: Deployment/default/nginx, labels: {a: 1}}\n");
+    auto refused = simulate(bad.string(), examples + "dc-groups.yaml");
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.err.find("bad.yaml:5:") != std::string::npos);
+    CHECK(refused.err.find("steps[0].deletePolicy.kind: Unsupported value: \"Deployment\"") != std::string::npos);
+    CHECK(refused.err.find("steps[1].relabel.labels[a]: Invalid value: a label value is a string, or null") !=
+          std::string::npos);
+}
