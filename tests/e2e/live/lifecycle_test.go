@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // lifecycleCase is one change a user makes to the examples: PATH as `plan` reads it, then the kubectl
@@ -198,11 +197,7 @@ func (x *examples) holders(t *testing.T, ctx context.Context) map[string]string 
 	t.Helper()
 	out := map[string]string{}
 	for _, w := range exampleWorkloads {
-		parts := strings.Split(w, "/")
-		rb, err := x.dyn.Resource(bindingsGVR).Namespace(parts[1]).Get(ctx, parts[2]+"-"+strings.ToLower(parts[0]), metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rb := x.binding(t, ctx, w)
 		a, l := rb.GetAnnotations(), rb.GetLabels()
 		switch {
 		case l["propagationpolicy.karmada.io/permanent-id"] != "":

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // planOutput is what the test reads of `plan -o json`.
@@ -109,17 +110,23 @@ func planPredictsTheEdit(t *testing.T, ctx context.Context, x *examples) {
 	t.Logf("%d bindings compared, %d moved as planned", len(exampleWorkloads), len(plan.Diff))
 }
 
+// binding is the ResourceBinding the detector keeps for example workload w ("Kind/namespace/name").
+func (x *examples) binding(t *testing.T, ctx context.Context, w string) *unstructured.Unstructured {
+	t.Helper()
+	parts := strings.Split(w, "/")
+	rb, err := x.dyn.Resource(bindingsGVR).Namespace(parts[1]).Get(ctx, parts[2]+"-"+strings.ToLower(parts[0]), metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rb
+}
+
 // claimingPolicies is each example workload's claiming policy, "namespace/name", as its binding records it.
 func (x *examples) claimingPolicies(t *testing.T, ctx context.Context) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, w := range exampleWorkloads {
-		parts := strings.Split(w, "/")
-		rb, err := x.dyn.Resource(bindingsGVR).Namespace(parts[1]).Get(ctx, parts[2]+"-"+strings.ToLower(parts[0]), metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := rb.GetAnnotations()
+		a := x.binding(t, ctx, w).GetAnnotations()
 		ns, name := a["propagationpolicy.karmada.io/namespace"], a["propagationpolicy.karmada.io/name"]
 		if name == "" {
 			t.Fatalf("binding of %s names no claiming policy: %v", w, a)
