@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // lifecycleCase is one change a user makes to the examples: PATH as `plan` reads it, then the kubectl
