@@ -607,6 +607,18 @@ HINT
     build/webhook/karmada-policy-webhook lint --clusters "$raw/clusters.yaml" --workloads "$raw/workloads.yaml" \
       --bindings "$raw/bindings.yaml" "$raw/policies.yaml" | grep -v '^    ' || true
     echo
+    echo "== a policy's lifecycle (tests/data/lifecycle): PropagationPolicy default/old, which holds web on member1,"
+    echo "== replaced by default/new (member2), then deleted with nothing in its place (the binding stays) =="
+    life=tests/data/lifecycle
+    for change in replace none; do
+      build/webhook/karmada-policy-webhook lint --clusters "$life/clusters.yaml" --workloads "$life/workloads.yaml" \
+        --bindings "$life/bindings.yaml" --base "$life/base" "$life/$change" | sed -n '/^placement diff/,$p'
+    done
+    echo "== and in a drill: relabelled, its policy changed, the new holder deleted =="
+    build/webhook/karmada-policy-webhook simulate --clusters "$life/clusters.yaml" \
+      --workloads "$life/relabel/workloads-team-a.yaml" --bindings "$life/relabel/bindings.yaml" \
+      --scenario "$life/relabel/drill.yaml" "$life/relabel/base/teams.yaml" | grep -E '^(==|  Deployment|  event)'
+    echo
     echo "== drills: hybrid-cloud overflow, then disaster recovery with eviction on =="
     build/webhook/karmada-policy-webhook simulate --clusters manifests/examples/clusters.yaml \
       --workloads manifests/examples/workloads.yaml \
@@ -627,6 +639,10 @@ HINT
       tests/e2e/control-plane.sh up build/demo-plane
       tests/e2e/control-plane.sh examples build/demo-plane >/dev/null
       build/webhook/karmada-policy-webhook plan --kubeconfig build/demo-plane/kubeconfig manifests/examples/pr-edit |
+        sed -n '/^policies on the server/,$p' || true
+      echo "== plan --prune of the examples without dc-groups.yaml: nginx's policy is deleted, its binding stays =="
+      build/webhook/karmada-policy-webhook plan --prune --kubeconfig build/demo-plane/kubeconfig \
+        manifests/examples/overflow-onprem-cloud.yaml manifests/examples/checkout-local-idc.yaml |
         sed -n '/^policies on the server/,$p' || true
       tests/e2e/control-plane.sh down build/demo-plane
     else
