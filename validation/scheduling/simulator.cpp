@@ -57,6 +57,16 @@ assignment assign(const run& r, const attempt& a, bool overflow, name_order orde
                     : assign_strategy(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode, release_of(r));
 }
 
+// karmada: common.go SelectClusters — the replicas the selected clusters must hold between them. From
+// v1.18.0 a multi-component job asks for one complete set; before, spec.Replicas, which is 0 in a
+// multi-component binding, so a cluster without room for a set was selected all the same.
+std::int64_t replicas_to_select(const run& r)
+{
+    if (r.sets && settings::has(release_of(r), settings::changes::component_set_selection_unit))
+        return 1;
+    return r.workload ? r.w.replicas : 0;
+}
+
 attempt try_term(const run& r, const filter_scope& scope)
 {
     attempt a;
@@ -81,9 +91,7 @@ attempt try_term(const run& r, const filter_scope& scope)
     } else {
         a.feasible = candidates_of(r, f);
     }
-    // karmada: common.go SelectClusters — a multi-component job needs one complete set.
-    a.chosen = select_clusters(a.feasible, r.placement, strategy_of(r.placement),
-                               r.sets ? 1 : r.workload ? r.w.replicas : 0, release_of(r));
+    a.chosen = select_clusters(a.feasible, r.placement, strategy_of(r.placement), replicas_to_select(r), release_of(r));
     if (!a.chosen.panic.empty()) {
         a.stage = failure_stage::selection;
         a.error = karmada_panic_text(a.chosen.panic);

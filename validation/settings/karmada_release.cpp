@@ -154,6 +154,13 @@ const karmada_change single_component_sets{
     "only two or more; one fell back to the general estimator's replicas)",
     "v1.18.0", "pkg/scheduler/core/estimation.go isMultiTemplateSchedulingApplicable", karmada_release::v1_18_2, ""};
 
+const karmada_change component_set_selection_unit{
+    "with MultiplePodTemplatesScheduling, a multi-component job's selected cluster must hold one complete component "
+    "set (before: the binding's spec.replicas, 0 for such a job, so a cluster without room for a set was selected "
+    "and the job propagated there)",
+    "v1.18.0", "pkg/scheduler/core/common.go SelectClusters (SelectBestClusters(placement, groupClustersInfo, 1))",
+    karmada_release::v1_18_2, ""};
+
 const karmada_change duplicated_region_score_guard{
     "Duplicated with a region spread constraint: a region none of whose clusters holds the replicas scores 0 (before: "
     "karmada-scheduler divided by zero and panicked)",
@@ -175,10 +182,11 @@ const karmada_change json_embedded_field_names{
 
 std::span<const karmada_change* const> all()
 {
-    static constexpr std::array<const karmada_change*, 9> list{
+    static constexpr std::array<const karmada_change*, 10> list{
         &workload_affinity,           &resource_selector_namespace, &apimachinery_name_wording,
         &duplicated_region_score_guard, &json_embedded_field_names, &overflow_affinities,
-        &cluster_toleration_operators, &single_component_sets,      &wrapped_division_errors};
+        &cluster_toleration_operators, &single_component_sets,      &component_set_selection_unit,
+        &wrapped_division_errors};
     return list;
 }
 

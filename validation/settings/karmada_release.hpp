@@ -59,6 +59,9 @@ extern const karmada_change cluster_toleration_operators;
 // A workload with a single component is estimated by component sets too (isMultiTemplateSchedulingApplicable:
 // len(spec.Components) == 0 is the only exclusion; before, fewer than 2 components fell back to replicas).
 extern const karmada_change single_component_sets;
+// SelectClusters asks a multi-component job's selected clusters for one complete component set; before, for
+// spec.Replicas (0 in such a binding), so a cluster with no room for a set could be selected.
+extern const karmada_change component_set_selection_unit;
 // calcGroupScoreForDuplicate returns 0 for a region without a cluster that holds the replicas; before, it
 // divided by that zero count: karmada-scheduler panicked ("integer divide by zero").
 extern const karmada_change duplicated_region_score_guard;

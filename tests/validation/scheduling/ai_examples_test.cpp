@@ -11,6 +11,7 @@
 #include "scheduling/component_pitfalls.hpp"
 #include "scheduling/component_sets.hpp"
 #include "scheduling/inventory.hpp"
+#include "scheduling/simulator.hpp"
 
 using namespace kpw;
 using scheduling::set_bound;
@@ -110,4 +111,30 @@ TEST_CASE("the policy without a spread constraint does not keep the job together
     CHECK(warnings[0].id == "components-not-applicable");
     CHECK(warnings[1].id == "components-sent-to-every-candidate");
     CHECK(scheduling::component_targets({"gpu-h100-bj"}, ex.workloads[0], loose, ex.gates)[0].components.empty());
+}
+
+TEST_CASE("the FlinkDeployment that fits nowhere: v1.18 refuses every cluster, v1.16 and v1.17 select one")
+{
+    // common.go SelectClusters: v1.18.0 asks the selected cluster for one complete component set; v1.16
+    // and v1.17 ask for spec.replicas, which is 0 in a multi-component binding, so the best-scored
+    // cluster is selected though it holds no set, and the job propagates there.
+    ai_example ex;
+    auto kept = policy("keep-together.yaml");
+    for (auto release : {settings::karmada_release::v1_16_0, settings::karmada_release::v1_17_1,
+                         settings::karmada_release::v1_18_2}) {
+        CAPTURE(settings::release_name(release));
+        auto gates = *settings::parse_feature_gates("MultiplePodTemplatesScheduling=true", release);
+        scheduling::options opts;
+        opts.gates = &gates;
+        auto d = scheduling::schedule(kept, ex.workloads[1], ex.clusters, opts);
+        if (release == settings::karmada_release::v1_18_2) {
+            CHECK_FALSE(d.scheduled);
+            CHECK(d.message == "no enough resource when selecting 1 clusters");
+        } else {
+            REQUIRE(d.scheduled);
+            REQUIRE(d.clusters.size() == 1);
+            CHECK(d.clusters[0].replicas == 0);
+            CHECK(d.clusters[0].available == 0);
+        }
+    }
 }
