@@ -13,18 +13,35 @@ import (
 // lifecycleCase is one change a user makes to the examples: PATH as `plan` reads it, then the kubectl
 // commands that make the change on the plane (kubectl apply, then the deletion --prune would do).
 type lifecycleCase struct {
-	name  string
-	files map[string]string // PATH: file name -> content; "@NAME" copies manifests/examples/NAME
-	prune bool
-	apply [][]string        // kubectl arguments; "{dir}" is PATH
-	extra [][2]string       // objects the case creates, deleted afterwards: {kind, name} (kind with -n ns as "pp/ns")
-	want  map[string]string // workload -> the holder plan must predict ("" released), for the ones it changes
+	name   string
+	before [][]string        // kubectl arguments run before plan; the workloads they release are waited for
+	files  map[string]string // PATH: file name -> content; "@NAME" copies manifests/examples/NAME
+	prune  bool
+	apply  [][]string        // kubectl arguments; "{dir}" is PATH
+	extra  [][2]string       // objects the case creates, deleted afterwards: {kind, name} (kind with -n ns as "pp/ns")
+	want   map[string]string // workload -> the holder plan must predict ("" released), for the ones it changes
 }
 
 const (
 	replacement = `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: nginx-v2, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: nginx}]
+  placement:
+    clusterAffinity: {clusterNames: [member2]}
+`
+	narrowed = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: nginx, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: nginx-canary}]
+  placement:
+    clusterAffinity: {clusterNames: [member1]}
+`
+	fallback = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: nginx-fallback, namespace: default}
 spec:
   resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: nginx}]
   placement:
@@ -66,6 +83,22 @@ var lifecycleCases = []lifecycleCase{
 		want:  map[string]string{"Deployment/default/nginx": "ClusterPropagationPolicy every-nginx"},
 	},
 	{
+		name: "narrowed: nginx's policy stops selecting it while another policy selects it, which takes it over",
+		files: map[string]string{"overflow.yaml": "@overflow-onprem-cloud.yaml", "checkout.yaml": "@checkout-local-idc.yaml",
+			"dc.yaml": narrowed, "fallback.yaml": fallback},
+		apply: [][]string{{"apply", "-f", "{dir}/fallback.yaml"}, {"apply", "-f", "{dir}/dc.yaml"}},
+		extra: [][2]string{{"propagationpolicy/default", "nginx-fallback"}},
+		want:  map[string]string{"Deployment/default/nginx": "PropagationPolicy default/nginx-fallback"},
+	},
+	{
+		name:   "re-claimed: nginx is left unclaimed when its policy is deleted; a new policy claims it and moves it",
+		before: [][]string{{"delete", "propagationpolicy", "-n", "default", "nginx"}},
+		files:  map[string]string{"nginx-v2.yaml": replacement},
+		apply:  [][]string{{"apply", "-f", "{dir}/nginx-v2.yaml"}},
+		extra:  [][2]string{{"propagationpolicy/default", "nginx-v2"}},
+		want:   map[string]string{"Deployment/default/nginx": "PropagationPolicy default/nginx-v2"},
+	},
+	{
 		name: "scaled: the repository's nginx-overflow goes from 10 to 14 replicas beside its policies",
 		files: map[string]string{"dc.yaml": "@dc-groups.yaml", "overflow.yaml": "@overflow-onprem-cloud.yaml",
 			"checkout.yaml": "@checkout-local-idc.yaml", "workloads.yaml": "@workloads.yaml|nginx-overflow:14"},
@@ -95,7 +128,22 @@ func planThenApply(t *testing.T, ctx context.Context, c lifecycleCase) {
 			x.kubectl(t, args...)
 		})
 	}
-	dir := t.TempDir()
+	if len(c.before) > 0 {
+		for _, a := range c.before {
+			x.kubectl(t, a...)
+		}
+		// The detector has released what the commands deleted the policy of: no claim left on its binding.
+		x.waitScheduled(t, ctx, func(w string, _ placement) bool {
+			_, deleted := c.want[w]
+			return !deleted || x.holders(t, ctx)[w] == ""
+		})
+	}
+	// Not t.TempDir(): its path holds the subtest's name, and kubectl's -f splits a path at commas.
+	dir, err := os.MkdirTemp("", "kpw-lifecycle-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	for name, content := range c.files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(x.content(t, content)), 0o644); err != nil {
 			t.Fatal(err)
