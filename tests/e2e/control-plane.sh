@@ -2,24 +2,48 @@
 # SPDX-License-Identifier: Apache-2.0
 # A Karmada control plane on loopback (issue 26), every component built from Go modules at the versions
 # tests/e2e/go.mod pins (Kubernetes v1.35.3, the minor Karmada v1.18.2 builds against; etcd as Kubernetes
-# pins it; Karmada v1.18.2, the conformance oracle's):
-#   tests/e2e/control-plane.sh up DIR     start it; DIR/kubeconfig (admin) and DIR/bin/kubectl; exit 0 once ready
+# pins it; Karmada v1.18.2, the conformance oracle's), or of an older Karmada release (issue 37):
+#   tests/e2e/control-plane.sh up DIR [--karmada-version V]
+#                                         start it; DIR/kubeconfig (admin) and DIR/bin/kubectl; exit 0 once
+#                                         ready. V: v1.16, v1.17 or v1.18 (default), or a full version of
+#                                         one of those minors (it maps to the pinned release of the minor)
 #   tests/e2e/control-plane.sh down DIR   stop everything `up` started (also what a crashed run left)
 #   tests/e2e/control-plane.sh examples DIR   put the shipped examples on it (Clusters with their status,
 #                                             workloads, policies) and wait until they are scheduled
+#   tests/e2e/control-plane.sh release V      print the pinned release V runs as (v1.17 -> v1.17.1), or
+#                                             exit 2 naming the supported ones
+# An older release's Karmada components (and CRDs, and webhook configuration) come from
+# tests/e2e/go.<release>.mod (built with -modfile, against the Kubernetes minor that release's go.mod
+# requires; docs/e2e.md, "Older Karmada releases"); etcd, kubectl and the plane's own commands are the
+# default's, kube-apiserver too unless the release's modfile builds its own (v1.16.0: v1.34.1).
 # Environment: KPW_BINARY (default build/webhook/karmada-policy-webhook), KPW_E2E_BIN (built binaries,
-# default build-e2e/bin), KPW_E2E_TIMEOUT (seconds for `up`, default 300).
+# default build-e2e/bin; an older release's in KPW_E2E_BIN/<release>), KPW_E2E_TIMEOUT (seconds for `up`,
+# default 300).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then PATH=$PATH:/usr/local/go/bin; fi
 
 say() { printf 'control-plane.sh: %s\n' "$*" >&2; }
-usage() { echo "usage: $0 up DIR | down DIR | examples DIR" >&2; exit 2; }
-[ $# -eq 2 ] || usage
+usage() {
+  echo "usage: $0 up DIR [--karmada-version v1.16|v1.17|v1.18] | down DIR | examples DIR | release VERSION" >&2
+  exit 2
+}
+[ $# -ge 2 ] || usage
 cmd=$1 dir=$2
-mkdir -p "$dir"
-dir=$(cd "$dir" && pwd)
+shift 2
+version=""
+while [ $# -gt 0 ]; do
+  case "$cmd $1" in
+    "up --karmada-version") [ $# -ge 2 ] || usage; version=$2; shift 2 ;;
+    "up --karmada-version="*) version=${1#--karmada-version=}; shift ;;
+    *) usage ;;
+  esac
+done
+if [ "$cmd" != release ]; then
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+fi
 bin=${KPW_E2E_BIN:-$repo/build-e2e/bin}
 webhook=${KPW_BINARY:-$repo/build/webhook/karmada-policy-webhook}
 
@@ -46,6 +70,62 @@ build() {
     go build -o "$bin/seed-examples" ./cmd/seed-examples)
   echo "$want" >"$stamp"
   say "built in $((SECONDS - t0)) s"
+}
+
+# The releases: go.mod's Karmada (the default) and one per go.<release>.mod.
+default_release() { (cd "$here" && go list -m -f '{{.Version}}' github.com/karmada-io/karmada); }
+releases() {
+  local m r
+  default_release
+  for m in "$here"/go.v*.mod; do
+    [ -e "$m" ] || continue
+    r=${m##*/go.}
+    echo "${r%.mod}"
+  done
+}
+
+# resolve V: the pinned release of V's minor (v1.17, 1.17, v1.17.5 -> v1.17.1), or a usage error listing
+# the supported ones.
+resolve() {
+  local want r list
+  list=$(releases | sort -V | tr '\n' ' ')
+  want=$(printf '%s' "$1" | sed -nE 's/^v?([0-9]+\.[0-9]+)(\.[0-9]+)?$/\1/p')
+  if [ -z "$want" ]; then
+    say "\"$1\" is not a Karmada version (v1.17, 1.17 or v1.17.1); supported releases: ${list% }"
+    exit 2
+  fi
+  for r in $(releases); do
+    case "$r" in "v$want".*) echo "$r"; return 0 ;; esac
+  done
+  say "Karmada $1 is not supported here: supported releases are ${list% } (a patch release runs as the pinned release of its minor)"
+  exit 2
+}
+
+# build_release R: an older release's Karmada components (and its kube-apiserver where its modfile builds
+# one) into $bin/R, against go.R.mod; everything else links to the default's. Its own stamp.
+build_release() {
+  local r=$1 rbin="$bin/$1" mod="go.$1.mod" stamp want t0
+  # The stamp: Go, the release's pins and this function (not the whole script: editing the rest of it
+  # does not change what is built here).
+  want=$(cd "$here" && { go version; cat "$mod" "go.$r.sum"; declare -f build_release; } | sha256sum | cut -d' ' -f1)
+  stamp="$rbin/.stamp"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  mkdir -p "$rbin"
+  say "building Karmada $r's components into $rbin against $mod (cold: many minutes; then cached)"
+  t0=$SECONDS
+  local c
+  for c in webhook scheduler aggregated-apiserver controller-manager; do
+    (cd "$here" && go build -modfile "$mod" -o "$rbin/karmada-$c" "github.com/karmada-io/karmada/cmd/$c")
+  done
+  if grep -q 'k8s.io/kubernetes/cmd/kube-apiserver' "$here/$mod"; then
+    (cd "$here" && go build -modfile "$mod" -o "$rbin/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+  else
+    ln -sfn ../kube-apiserver "$rbin/kube-apiserver"
+  fi
+  ln -sfn ../etcd "$rbin/etcd"
+  ln -sfn ../kubectl "$rbin/kubectl"
+  echo "$want" >"$stamp"
+  say "built Karmada $r in $((SECONDS - t0)) s"
 }
 
 alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
@@ -107,14 +187,25 @@ down() {
 }
 
 up() {
+  local release default rbin karmada modfile=go.mod
+  default=$(default_release)
+  release=$default
+  [ -z "$version" ] || release=$(resolve "$version")
   down # a previous run's leftovers, if any
   [ -x "$webhook" ] || { say "no $webhook: build it first (./dev.sh build)"; exit 1; }
   build
-  local karmada
-  karmada=$(cd "$here" && go list -m -f '{{.Dir}}' github.com/karmada-io/karmada)
+  rbin=$bin
+  if [ "$release" != "$default" ]; then
+    build_release "$release"
+    rbin=$bin/$release modfile=go.$release.mod
+  fi
+  karmada=$(cd "$here" && go list -modfile "$modfile" -m -f '{{.Dir}}' github.com/karmada-io/karmada)
   mkdir -p "$dir/bin"
   ln -sf "$bin/kubectl" "$dir/bin/kubectl"
-  setsid "$bin/control-plane" --dir "$dir" --bin "$bin" --karmada "$karmada" --webhook "$webhook" --repo "$repo" \
+  # The release the plane runs, for the tests (e2eenv) and for whoever looks.
+  printf '{"version": "%s", "default": "%s"}\n' "$release" "$default" >"$dir/karmada-release.json"
+  setsid "$bin/control-plane" --dir "$dir" --bin "$rbin" --karmada "$karmada" --webhook "$webhook" --repo "$repo" \
+    --karmada-version "$release" --default-karmada-version "$default" \
     >"$dir/control-plane.log" 2>&1 </dev/null &
   local plane=$!
   echo "$plane $(starttime "$plane")" >"$dir/pid"
@@ -129,7 +220,7 @@ up() {
     fi
     sleep 0.2
   done
-  say "up in $((SECONDS - t0)) s: KUBECONFIG=$dir/kubeconfig $dir/bin/kubectl get crd"
+  say "up in $((SECONDS - t0)) s (Karmada $release): KUBECONFIG=$dir/kubeconfig $dir/bin/kubectl get crd"
 }
 
 examples() {
@@ -142,5 +233,6 @@ case "$cmd" in
   up) up ;;
   down) down ;;
   examples) examples ;;
+  release) resolve "$dir" ;;
   *) usage ;;
 esac

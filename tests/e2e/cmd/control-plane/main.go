@@ -1,7 +1,8 @@
 // Command control-plane runs a Karmada control plane on loopback in the foreground until SIGTERM or
 // SIGINT (tests/e2e/control-plane.sh runs it in the background for `up` and signals it for `down`).
 //
-//	control-plane --dir DIR --bin BIN --karmada KARMADA_MODULE_DIR --webhook KPW_BINARY --repo REPO
+//	control-plane --dir DIR --bin BIN --karmada KARMADA_MODULE_DIR --webhook KPW_BINARY --repo REPO \
+//	  [--karmada-version RELEASE --default-karmada-version DEFAULT]
 //
 // DIR/ready appears once every component is ready; DIR/failed holds the reason when starting failed.
 package main
@@ -26,6 +27,8 @@ func main() {
 	flag.StringVar(&cfg.KarmadaDir, "karmada", "", "source directory of the pinned Karmada module")
 	flag.StringVar(&cfg.Webhook, "webhook", "", "the karmada-policy-webhook binary")
 	flag.StringVar(&cfg.Repo, "repo", ".", "the repository root")
+	flag.StringVar(&cfg.Release, "karmada-version", "", "the Karmada release of BIN's components and of KARMADA_MODULE_DIR")
+	flag.StringVar(&cfg.Default, "default-karmada-version", "", "the default release (serve answers for it without --karmada-version)")
 	flag.DurationVar(&cfg.Timeout, "timeout", 90*time.Second, "time each component gets to become ready")
 	flag.Parse()
 	if cfg.Dir == "" || cfg.Bin == "" || cfg.KarmadaDir == "" || cfg.Webhook == "" {

@@ -21,6 +21,30 @@ import (
 // Env is the control plane under test.
 type Env struct {
 	Dir, Kubeconfig, Kubectl, Lint, Repo string
+	// Release is the Karmada release the plane runs (control-plane.sh up --karmada-version), Default the
+	// default one (tests/e2e/go.mod's): DIR/karmada-release.json, written by `up`.
+	Release, Default string
+}
+
+// Older says whether the plane runs an older Karmada release than the default.
+func (e Env) Older() bool { return e.Release != e.Default }
+
+// ReleaseFlags are lint's flags that make it answer for the plane's release: --karmada-version on an older
+// plane, none on the default's (lint's default answers for it).
+func (e Env) ReleaseFlags() []string {
+	if e.Older() {
+		return []string{"--karmada-version", e.Release}
+	}
+	return nil
+}
+
+// DefaultReleaseOnly skips a test on an older release's plane: it covers what runs on the default
+// release's plane only (./dev.sh e2e). The skip names both releases, so that it is not read as a pass.
+func (e Env) DefaultReleaseOnly(t *testing.T, why string) {
+	t.Helper()
+	if e.Older() {
+		t.Skipf("not on Karmada %s's plane: runs on the default release's (%s) only: %s", e.Release, e.Default, why)
+	}
 }
 
 // Get returns the control plane of ./dev.sh e2e, or skips the test when there is none (a plain
@@ -40,8 +64,16 @@ func Get(t *testing.T) Env {
 	if lint == "" {
 		lint = filepath.Join(repo, "build/webhook/karmada-policy-webhook")
 	}
+	var release struct{ Version, Default string }
+	b, err := os.ReadFile(filepath.Join(dir, "karmada-release.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &release)
+	}
+	if err != nil || release.Version == "" || release.Default == "" {
+		t.Fatalf("the plane's Karmada release (%s/karmada-release.json, written by control-plane.sh up): %v %s", dir, err, b)
+	}
 	return Env{Dir: dir, Kubeconfig: filepath.Join(dir, "kubeconfig"), Kubectl: filepath.Join(dir, "bin/kubectl"),
-		Lint: lint, Repo: repo}
+		Lint: lint, Repo: repo, Release: release.Version, Default: release.Default}
 }
 
 // Dynamic is a dynamic client on the admin kubeconfig.

@@ -31,6 +31,10 @@ type Config struct {
 	Webhook    string        // the karmada-policy-webhook binary
 	Repo       string        // the repository root (manifests/)
 	Timeout    time.Duration // for each component to become ready
+	// Release is the Karmada release of the components in Bin and of KarmadaDir, Default the default
+	// release (tests/e2e/go.mod's). On an older release our serve is started with --karmada-version Release,
+	// as an operator of that release configures it.
+	Release, Default string
 }
 
 // Component is what the state directory's components.json says of one started component.
@@ -203,9 +207,12 @@ func (p *Plane) startOurWebhook(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	args := OurWebhookArgs(certDir, ports[0], ports[1], ports[2])
+	if p.cfg.Release != p.cfg.Default {
+		args = append(args, "--karmada-version", p.cfg.Release)
+	}
 	c := Component{Name: "karmada-policy-webhook", Log: p.logFile("karmada-policy-webhook"),
-		Ports: map[string]int{"secure": ports[0], "health": ports[1], "metrics": ports[2]},
-		Args:  OurWebhookArgs(certDir, ports[0], ports[1], ports[2])}
+		Ports: map[string]int{"secure": ports[0], "health": ports[1], "metrics": ports[2]}, Args: args}
 	if err := p.start(ctx, c, p.cfg.Webhook, fmt.Sprintf("http://127.0.0.1:%d/readyz", ports[1]), ""); err != nil {
 		return err
 	}
