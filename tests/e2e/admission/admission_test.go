@@ -33,7 +33,8 @@ type lintResult struct {
 
 func runLint(t *testing.T, e e2eenv.Env, file string, flags ...string) (lintResult, int) {
 	t.Helper()
-	out, code := e2eenv.Run(t, e.Lint, append(append([]string{"lint", "-o", "json"}, flags...), file)...)
+	args := append(append(append([]string{"lint", "-o", "json"}, e.ReleaseFlags()...), flags...), file)
+	out, code := e2eenv.Run(t, e.Lint, args...)
 	var r lintResult
 	if code != 2 {
 		if err := json.Unmarshal([]byte(out), &r); err != nil {

@@ -45,7 +45,8 @@ func TestUpdateRulesThroughApply(t *testing.T) {
 	defer e.KubectlRun(t, "delete", "-f", created)
 
 	// lint agrees on the file itself: it is valid on its own; the rule needs the stored object.
-	if out, code := e2eenv.Run(t, e.Lint, "lint", write("edited.yaml", "other-scheduler")); code != 0 {
+	if out, code := e2eenv.Run(t, e.Lint, append(append([]string{"lint"}, e.ReleaseFlags()...),
+		write("edited.yaml", "other-scheduler"))...); code != 0 {
 		t.Fatalf("lint refuses the edited file alone (it should not: UPDATE rules need the old object):\n%s", out)
 	}
 	out, code := e.KubectlRun(t, "apply", "-f", filepath.Join(dir, "edited.yaml"))

@@ -50,6 +50,7 @@ var exampleWorkloads = []string{"Deployment/default/nginx", "Deployment/default/
 func setUp(t *testing.T, ctx context.Context) *examples {
 	t.Helper()
 	e := e2eenv.Get(t)
+	e.DefaultReleaseOnly(t, "its fixture is the examples' overflow policies (overflowAffinities: Karmada v1.18.0 and later)")
 	x := &examples{e: e, dyn: e.Dynamic(t), dir: filepath.Join(e.Repo, "manifests/examples")}
 	for _, f := range []string{"dc-groups.yaml", "overflow-onprem-cloud.yaml", "checkout-local-idc.yaml"} {
 		x.policies = append(x.policies, filepath.Join(x.dir, f))

@@ -98,6 +98,7 @@ type fixture struct {
 func newFixture(t *testing.T, verbosity string) (*fixture, func()) {
 	t.Helper()
 	f := &fixture{e: e2eenv.Get(t), dir: t.TempDir()}
+	f.e.DefaultReleaseOnly(t, "certificate rotation and drain of our serve do not depend on Karmada's release")
 	var ours e2eenv.Component
 	for _, c := range f.e.Components(t) {
 		if c.Name == "karmada-policy-webhook" {

@@ -127,6 +127,7 @@ var drills = []struct {
 // and clusterUp as that controller would after its debounce.
 func TestDrills(t *testing.T) {
 	e := e2eenv.Get(t)
+	e.DefaultReleaseOnly(t, "the drills' policies tier replicas with overflowAffinities (Karmada v1.18.0 and later)")
 	for _, d := range drills {
 		t.Run(d.name, func(t *testing.T) {
 			playDrill(t, e, d.name, d.policy, d.workload, d.namespace, d.clusterController)
