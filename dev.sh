@@ -20,7 +20,10 @@
 #                              (--karmada-version V: one; docs/conformance.md)
 #   ./dev.sh conformance-fuzz N [SEED]   N generated cases compared per release; divergent ones kept
 #   ./dev.sh e2e      a Karmada control plane on loopback (etcd, kube-apiserver, Karmada's webhook, ours)
-#                     and the tests against it (tests/e2e/)
+#                     and the tests against it (tests/e2e/); `e2e --karmada-version v1.16|v1.17`: an older
+#                     release's plane and the tests that apply to it (admission, first-time scheduling, plan
+#                     picking the release); the others skip, named
+#   ./dev.sh e2e-releases   `e2e --karmada-version` for every older release, one after the other
 #   ./dev.sh build-asan   only the clang ASan+UBSan build with the fuzzers (CI's -O0 smoke runs)
 #   ./dev.sh build-fuzz   the optimised clang ASan+UBSan fuzzers for long runs (tests/fuzz/run_long.sh)
 # Every step says what it does and how long it took; a failing step is named with the tail of its output
@@ -466,31 +469,60 @@ conformance_check() {
 # of tests/e2e then compare what kubectl gets with what lint promised.
 e2e_dir=build-e2e/plane
 
+# e2e [RELEASE]: the default release's plane and every test, or (RELEASE: v1.17, ...) an older release's
+# plane in build-e2e/plane-<release>, where the tests that do not apply skip (issue 37; docs/e2e.md).
 e2e() {
   ensure_go
-  step e2e-modules env -C tests/e2e go mod download
+  local release="" tag="" dir=$e2e_dir default
+  default=$(go -C tests/e2e list -m -f '{{.Version}}' github.com/karmada-io/karmada)
+  if [ -n "${1:-}" ]; then
+    release=$(tests/e2e/control-plane.sh release "$1") || return 2
+    if [ "$release" != "$default" ]; then
+      tag=-$release dir=build-e2e/plane-$release
+    fi
+  fi
+  step "e2e-modules$tag" env -C tests/e2e go mod download
+  if [ -n "$tag" ]; then
+    step "e2e-modules$tag" env -C tests/e2e go mod download -modfile "go.$release.mod"
+  fi
   # `up` builds what is missing (cold: many minutes, then cached); `down` runs whatever happens after.
-  trap 'tests/e2e/control-plane.sh down "$e2e_dir" >/dev/null 2>&1 || true' EXIT
-  step e2e-up env KPW_BINARY="$PWD/build/webhook/karmada-policy-webhook" tests/e2e/control-plane.sh up "$e2e_dir"
+  trap 'tests/e2e/control-plane.sh down "'"$dir"'" >/dev/null 2>&1 || true' EXIT
+  step "e2e-up$tag" env KPW_BINARY="$PWD/build/webhook/karmada-policy-webhook" \
+    tests/e2e/control-plane.sh up "$dir" ${release:+--karmada-version "$release"}
   local rc=0
   say "e2e tests against the control plane ..."
   # -timeout bounds each package's test binary (go test applies it per package): the longest, live, took
   # 98-101 s (issue 38's runs, load 20-30; RELIABILITY.md: 107 s at load 10-16), all packages 238-284 s;
   # 6 min is over 3x that package, and a hung wait fails with the goroutines' stacks well before go test's
   # implicit 10 min default.
-  (cd tests/e2e && KPW_E2E_DIR="$PWD/../../$e2e_dir" KPW_BINARY="$PWD/../../build/webhook/karmada-policy-webhook" \
-    go test -count=1 -p 1 -timeout 6m -json ./... >"../../$log_dir/e2e-tests.json" 2>"../../$log_dir/e2e-tests.err") || rc=$?
-  e2e_results "$log_dir/e2e-tests.json"
-  step e2e-down tests/e2e/control-plane.sh down "$e2e_dir"
+  local t0=$SECONDS
+  (cd tests/e2e && KPW_E2E_DIR="$PWD/../../$dir" KPW_BINARY="$PWD/../../build/webhook/karmada-policy-webhook" \
+    go test -count=1 -p 1 -timeout 6m -json ./... >"../../$log_dir/e2e-tests$tag.json" 2>"../../$log_dir/e2e-tests$tag.err") || rc=$?
+  say "e2e tests$tag done in $((SECONDS - t0)) s"
+  e2e_results "$log_dir/e2e-tests$tag.json" "e2e$tag"
+  step "e2e-down$tag" tests/e2e/control-plane.sh down "$dir"
   trap - EXIT
   return "$rc"
 }
 
-# e2e_results FILE: every leaf test of `go test -json` as a line of the checks file (so `test` counts each),
-# failures with their output.
+# e2e_releases: every older release's plane and its tests, one after the other (each plane is stopped
+# before the next starts: two would not fit the 2-core machine's budget; RELIABILITY.md).
+e2e_releases() {
+  local m r rc=0
+  for m in tests/e2e/go.v*.mod; do
+    r=${m##*/go.}
+    r=${r%.mod}
+    check "e2e-control-plane-$r" e2e "$r" || rc=1
+  done
+  return "$rc"
+}
+
+# e2e_results FILE LABEL: every leaf test of `go test -json` as a line "LABEL:package/test" of the checks
+# file (so `test` counts each), failures with their output.
 e2e_results() {
-  python3 - "$1" "$log_dir/checks" <<'PY'
+  python3 - "$1" "$log_dir/checks" "$2" <<'PY'
 import json, sys
+label = sys.argv[3]
 results, output = {}, {}
 for line in open(sys.argv[1]):
     try:
@@ -509,10 +541,10 @@ leaves = [k for k in results if not any(o != k and o.startswith(k + "/") for o i
 with open(sys.argv[2], "a") as checks:
     for k in sorted(leaves):
         word = {"pass": "OK", "fail": "FAIL", "skip": "SKIP"}[results[k]]
-        checks.write(f"e2e:{k.replace(' ', '_')} {word}\n")
+        checks.write(f"{label}:{k.replace(' ', '_')} {word}\n")
         if word == "FAIL":
-            sys.stderr.write(f"FAIL e2e {k}\n" + "".join(output.get(k, [])))
-print(f"dev.sh: e2e: {sum(results[k] == 'pass' for k in leaves)} passed, "
+            sys.stderr.write(f"FAIL {label} {k}\n" + "".join(output.get(k, [])))
+print(f"dev.sh: {label}: {sum(results[k] == 'pass' for k in leaves)} passed, "
       f"{sum(results[k] == 'fail' for k in leaves)} failed, {sum(results[k] == 'skip' for k in leaves)} skipped",
       file=sys.stderr)
 PY
@@ -731,11 +763,28 @@ HINT
     build_oracle
     conformance_fuzz --out "$PWD/$oracle_dir/divergent" "${@:2}"
     ;;
-  e2e) # the control plane on loopback (tests/e2e/control-plane.sh) and the tests against it
+  e2e) # [--karmada-version V]: the control plane on loopback (tests/e2e/control-plane.sh) and the tests against it
+    case "${2:-}" in
+      "") release="" ;;
+      --karmada-version) [ $# -eq 3 ] || { echo "usage: ./dev.sh e2e [--karmada-version v1.16|v1.17|v1.18]" >&2; exit 2; }; release=$3 ;;
+      *) echo "usage: ./dev.sh e2e [--karmada-version v1.16|v1.17|v1.18]" >&2; exit 2 ;;
+    esac
+    if [ -n "$release" ]; then
+      ensure_go
+      tests/e2e/control-plane.sh release "$release" >/dev/null || exit 2 # before building anything
+    fi
     install_deps test
     build build webhook/karmada-policy-webhook
     rm -f "$log_dir/checks"
-    check e2e-control-plane e2e
+    check "e2e-control-plane${release:+-$release}" e2e "$release"
+    count_results
+    ;;
+  e2e-releases) # every older Karmada release's control plane and the tests that apply to it
+    install_deps test
+    build build webhook/karmada-policy-webhook
+    rm -f "$log_dir/checks"
+    ensure_go
+    e2e_releases || true
     count_results
     ;;
   build-asan)
@@ -747,7 +796,7 @@ HINT
     build_fuzz
     ;;
   *)
-    echo "usage: ./dev.sh run|demo|test|test-suites|test-sanitizers|image [tests]|build-oracle|conformance [CASE_DIR...]|conformance-fuzz N [SEED]|e2e|deps [test]|build|build-asan|build-fuzz" >&2
+    echo "usage: ./dev.sh run|demo|test|test-suites|test-sanitizers|image [tests]|build-oracle|conformance [CASE_DIR...]|conformance-fuzz N [SEED]|e2e [--karmada-version V]|e2e-releases|deps [test]|build|build-asan|build-fuzz" >&2
     exit 2
     ;;
 esac
