@@ -481,7 +481,7 @@ e2e() {
       tag=-$release dir=build-e2e/plane-$release
     fi
   fi
-  step "e2e-modules$tag" env -C tests/e2e go mod download
+  step e2e-modules env -C tests/e2e go mod download
   if [ -n "$tag" ]; then
     step "e2e-modules$tag" env -C tests/e2e go mod download -modfile "go.$release.mod"
   fi
@@ -544,6 +544,9 @@ with open(sys.argv[2], "a") as checks:
         checks.write(f"{label}:{k.replace(' ', '_')} {word}\n")
         if word == "FAIL":
             sys.stderr.write(f"FAIL {label} {k}\n" + "".join(output.get(k, [])))
+        elif word == "SKIP":  # t.Skip's reason: the last "file_test.go:N: ..." line of the test's output
+            why = [l.strip() for l in output.get(k, []) if "_test.go:" in l]
+            sys.stderr.write(f"dev.sh: SKIPPED {label}:{k}: {why[-1] if why else 'no reason printed'}\n")
 print(f"dev.sh: {label}: {sum(results[k] == 'pass' for k in leaves)} passed, "
       f"{sum(results[k] == 'fail' for k in leaves)} failed, {sum(results[k] == 'skip' for k in leaves)} skipped",
       file=sys.stderr)
@@ -771,7 +774,7 @@ HINT
     esac
     if [ -n "$release" ]; then
       ensure_go
-      tests/e2e/control-plane.sh release "$release" >/dev/null || exit 2 # before building anything
+      release=$(tests/e2e/control-plane.sh release "$release") || exit 2 # before building anything
     fi
     install_deps test
     build build webhook/karmada-policy-webhook
