@@ -1,12 +1,12 @@
 package controlplane
 
 import (
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"karmada-policy-webhook/tests/e2e/internal/e2eenv"
 )
 
 // run runs control-plane.sh with args and returns its stdout, stderr and exit code.
@@ -16,19 +16,7 @@ func run(t *testing.T, args ...string) (string, string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(script, args...)
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return stdout.String(), stderr.String(), 0
-	case errors.As(err, &ee):
-		return stdout.String(), stderr.String(), ee.ExitCode()
-	}
-	t.Fatalf("control-plane.sh: %v", err)
-	return "", "", -1
+	return e2eenv.RunSplit(t, script, args...)
 }
 
 const supported = "v1.16.0 v1.17.1 v1.18.2"

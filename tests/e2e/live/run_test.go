@@ -1,10 +1,9 @@
 package live
 
 import (
-	"bytes"
-	"errors"
-	"os/exec"
 	"testing"
+
+	"karmada-policy-webhook/tests/e2e/internal/e2eenv"
 )
 
 // output is a command's stdout and stderr, apart: -o json goes to stdout, the reasons for exit 2 to stderr.
@@ -13,18 +12,6 @@ type output struct{ stdout, stderr string }
 // runSplit runs a command and returns its output and exit code (a failure to start fails the test).
 func runSplit(t *testing.T, name string, args ...string) (output, int) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(name, args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	out := output{stdout.String(), stderr.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out, 0
-	case errors.As(err, &ee):
-		return out, ee.ExitCode()
-	}
-	t.Fatalf("%s: %v", name, err)
-	return out, -1
+	stdout, stderr, code := e2eenv.RunSplit(t, name, args...)
+	return output{stdout, stderr}, code
 }

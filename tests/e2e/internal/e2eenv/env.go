@@ -94,15 +94,32 @@ func (e Env) Dynamic(t *testing.T) dynamic.Interface {
 func Run(t *testing.T, name string, args ...string) (string, int) {
 	t.Helper()
 	out, err := exec.Command(name, args...).CombinedOutput()
+	return string(out), exitCode(t, name, err)
+}
+
+// RunSplit runs a command and returns its stdout and stderr apart (-o json goes to stdout, the reasons for
+// exit 2 to stderr) and its exit code (a failure to start fails the test).
+func RunSplit(t *testing.T, name string, args ...string) (string, string, int) {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	cmd := exec.Command(name, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	return stdout.String(), stderr.String(), exitCode(t, name, err)
+}
+
+// exitCode is a finished command's exit code; a command that could not run fails the test.
+func exitCode(t *testing.T, name string, err error) int {
+	t.Helper()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		return string(out), 0
+		return 0
 	case errors.As(err, &ee):
-		return string(out), ee.ExitCode()
+		return ee.ExitCode()
 	}
 	t.Fatalf("%s: %v", name, err)
-	return "", -1
+	return -1
 }
 
 // KubectlRun runs the plane's kubectl with the admin kubeconfig.
