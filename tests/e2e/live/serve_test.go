@@ -76,22 +76,8 @@ func startServe(t *testing.T, e e2eenv.Env) *liveServe {
 			t.Fatalf("serve exited:\n%s", s.tail())
 		default:
 		}
-		b, err := os.ReadFile(portFile)
-		if err != nil {
-			return false
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if f := strings.Fields(line); len(f) == 2 {
-				switch f[0] {
-				case "webhook":
-					s.webhook = f[1]
-				case "metrics":
-					s.metrics = f[1]
-				case "health":
-					s.health = f[1]
-				}
-			}
-		}
+		addrs, _ := e2eenv.ReadPortFile(portFile)
+		s.webhook, s.metrics, s.health = addrs["webhook"], addrs["metrics"], addrs["health"]
 		return s.webhook != "" && s.metrics != "" && s.health != ""
 	})
 	ca, err := os.ReadFile(filepath.Join(dir, "certs", "ca.crt"))

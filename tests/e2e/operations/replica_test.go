@@ -31,23 +31,31 @@ type replica struct {
 
 func startReplica(t *testing.T, e e2eenv.Env, name, certDir, verbosity string) *replica {
 	t.Helper()
-	ports, err := plane.FreePorts(3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &replica{name: name, secure: ports[0], health: ports[1], metrics: ports[2],
-		log: filepath.Join(e.Dir, "logs", name+".log")}
-	args := append(plane.OurWebhookArgs(certDir, r.secure, r.health, r.metrics), "--v", verbosity)
+	// Ports 0 and --port-file: ports picked beforehand could be taken by another process before serve
+	// binds them ("Address already in use" under a busy machine).
+	r := &replica{name: name, log: filepath.Join(e.Dir, "logs", name+".log")}
+	portFile := filepath.Join(e.Dir, "logs", name+".ports")
+	_ = os.Remove(portFile) // a replica of the same name started earlier left its own
+	args := append(plane.OurWebhookArgs(certDir, 0, 0, 0), "--v", verbosity, "--port-file", portFile)
 	r.proc = &proc.Process{Name: name, Path: e.Lint, Args: args, Log: r.log}
 	if err := r.proc.Start(plane.PidFile(e.Dir)); err != nil { // recorded for control-plane.sh down
 		t.Fatal(err)
 	}
-	e2eenv.WaitFor(t, name+" to be ready", 30*time.Second, func() bool {
+	exited := func() {
 		select {
 		case <-r.proc.Exited():
 			t.Fatalf("%s exited: %v\n%s", name, r.proc.ExitError(), r.proc.Tail(20))
 		default:
 		}
+	}
+	e2eenv.WaitFor(t, name+" to write its ports", 30*time.Second, func() bool {
+		exited()
+		addrs, ok := e2eenv.ReadPortFile(portFile)
+		r.secure, r.health, r.metrics = e2eenv.Port(addrs["webhook"]), e2eenv.Port(addrs["health"]), e2eenv.Port(addrs["metrics"])
+		return ok && r.secure != 0 && r.health != 0 && r.metrics != 0
+	})
+	e2eenv.WaitFor(t, name+" to be ready", 30*time.Second, func() bool {
+		exited()
 		resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/readyz", r.health))
 		if err != nil {
 			return false

@@ -23,9 +23,6 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// FreePorts are n free loopback ports (see freePort for the race).
-func FreePorts(n int) ([]int, error) { return freePorts(n) }
-
 func freePorts(n int) ([]int, error) {
 	out := make([]int, n)
 	for i := range out {
