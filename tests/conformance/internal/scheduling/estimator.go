@@ -26,6 +26,7 @@ import (
 	estimatorclient "github.com/karmada-io/karmada/pkg/estimator/client"
 	estimatorserver "github.com/karmada-io/karmada/pkg/estimator/server"
 	estimatorservice "github.com/karmada-io/karmada/pkg/estimator/service"
+	"github.com/karmada-io/karmada/pkg/scheduler"
 	"github.com/karmada-io/karmada/pkg/util/fedinformer/genericmanager"
 	"github.com/karmada-io/karmada/pkg/util/names"
 )
@@ -224,19 +225,34 @@ func serveEstimator(parent context.Context, cluster string, m member) (string, f
 	return l.Addr().String(), stop, nil
 }
 
-// fieldOf reads the unexported field name of the estimator server. A release that renames it fails here,
-// loudly, rather than serving from informers nobody started.
-func fieldOf[T any](es *estimatorserver.AccurateSchedulerEstimatorServer, name string) (T, error) {
+// fieldOf reads the unexported field name of the struct obj points to. A release that renames it fails
+// here, loudly, rather than running with what nobody started or closed.
+func fieldOf[T any](obj any, name string) (T, error) {
 	var zero T
-	f := reflect.ValueOf(es).Elem().FieldByName(name)
+	f := reflect.ValueOf(obj).Elem().FieldByName(name)
 	if !f.IsValid() {
-		return zero, fmt.Errorf("AccurateSchedulerEstimatorServer has no field %s", name)
+		return zero, fmt.Errorf("%T has no field %s", obj, name)
 	}
 	v, ok := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(T)
 	if !ok {
-		return zero, fmt.Errorf("AccurateSchedulerEstimatorServer.%s is a %s", name, f.Type())
+		return zero, fmt.Errorf("%T.%s is a %s", obj, name, f.Type())
 	}
 	return v, nil
+}
+
+// closeEstimatorConnections closes the scheduler's gRPC connections to the estimators (its
+// SchedulerEstimatorCache, which karmada-scheduler never closes: it lives as long as the process). A batch
+// process runs hundreds of dry runs; each one's connections would otherwise keep redialling a stopped
+// server.
+func closeEstimatorConnections(sched *scheduler.Scheduler, clusters []string) error {
+	cache, err := fieldOf[*estimatorclient.SchedulerEstimatorCache](sched, "schedulerEstimatorCache")
+	if err != nil {
+		return err
+	}
+	for _, c := range clusters {
+		cache.DeleteCluster(c)
+	}
+	return nil
 }
 
 // The estimator's pod informer lists with the field selector status.phase!=Succeeded,status.phase!=Failed

@@ -54,7 +54,7 @@ type outcome struct {
 // runScheduler runs karmada-scheduler (scheduler.NewScheduler + Run, the options karmada-scheduler's flags
 // default to; the scheduler-estimator on when the world has member state, estimator.go) over a fake clientset holding the clusters and bindings, waits
 // until it has handled every binding once, and returns what each binding looks like afterwards.
-func runScheduler(ctx context.Context, w *world, bindings []binding) (map[string]outcome, error) {
+func runScheduler(ctx context.Context, w *world, bindings []binding) (_ map[string]outcome, err error) {
 	objs := make([]runtime.Object, 0, len(w.clusters)+len(bindings))
 	for _, c := range w.clusters {
 		objs = append(objs, c.DeepCopy())
@@ -99,6 +99,14 @@ func runScheduler(ctx context.Context, w *world, bindings []binding) (map[string
 	)
 	if err != nil {
 		return nil, fmt.Errorf("creating the scheduler: %w", err)
+	}
+	if len(w.members) > 0 {
+		// After the scheduler has stopped (deferred below, so run before this).
+		defer func() {
+			if cerr := closeEstimatorConnections(sched, w.clusterNames()); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	stopped := make(chan struct{})
