@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -33,12 +34,15 @@ import (
 
 // karmada-scheduler's flag defaults for the estimator connection (cmd/scheduler/app/options/options.go
 // of every pinned release): the estimator of cluster C is the Service
-// karmada-system/karmada-scheduler-estimator-C, port 10352, called with a 3 s timeout.
+// karmada-system/karmada-scheduler-estimator-C, port 10352. The call's timeout is not the flag's 3 s: a
+// call that times out is dropped like a failed one (calAvailableReplicas), and on this shared machine
+// (load 20-30) a 3 s bound would make the answer depend on the load rather than on the input. Karmada's
+// estimator answers in milliseconds; the bound only turns a hang into the fallback.
 const (
 	estimatorServiceNamespace = names.NamespaceKarmadaSystem
 	estimatorServicePrefix    = names.KarmadaSchedulerEstimatorComponentName
 	estimatorPort             = 10352
-	estimatorTimeout          = 3 * time.Second
+	estimatorTimeout          = time.Minute
 	// estimator-side --parallelism default (cmd/scheduler-estimator/app/options).
 	estimatorParallelism = 16
 )
@@ -108,39 +112,66 @@ func startEstimators(ctx context.Context, clusters []string, state map[string]me
 	if !protoMessageTag {
 		return nil, fmt.Errorf("karmada-scheduler-estimator needs the oracle built with -tags %s, as Karmada's hack/build.sh builds it (protomessage.go)", protoMessageBuildTag)
 	}
-	e := &estimators{}
 	sorted := append([]string(nil), clusters...)
 	sort.Strings(sorted)
-	for _, name := range sorted {
+	// The servers start at once, as the members' estimators run side by side: each start waits on
+	// client-go's WaitForCacheSync, which polls every 100 ms.
+	type started struct {
+		addr string
+		stop func()
+		err  error
+	}
+	results := make([]started, len(sorted))
+	var wg sync.WaitGroup
+	for i, name := range sorted {
+		m, ok := state[name]
+		if !ok {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			addr, stop, err := serveEstimator(ctx, name, m)
+			results[i] = started{addr, stop, err}
+		}()
+	}
+	wg.Wait()
+	e := &estimators{}
+	var firstErr error
+	for i, name := range sorted {
 		svc := &corev1.Service{
 			ObjectMeta: metav1.ObjectMeta{Namespace: estimatorServiceNamespace,
 				Name: names.GenerateEstimatorServiceName(estimatorServicePrefix, name)},
 			Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP,
 				Ports: []corev1.ServicePort{{Port: estimatorPort, TargetPort: intstr.FromInt32(estimatorPort)}}},
 		}
-		m, ok := state[name]
-		if ok {
-			addr, stop, err := serveEstimator(ctx, name, m)
+		r := results[i]
+		if r.stop != nil {
+			e.stops = append(e.stops, r.stop)
+		}
+		if r.err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("karmada-scheduler-estimator of cluster %s: %w", name, r.err)
+		}
+		if r.addr != "" && firstErr == nil {
+			host, port, err := net.SplitHostPort(r.addr)
 			if err != nil {
-				e.stop()
-				return nil, fmt.Errorf("karmada-scheduler-estimator of cluster %s: %w", name, err)
-			}
-			e.stops = append(e.stops, stop)
-			host, port, err := net.SplitHostPort(addr)
-			if err != nil {
-				e.stop()
-				return nil, err
+				firstErr = err
+				continue
 			}
 			p, err := strconv.Atoi(port)
 			if err != nil {
-				e.stop()
-				return nil, err
+				firstErr = err
+				continue
 			}
 			svc.Spec.Type = corev1.ServiceTypeExternalName
 			svc.Spec.ExternalName = host
 			svc.Spec.Ports[0].TargetPort = intstr.FromInt(p)
 		}
 		e.services = append(e.services, svc)
+	}
+	if firstErr != nil {
+		e.stop()
+		return nil, firstErr
 	}
 	return e, nil
 }
