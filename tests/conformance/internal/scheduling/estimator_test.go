@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,43 +11,10 @@ import (
 	estimatorclient "github.com/karmada-io/karmada/pkg/estimator/client"
 )
 
-// estimatorClusters are two clusters whose resource summaries (the general estimator's input) take 100
-// one-CPU replicas each, so every number below that is not 50/50 or 3/3 came from
-// karmada-scheduler-estimator.
-const estimatorClusters = `
-apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata: {name: m1}
-spec: {syncMode: Push, apiEndpoint: "https://m1.example"}
-status:
-  conditions: [{type: Ready, status: "True", reason: ClusterReady, message: ok, lastTransitionTime: "2026-11-20T08:00:00Z"}]
-  apiEnablements: [{groupVersion: apps/v1, resources: [{name: deployments, kind: Deployment}]}]
-  resourceSummary: {allocatable: {cpu: "100", memory: 400Gi, pods: "1000"}}
----
-apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata: {name: m2}
-spec: {syncMode: Push, apiEndpoint: "https://m2.example"}
-status:
-  conditions: [{type: Ready, status: "True", reason: ClusterReady, message: ok, lastTransitionTime: "2026-11-20T08:00:00Z"}]
-  apiEnablements: [{groupVersion: apps/v1, resources: [{name: deployments, kind: Deployment}]}]
-  resourceSummary: {allocatable: {cpu: "100", memory: 400Gi, pods: "1000"}}
-`
-
-// estimatorPolicy divides by the clusters' available replicas: the placement shows each cluster's answer.
-const estimatorPolicy = `
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: web, namespace: default}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
-  placement:
-    clusterAffinity: {clusterNames: [m1, m2]}
-    replicaScheduling:
-      replicaSchedulingType: Divided
-      replicaDivisionPreference: Weighted
-      weightPreference: {dynamicWeight: AvailableReplicas}
-`
+// estimatorCase is the committed case whose clusters (resource summaries that take 100 one-CPU replicas
+// each: any other split came from karmada-scheduler-estimator) and dynamic-weight policy (the split shows
+// each cluster's answer) the table below reuses with member states of its own.
+const estimatorCase = "../../cases/estimator-nodes-and-pods"
 
 func estimatorWorkload(replicas int) string {
 	return fmt.Sprintf(`
@@ -140,8 +108,8 @@ func TestAccurateEstimator(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := run(t, Input{
-				Policies:    admit(t, docs(estimatorPolicy)),
-				Clusters:    docs(estimatorClusters),
+				Policies:    admit(t, readObjects(t, filepath.Join(estimatorCase, "policy.yaml"))),
+				Clusters:    readObjects(t, filepath.Join(estimatorCase, "clusters.yaml")),
 				Workloads:   docs(estimatorWorkload(tt.replicas)),
 				MemberState: tt.state,
 			})
