@@ -122,6 +122,12 @@ func (g *gen) nodeObject(name string) *Node {
 	return M("apiVersion", "v1", "kind", "Node", "metadata", M("name", name, "labels", labels), "spec", spec, "status", status)
 }
 
+// podIndex numbers the pack's pods (their uids are unique across the pack's members).
+func (g *gen) podIndex() int {
+	g.pods++
+	return g.pods
+}
+
 // podObject is a pod bound to one of nodes (or to none, or to a node that is not there), running,
 // pending or finished, with requests.
 func (g *gen) podObject(name string, nodes []string) *Node {
@@ -146,8 +152,10 @@ func (g *gen) podObject(name string, nodes []string) *Node {
 			"resources", M("requests", M("cpu", g.quantity("1", "4")))))})
 	}
 	phase := pick(g, []string{"Running", "Running", "Running", "Pending", "Succeeded", "Failed"})
+	// Every pod has a uid, as kube-apiserver gives it and `kubectl get` writes it; the index keeps them
+	// apart (the estimator's cache keys pods by uid).
 	meta := M("name", name, "namespace", pick(g, []string{"default", "kube-system", "apps"}),
-		"uid", g.maybe(0.7, fmt.Sprintf("00000000-0000-4000-9000-%012d", g.r.IntN(1000000000))))
+		"uid", fmt.Sprintf("00000000-0000-4000-9000-%03d%09d", g.podIndex(), g.r.IntN(1000000000)))
 	return M("apiVersion", "v1", "kind", "Pod", "metadata", meta, "spec", spec, "status", M("phase", phase))
 }
 

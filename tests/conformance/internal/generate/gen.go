@@ -68,6 +68,7 @@ type gen struct {
 	rescheduleChance float64
 	// estimator: an estimator pack (estimator.go): workloads with node claims and varied requests.
 	estimator bool
+	pods      int // pods written so far (estimator.go podIndex)
 }
 
 type cluster struct{ name, region, zone, provider, tier string }

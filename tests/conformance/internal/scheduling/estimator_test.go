@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -49,12 +50,12 @@ func pod(name, nodeName, cpu, phase string) string {
 	return fmt.Sprintf(`
 apiVersion: v1
 kind: Pod
-metadata: {name: %s, namespace: default}
+metadata: {name: %s, namespace: default, uid: "uid-%s"}
 spec:
   nodeName: "%s"
   containers: [{name: c, image: busybox, resources: {requests: {cpu: "%s"}}}]
 status: {phase: %s}
-`, name, nodeName, cpu, phase)
+`, name, name, nodeName, cpu, phase)
 }
 
 // TestAccurateEstimator runs karmada-scheduler with karmada-scheduler-estimator servers (one per cluster with
@@ -132,6 +133,7 @@ func TestMemberStateKinds(t *testing.T) {
 		{"pod", pod("p", "a", "1", "Running"), ""},
 		{"configmap", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "only v1 Node and Pod objects"},
 		{"node of another version", "apiVersion: v2\nkind: Node\nmetadata: {name: x}\n", `apiVersion "v2"`},
+		{"pod without a uid", "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", "metadata.uid: Required value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,6 +142,37 @@ func TestMemberStateKinds(t *testing.T) {
 				t.Fatalf("unexpected error: %v", err)
 			}
 			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestMemberStateRefused: member state that no member's kube-apiserver could serve is refused (as lint
+// refuses it), never estimated on.
+func TestMemberStateRefused(t *testing.T) {
+	docs := func(s string) []*unstructured.Unstructured { return decodeAll(t, []byte(s)) }
+	tests := []struct {
+		name    string
+		state   map[string][]*unstructured.Unstructured
+		wantErr string
+	}{
+		{"a directory of no Cluster", map[string][]*unstructured.Unstructured{"m9": docs(node("a", "1", ""))},
+			"no Cluster m9 in the snapshot"},
+		{"a node twice", map[string][]*unstructured.Unstructured{"m1": docs(node("a", "1", "") + "\n---\n" + node("a", "2", ""))},
+			"Node /a is there twice"},
+		{"two pods of one uid", map[string][]*unstructured.Unstructured{"m1": docs(pod("p", "a", "1", "Running") + "\n---\n" +
+			strings.Replace(pod("p", "a", "1", "Running"), "name: p,", "name: q,", 1))}, "uid uid-p is another pod's"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Run(context.Background(), Input{
+				Policies:    admit(t, readObjects(t, filepath.Join(estimatorCase, "policy.yaml"))),
+				Clusters:    readObjects(t, filepath.Join(estimatorCase, "clusters.yaml")),
+				Workloads:   docs(estimatorWorkload(2)),
+				MemberState: tt.state,
+			})
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
 			}
 		})

@@ -45,10 +45,12 @@ func newMembers(state map[string][]*unstructured.Unstructured) (map[string]membe
 				if p.Namespace == "" {
 					p.Namespace = "default" // as kubectl apply would place it
 				}
-				// kube-apiserver gives every pod a uid, and the estimator's cache keys pods by it (it
-				// refuses a pod without one): a pod written without gets one of its own.
+				// The estimator's cache keys pods by uid and skips a pod without one
+				// (pkg/util/lifted/scheduler/framework/types.go GetPodKey); kube-apiserver gives every pod
+				// one, so `kubectl get` never writes a pod without: such a file is not a member's state
+				// (lint refuses it too).
 				if p.UID == "" {
-					p.UID = types.UID("member-state/" + cluster + "/" + p.Namespace + "/" + p.Name)
+					return nil, fmt.Errorf("member state of %s: Pod %s/%s: metadata.uid: Required value", cluster, p.Namespace, p.Name)
 				}
 				if uids[p.UID] {
 					return nil, fmt.Errorf("member state of %s: Pod %s/%s: uid %s is another pod's", cluster, p.Namespace, p.Name, p.UID)
@@ -62,6 +64,21 @@ func newMembers(state map[string][]*unstructured.Unstructured) (map[string]membe
 		out[cluster] = m
 	}
 	return out, nil
+}
+
+// checkMembers: every member with state is a Cluster of the snapshot (--member-state names each
+// subdirectory after its Cluster; lint refuses another name as well).
+func (w *world) checkMembers() error {
+	known := map[string]bool{}
+	for _, c := range w.clusters {
+		known[c.Name] = true
+	}
+	for name := range w.members {
+		if !known[name] {
+			return fmt.Errorf("--member-state: no Cluster %s in the snapshot", name)
+		}
+	}
+	return nil
 }
 
 // clusterNames are the names of the snapshot's clusters, sorted.

@@ -275,6 +275,9 @@ func newWorld(in Input) (*world, error) {
 		w.templates = append(w.templates, t)
 	}
 	w.restMapper = mapper
+	if err := w.checkMembers(); err != nil {
+		return nil, err
+	}
 	return w, nil
 }
 
