@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"path"
 	"reflect"
 	"sort"
 	"strconv"
@@ -11,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	"google.golang.org/grpc"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -236,7 +239,7 @@ func serveEstimator(parent context.Context, cluster string, m member) (string, f
 		cancel()
 		return "", nil, err
 	}
-	s, err := es.GrpcConfig.NewServer()
+	s, err := newEstimatorGRPCServer(es, cluster)
 	if err != nil {
 		cancel()
 		_ = l.Close()
@@ -345,3 +348,20 @@ const protoMessageBuildTag = "kubernetes_protomessage_one_more_release"
 
 // accurateEstimatorName is the key RegisterSchedulerEstimator uses (pkg/estimator/client/accurate.go).
 const accurateEstimatorName = "scheduler-estimator"
+
+// traceEnv, when set, makes each estimator print every call it answers to stderr (cluster, method,
+// request, answer): what karmada-scheduler-estimator's klog lines at -v=4 say, for explaining a case.
+const traceEnv = "KARMADA_ORACLE_ESTIMATOR_TRACE"
+
+// newEstimatorGRPCServer is es.GrpcConfig.NewServer() (no TLS: the oracle sets no certificates), with
+// the tracing interceptor when traceEnv is set.
+func newEstimatorGRPCServer(es *estimatorserver.AccurateSchedulerEstimatorServer, cluster string) (*grpc.Server, error) {
+	if os.Getenv(traceEnv) == "" {
+		return es.GrpcConfig.NewServer()
+	}
+	return grpc.NewServer(grpc.UnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		resp, err := h(ctx, req)
+		fmt.Fprintf(os.Stderr, "estimator %s %s: %v -> %v (error: %v)\n", cluster, path.Base(info.FullMethod), req, resp, err)
+		return resp, err
+	})), nil
+}
