@@ -74,11 +74,13 @@ mkdir -p "$out"
 # build_release RELEASE: go vet and go build against the release's modfile, with its build tag.
 build_release() {
     r=$1
+    # kubernetes_protomessage_one_more_release: the tag Karmada's hack/build.sh builds its binaries with
+    # (the estimator's gRPC messages embed k8s.io/api types; internal/scheduling/protomessage.go).
     if [ "$r" = "$default" ]; then
-        set -- -modfile=go.mod
+        set -- -modfile=go.mod -tags=kubernetes_protomessage_one_more_release
     else
         minor=$(echo "$r" | cut -d. -f1,2 | tr . _)
-        set -- -modfile="go.$r.mod" -tags="karmada_$minor"
+        set -- -modfile="go.$r.mod" -tags="karmada_$minor,kubernetes_protomessage_one_more_release"
     fi
     karmada=$(go list "$@" -m -f '{{.Dir}}' github.com/karmada-io/karmada)
     crds=$karmada/charts/karmada/_crds/bases/policy

@@ -52,10 +52,20 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 2
 	}
 	var withSnapshot []cases.Case
+	memberState := 0
 	for _, c := range list {
+		// simulate reads member state from its scenario (memberState:), which this check does not write
+		// yet: a case with --member-state would be compared with the general estimator's drill.
+		if hasFlag(c.Args, "--member-state") {
+			memberState++
+			continue
+		}
 		if hasClusters(c.Args) {
 			withSnapshot = append(withSnapshot, c)
 		}
+	}
+	if memberState > 0 {
+		fmt.Fprintf(stdout, "left out: %d cases with --member-state (simulate's scenario does not carry it here yet)\n", memberState)
 	}
 	checker := simcheck.Checker{Binary: *lint, Timeout: *timeout}
 	verdicts := parallel.Map(len(withSnapshot), *workers, func(i int) simcheck.Verdict {
@@ -151,8 +161,13 @@ func printSimulate(w io.Writer, list []cases.Case, verdicts []simcheck.Verdict, 
 }
 
 func hasClusters(args []string) bool {
+	return hasFlag(args, "--clusters")
+}
+
+// hasFlag: args give the flag a value (`--flag V` or `--flag=V`).
+func hasFlag(args []string, flag string) bool {
 	for _, a := range args {
-		if a == "--clusters" || strings.HasPrefix(a, "--clusters=") && a != "--clusters=" {
+		if a == flag || strings.HasPrefix(a, flag+"=") && a != flag+"=" {
 			return true
 		}
 	}

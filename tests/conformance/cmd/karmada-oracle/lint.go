@@ -143,6 +143,11 @@ func (l *linter) dryRun(ctx context.Context, stdin io.Reader) error {
 	if in.Bindings, err = objects(l.opts.bindings, stdin); err != nil {
 		return fmt.Errorf("--bindings: %w", err)
 	}
+	if l.opts.memberState != "" {
+		if in.MemberState, err = memberState(l.opts.memberState); err != nil {
+			return fmt.Errorf("--member-state: %w", err)
+		}
+	}
 	entries, err := scheduling.Run(ctx, in)
 	if err != nil {
 		return err

@@ -42,6 +42,10 @@ func (c Case) For(release string) bool {
 // or a directory, and becomes the flag of the same name.
 var Snapshot = []string{"clusters", "workloads", "bindings"}
 
+// MemberStateDir, a directory of a case, becomes --member-state: a subdirectory per member cluster with its
+// Nodes and Pods (karmada-scheduler-estimator's input).
+const MemberStateDir = "member-state"
+
 // ArgsFile holds extra lint flags, whitespace separated; lines starting with # are comments. A token
 // that names an entry of the case directory ("./x.yaml") is made relative to the working directory.
 const ArgsFile = "args"
@@ -93,6 +97,7 @@ func FromDir(dir string) (Case, error) {
 	}
 	flags := map[string][]string{}
 	var extra, paths, marked []string
+	memberState := ""
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		if e.Name() == ArgsFile && !e.IsDir() {
@@ -106,6 +111,10 @@ func FromDir(dir string) (Case, error) {
 			if marked, err = readReleases(p, dir); err != nil {
 				return Case{}, err
 			}
+			continue
+		}
+		if e.Name() == MemberStateDir && e.IsDir() {
+			memberState = p
 			continue
 		}
 		if s, ok := snapshotEntry(e.Name(), e.IsDir()); ok {
@@ -124,6 +133,9 @@ func FromDir(dir string) (Case, error) {
 		for _, p := range flags[s] {
 			args = append(args, "--"+s, p)
 		}
+	}
+	if memberState != "" {
+		args = append(args, "--member-state", memberState)
 	}
 	args = append(args, extra...)
 	sort.Strings(paths)

@@ -24,6 +24,10 @@ func (c *Case) Write(dir string) error {
 		return fmt.Errorf("generate: %w", err)
 	}
 	for _, f := range c.Files {
+		// member-state/<cluster>/state.yaml (estimator.go) is a file of a subdirectory.
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f.Name)), 0o755); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
@@ -62,6 +66,9 @@ type gen struct {
 	packed           bool
 	idBase           int
 	rescheduleChance float64
+	// estimator: an estimator pack (estimator.go): workloads with node claims and varied requests.
+	estimator bool
+	pods      int // pods written so far (estimator.go podIndex)
 }
 
 type cluster struct{ name, region, zone, provider, tier string }
@@ -308,6 +315,11 @@ func (g *gen) workloadObject(w workload) *Node {
 	meta := M("name", w.name, "namespace", w.namespace, "labels", M("app", w.name, "tier", pick(g, tiers)),
 		"uid", g.maybe(0.5, fmt.Sprintf("00000000-0000-4000-8000-%012d", g.r.IntN(1000000))))
 	pod := func() *Node {
+		if g.estimator {
+			spec := M("containers", L(M("name", "main", "image", "registry.example/app:1", "resources", M("requests", g.estimatorRequests()))))
+			g.nodeClaim(spec)
+			return M("metadata", M("labels", M("app", w.name)), "spec", spec)
+		}
 		return M("metadata", M("labels", M("app", w.name)),
 			"spec", M("containers", L(M("name", "main", "image", "registry.example/app:1", "resources", M("requests", g.requests())))))
 	}

@@ -23,8 +23,11 @@ type Pack struct {
 	Index    int
 	Snapshot bool
 	Clusters *File // the shared snapshot (nil for an admission pack)
-	Args     []string
-	Subs     []*Case // each sub-case as a plain case: clusters.yaml (shared), policies.yaml, workloads.yaml, bindings.yaml
+	// Estimator: an estimator pack (estimator.go); State is its member state, shared like Clusters.
+	Estimator bool
+	State     []*File
+	Args      []string
+	Subs      []*Case // each sub-case as a plain case: clusters.yaml (shared), policies.yaml, workloads.yaml, bindings.yaml
 }
 
 // Sub-case streams: PCG(seed, packStream|index<<16|j) and the pack's own PCG(seed, packStream|index<<16|0xffff);
@@ -38,10 +41,14 @@ const (
 // MaxPack is the largest K a pack takes (sub-case j is j < 2^16 - 1 in its stream).
 const MaxPack = packSlot
 
-// Name of sub-case j, as its kept directory is called: SEED-pINDEX-J (snapshot) or SEED-aINDEX-J (admission).
+// Name of sub-case j, as its kept directory is called: SEED-pINDEX-J (snapshot), SEED-eINDEX-J (estimator)
+// or SEED-aINDEX-J (admission).
 func (p *Pack) Name(j int) string {
 	kind := "a"
-	if p.Snapshot {
+	switch {
+	case p.Estimator:
+		kind = "e"
+	case p.Snapshot:
 		kind = "p"
 	}
 	return fmt.Sprintf("%d-%s%d-%d", p.Seed, kind, p.Index, j)
@@ -131,6 +138,9 @@ func (p *Pack) Write(dir string) (Layout, error) {
 	for j, c := range p.Subs {
 		for _, f := range c.Files {
 			var target string
+			if strings.HasPrefix(f.Name, MemberStateDir+"/") {
+				continue // the pack's State, written once below
+			}
 			switch f.Name {
 			case "clusters.yaml":
 				continue
@@ -158,6 +168,22 @@ func (p *Pack) Write(dir string) (Layout, error) {
 		l.Args = append(l.Args, "--clusters", cl, "--workloads", sub("workloads"))
 		if bindings {
 			l.Args = append(l.Args, "--bindings", sub("bindings"))
+		}
+		if p.Estimator {
+			for _, f := range p.State {
+				target := filepath.Join(dir, f.Name)
+				if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+					return l, fmt.Errorf("generate: %w", err)
+				}
+				if err := os.WriteFile(target, f.Bytes(), 0o644); err != nil {
+					return l, fmt.Errorf("generate: %w", err)
+				}
+			}
+			// The directory exists even when no cluster has state: every cluster then has no estimator.
+			if err := os.MkdirAll(sub(MemberStateDir), 0o755); err != nil {
+				return l, fmt.Errorf("generate: %w", err)
+			}
+			l.Args = append(l.Args, "--member-state", sub(MemberStateDir))
 		}
 	}
 	l.Args = append(l.Args, p.Args...)

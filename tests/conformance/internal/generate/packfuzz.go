@@ -19,6 +19,7 @@ const (
 	KindFirst      = "first-time" // a packed sub-case without bindings: every workload scheduled for the first time
 	KindReschedule = "re-schedule"
 	KindAdmission  = "admission"
+	KindEstimator  = "estimator" // prefixes first-time / re-schedule for a sub-case with member state
 )
 
 // Tally is the verdicts per kind, and how the sub-cases were run.
@@ -80,10 +81,28 @@ func (t *Tally) Lines() []string {
 	return out
 }
 
-// RunPacks compares n generated cases of one packed kind (snapshot packs when admission is false), k
+// Packed kinds, as fuzz --kind names them.
+const (
+	PackSnapshot  = "snapshot"
+	PackAdmission = "admission"
+	PackEstimator = "estimator"
+)
+
+// generatePack is pack number index of seed of the packed kind, with k sub-cases.
+func generatePack(kind string, seed uint64, index, k int) *Pack {
+	switch kind {
+	case PackAdmission:
+		return GenerateAdmissionPack(seed, index, k)
+	case PackEstimator:
+		return GenerateEstimatorPack(seed, index, k)
+	}
+	return GeneratePack(seed, index, k)
+}
+
+// RunPacks compares n generated cases of one packed kind (PackSnapshot, PackAdmission, PackEstimator), k
 // sub-cases per pack, packs From, From+1, ...; it stops starting packs once Deadline (if set) has passed,
 // and returns what it compared.
-func (f *Fuzzer) RunPacks(ctx context.Context, n, k int, admission bool) (*Tally, error) {
+func (f *Fuzzer) RunPacks(ctx context.Context, n, k int, kind string) (*Tally, error) {
 	if k < 1 || k > MaxPack {
 		return nil, fmt.Errorf("fuzz: --pack %d: want 1..%d", k, MaxPack)
 	}
@@ -111,12 +130,7 @@ func (f *Fuzzer) RunPacks(ctx context.Context, n, k int, admission bool) (*Tally
 			dir := filepath.Join(work, fmt.Sprintf("worker-%d", w))
 			for i := range next {
 				size := min(k, n-i*k)
-				var p *Pack
-				if admission {
-					p = GenerateAdmissionPack(f.Seed, f.From+i, size)
-				} else {
-					p = GeneratePack(f.Seed, f.From+i, size)
-				}
+				p := generatePack(kind, f.Seed, f.From+i, size)
 				if err := f.pack(ctx, p, dir, tally, &mu); err != nil {
 					mu.Lock()
 					if firstErr == nil {
@@ -186,6 +200,9 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 			kind = KindFirst
 			if p.Rescheduled(j) {
 				kind = KindReschedule
+			}
+			if p.Estimator {
+				kind = KindEstimator + " " + kind
 			}
 		}
 		v, ok := judged[j]

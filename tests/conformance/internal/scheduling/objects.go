@@ -117,6 +117,7 @@ type world struct {
 	templates  []*unstructured.Unstructured
 	bindings   []binding // given ones, in input order
 	restMapper meta.RESTMapper
+	members    map[string]member // --member-state: the clusters with a karmada-scheduler-estimator
 }
 
 // clusterScopedKinds are the built-in kinds without a namespace (kubectl learns it from discovery; a
@@ -147,6 +148,10 @@ func fromUnstructured(u *unstructured.Unstructured, into any) error {
 //     gives it on CREATE.
 func newWorld(in Input) (*world, error) {
 	w := &world{policyIdx: map[policyKey]int{}}
+	var err error
+	if w.members, err = newMembers(in.MemberState); err != nil {
+		return nil, err
+	}
 	for _, o := range in.Bindings {
 		if o.GroupVersionKind().Group != workv1alpha2.GroupName || (o.GetKind() != "ResourceBinding" && o.GetKind() != "ClusterResourceBinding") {
 			continue // lint's --bindings takes work.karmada.io's bindings and ignores the rest
@@ -270,6 +275,9 @@ func newWorld(in Input) (*world, error) {
 		w.templates = append(w.templates, t)
 	}
 	w.restMapper = mapper
+	if err := w.checkMembers(); err != nil {
+		return nil, err
+	}
 	return w, nil
 }
 

@@ -52,9 +52,9 @@ type outcome struct {
 }
 
 // runScheduler runs karmada-scheduler (scheduler.NewScheduler + Run, the options karmada-scheduler's flags
-// default to, the scheduler-estimator off) over a fake clientset holding the clusters and bindings, waits
+// default to; the scheduler-estimator on when the world has member state, estimator.go) over a fake clientset holding the clusters and bindings, waits
 // until it has handled every binding once, and returns what each binding looks like afterwards.
-func runScheduler(ctx context.Context, w *world, bindings []binding) (map[string]outcome, error) {
+func runScheduler(ctx context.Context, w *world, bindings []binding) (_ map[string]outcome, err error) {
 	objs := make([]runtime.Object, 0, len(w.clusters)+len(bindings))
 	for _, c := range w.clusters {
 		objs = append(objs, c.DeepCopy())
@@ -67,12 +67,31 @@ func runScheduler(ctx context.Context, w *world, bindings []binding) (map[string
 	// The scheduler's event sink only. NewSimpleClientset, not NewClientset: the latter's field-managed
 	// tracker builds a static REST mapper on every event written, over half of a dry run's CPU; nothing of
 	// Karmada's reads these events back (only runScheduler does, for `acted`).
-	kubeClient := kubefake.NewSimpleClientset() //nolint:staticcheck // deprecated for its lack of field management, which is not used
+	// With member state it also holds the Services the estimator client resolves (estimator.go).
+	var kubeObjs []runtime.Object
+	if len(w.members) > 0 {
+		est, err := startEstimators(ctx, w.clusterNames(), w.members)
+		if err != nil {
+			return nil, err
+		}
+		defer est.stop()
+		// RegisterSchedulerEstimator (NewScheduler, below) puts the accurate estimator into a package map
+		// of Karmada's that nothing removes; a later dry run of this process without member state must not
+		// find it there.
+		defer unregisterAccurateEstimator()
+		kubeObjs = est.services
+	}
+	kubeClient := kubefake.NewSimpleClientset(kubeObjs...) //nolint:staticcheck // deprecated for its lack of field management, which is not used
 
 	dynamicClient := dynamicfake.NewSimpleDynamicClient(runtime.NewScheme())
 
 	sched, err := scheduler.NewScheduler(dynamicClient, karmadaClient, kubeClient,
-		scheduler.WithEnableSchedulerEstimator(false),
+		// --enable-scheduler-estimator when there is member state, with the flags' defaults for the rest.
+		scheduler.WithEnableSchedulerEstimator(len(w.members) > 0),
+		scheduler.WithSchedulerEstimatorServiceNamespace(estimatorServiceNamespace),
+		scheduler.WithSchedulerEstimatorServicePrefix(estimatorServicePrefix),
+		scheduler.WithSchedulerEstimatorConnection(estimatorPort, "", "", "", false),
+		scheduler.WithSchedulerEstimatorTimeout(metav1.Duration{Duration: estimatorTimeout}),
 		scheduler.WithEnableEmptyWorkloadPropagation(false),
 		scheduler.WithEnableSchedulerPlugin([]string{"*"}),
 		scheduler.WithSchedulerName(scheduler.DefaultScheduler),
@@ -80,6 +99,14 @@ func runScheduler(ctx context.Context, w *world, bindings []binding) (map[string
 	)
 	if err != nil {
 		return nil, fmt.Errorf("creating the scheduler: %w", err)
+	}
+	if len(w.members) > 0 {
+		// After the scheduler has stopped (deferred below, so run before this).
+		defer func() {
+			if cerr := closeEstimatorConnections(sched, w.clusterNames()); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	stopped := make(chan struct{})

@@ -57,6 +57,9 @@ type Input struct {
 	Workloads    []*unstructured.Unstructured
 	Bindings     []*unstructured.Unstructured
 	FeatureGates string // as --feature-gates: "A=true,B=false"
+	// MemberState is --member-state: per cluster name, the Nodes and Pods its karmada-scheduler-estimator
+	// sees. With any, karmada-scheduler runs with --enable-scheduler-estimator (estimator.go).
+	MemberState map[string][]*unstructured.Unstructured
 	// Namespace is where a template of a namespaced kind without metadata.namespace lands (lint's -n, as
 	// kubectl apply -n); empty means "default".
 	Namespace string

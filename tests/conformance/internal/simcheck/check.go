@@ -267,7 +267,7 @@ func setTaints(obj map[string]any, add map[string]any, remove ...map[string]any)
 }
 
 // valueFlags are lint's and simulate's flags that take the next argument as their value.
-var valueFlags = map[string]bool{"--clusters": true, "--workloads": true, "--bindings": true, "--scenario": true, "-o": true}
+var valueFlags = map[string]bool{"--clusters": true, "--workloads": true, "--bindings": true, "--member-state": true, "--scenario": true, "-o": true}
 
 // withoutDenied rewrites the policy inputs of args into one file at path holding every policy object
 // lint admitted (its report: allowed), in lint's order. False when there is nothing to compare: the
