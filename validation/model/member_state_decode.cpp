@@ -58,15 +58,20 @@ void report(const object_ref& ref, const field::error_list& errors, std::vector<
         issues.push_back({doc::locate(ref.object, e.field), ref.label + ": " + e.str()});
 }
 
+// metadata.<key> of an object, a string.
+std::string meta_string(const doc::value& object, std::string_view key, field::error_list& errors)
+{
+    const doc::value* meta = object.find("metadata");
+    return read::string(meta ? meta->find(key) : nullptr, field::path::root("metadata").child(key), errors);
+}
+
 void add_node(member_state& out, const doc::value& object, std::vector<member_issue>& issues)
 {
     field::error_list errors;
     node n;
     n.where = object.pos();
-    const doc::value* meta = object.find("metadata");
-    auto mp = field::path::root("metadata");
-    n.name = read::string(meta ? meta->find("name") : nullptr, mp.child("name"), errors);
-    n.labels = read::string_map(meta ? meta->find("labels") : nullptr, mp.child("labels"), errors);
+    n.name = meta_string(object, "name", errors);
+    n.labels = read::string_map(object.find_path({"metadata", "labels"}), field::path::root("metadata").child("labels"), errors);
     const doc::value* spec = object.find("spec");
     auto sp = field::path::root("spec");
     n.unschedulable = read_bool(spec ? spec->find("unschedulable") : nullptr, sp.child("unschedulable"), errors);
@@ -78,7 +83,7 @@ void add_node(member_state& out, const doc::value& object, std::vector<member_is
             allocatable[name] = units(name, q);
     n.allocatable = to_units(allocatable);
     if (n.name.empty())
-        errors.push_back(field::required(mp.child("name"), "a Node needs a name (the pods' spec.nodeName)"));
+        errors.push_back(field::required(field::path::root("metadata").child("name"), "a Node needs a name (the pods' spec.nodeName)"));
     report({object, "Node " + n.name}, errors, issues);
     out.nodes.push_back(std::move(n));
 }
@@ -120,11 +125,9 @@ void add_pod(member_state& out, const doc::value& object, std::vector<member_iss
     field::error_list errors;
     pod p;
     p.where = object.pos();
-    const doc::value* meta = object.find("metadata");
-    auto mp = field::path::root("metadata");
-    p.namespace_ = read::string(meta ? meta->find("namespace") : nullptr, mp.child("namespace"), errors);
-    p.name = read::string(meta ? meta->find("name") : nullptr, mp.child("name"), errors);
-    p.uid = read::string(meta ? meta->find("uid") : nullptr, mp.child("uid"), errors);
+    p.namespace_ = meta_string(object, "namespace", errors);
+    p.name = meta_string(object, "name", errors);
+    p.uid = meta_string(object, "uid", errors);
     const doc::value* spec = object.find("spec");
     auto sp = field::path::root("spec");
     p.node_name = read::string(spec ? spec->find("nodeName") : nullptr, sp.child("nodeName"), errors);
@@ -133,7 +136,8 @@ void add_pod(member_state& out, const doc::value& object, std::vector<member_iss
     // The estimator's cache keys pods by uid and refuses one without (GetPodKey): such a pod would count
     // for nothing, which is never what an export means. kubectl always prints the uid.
     if (p.uid.empty())
-        errors.push_back(field::required(mp.child("uid"), "karmada-scheduler-estimator's cache keys pods by uid"));
+        errors.push_back(field::required(field::path::root("metadata").child("uid"),
+                                         "karmada-scheduler-estimator's cache keys pods by uid"));
     std::string label = "Pod " + (p.namespace_.empty() ? p.name : p.namespace_ + "/" + p.name);
     report({object, label}, errors, issues);
     out.pods.push_back(std::move(p));

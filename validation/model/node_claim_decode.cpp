@@ -20,17 +20,9 @@ std::vector<selector_requirement> requirements(const doc::value* node, const fie
     });
 }
 
-} // namespace
-
-std::optional<node_claim> decode_node_claim(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
+std::vector<toleration> tolerations(const doc::value* node, const field::path& at, field::error_list& errors)
 {
-    if (!claims_nodes(pod_spec))
-        return std::nullopt;
-    node_claim c;
-    c.node_selector = read::string_map(pod_spec.find("nodeSelector"), at.child("nodeSelector"), errors);
-    auto tp = at.child("tolerations");
-    c.tolerations = read::struct_list<toleration>(pod_spec.find("tolerations"), tp, errors,
-                                                  [&](const doc::value& item, const field::path& p) {
+    return read::struct_list<toleration>(node, at, errors, [&](const doc::value& item, const field::path& p) {
         toleration t;
         t.key = read::string(item.find("key"), p.child("key"), errors);
         t.op = read::string(item.find("operator"), p.child("operator"), errors);
@@ -38,17 +30,46 @@ std::optional<node_claim> decode_node_claim(const doc::value& pod_spec, const fi
         t.effect = read::string(item.find("effect"), p.child("effect"), errors);
         return t;
     });
+}
+
+// A corev1.NodeSelector's terms.
+std::vector<node_selector_term> terms(const doc::value& selector, const field::path& at, field::error_list& errors)
+{
+    return read::struct_list<node_selector_term>(
+        selector.find("nodeSelectorTerms"), at.child("nodeSelectorTerms"), errors,
+        [&](const doc::value& item, const field::path& p) {
+            return node_selector_term{requirements(item.find("matchExpressions"), p.child("matchExpressions"), errors),
+                                      requirements(item.find("matchFields"), p.child("matchFields"), errors)};
+        });
+}
+
+} // namespace
+
+std::optional<node_claim> decode_binding_node_claim(const doc::value* node, const field::path& at, field::error_list& errors)
+{
+    if (node == nullptr || node->is_null())
+        return std::nullopt;
+    node_claim c;
+    c.node_selector = read::string_map(node->find("nodeSelector"), at.child("nodeSelector"), errors);
+    c.tolerations = tolerations(node->find("tolerations"), at.child("tolerations"), errors);
+    if (const doc::value* hard = node->find("hardNodeAffinity"); hard != nullptr && hard->is_mapping())
+        c.hard_node_affinity = terms(*hard, at.child("hardNodeAffinity"), errors);
+    return c;
+}
+
+std::optional<node_claim> decode_node_claim(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
+{
+    if (!claims_nodes(pod_spec))
+        return std::nullopt;
+    node_claim c;
+    c.node_selector = read::string_map(pod_spec.find("nodeSelector"), at.child("nodeSelector"), errors);
+    c.tolerations = tolerations(pod_spec.find("tolerations"), at.child("tolerations"), errors);
     const doc::value* required =
         pod_spec.find_path({"affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"});
-    if (required != nullptr && !required->is_null()) {
-        auto rp = at.child("affinity").child("nodeAffinity").child("requiredDuringSchedulingIgnoredDuringExecution");
-        auto terms_at = rp.child("nodeSelectorTerms");
-        c.hard_node_affinity = read::struct_list<node_selector_term>(
-            required->find("nodeSelectorTerms"), terms_at, errors, [&](const doc::value& item, const field::path& p) {
-                return node_selector_term{requirements(item.find("matchExpressions"), p.child("matchExpressions"), errors),
-                                          requirements(item.find("matchFields"), p.child("matchFields"), errors)};
-            });
-    }
+    if (required != nullptr && required->is_mapping())
+        c.hard_node_affinity =
+            terms(*required, at.child("affinity").child("nodeAffinity").child("requiredDuringSchedulingIgnoredDuringExecution"),
+                  errors);
     return c;
 }
 

@@ -34,6 +34,11 @@ replica_request pod_request(const doc::value& pod_spec, const field::path& at, f
 // nullopt when it has none of them (claims_nodes is false).
 std::optional<node_claim> decode_node_claim(const doc::value& pod_spec, const field::path& at, field::error_list& errors);
 
+// A binding's spec.replicaRequirements.nodeClaim (workv1alpha2.NodeClaim: hardNodeAffinity, nodeSelector,
+// tolerations); nullopt when absent or null.
+std::optional<node_claim> decode_binding_node_claim(const doc::value* node, const field::path& at,
+                                                    field::error_list& errors);
+
 // helper.GenerateNodeClaimByPodSpec != nil: nodeSelector, tolerations or required node affinity.
 bool claims_nodes(const doc::value& pod_spec);
 
