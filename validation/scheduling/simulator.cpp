@@ -75,7 +75,9 @@ attempt try_term(const run& r, const filter_scope& scope)
         }
         return a;
     }
-    a.estimators = estimator_use_of(r.snap, f.feasible);
+    // Estimators are asked only for workloads; component sets use the general estimator alone (not modelled).
+    if (r.estimates() && !r.sets)
+        a.estimators = estimator_use_of(r.snap, f.feasible);
     if (shape != nullptr && r.estimates() && !r.sets) {
         auto& memo = cache->estimates_for(r.request, a.estimators.accurate);
         a.feasible = candidates_of(r, f, cache->first_order(*shape, memo, r.request, a.estimators.accurate), memo,
