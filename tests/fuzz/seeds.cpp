@@ -482,6 +482,8 @@ std::vector<seed> make_seeds(std::string_view target, const std::vector<fs::path
         return watch_event_seeds(fixtures);
     if (target == "proxy_url")
         return proxy_url_seeds();
+    if (target == "member_state") // each member file, as JSON, and each List item alone
+        return folder_seeds(fixtures, "member-state", "items");
     if (target == "karmada_release")
         return karmada_release_seeds(fixtures);
     return {};

@@ -21,6 +21,7 @@ std::span<const target> all_targets()
         {"watch_event", &watch_event},
         {"proxy_url", &proxy_url},
         {"karmada_release", &karmada_release},
+        {"member_state", &member_state},
     };
     return table;
 }

@@ -39,6 +39,9 @@ int proxy_url(bytes data);
 // (11) A --karmada-version value on the first line, then a CustomResourceDefinition or a policy -> the version
 // parser, schema::release_of_crd, validate_manifest under every supported release.
 int karmada_release(bytes data);
+// (12) A member cluster's Nodes and Pods (a JSON List or a YAML stream) -> member state decoding ->
+// karmada-scheduler-estimator's estimate for no request, a small one and each Pod's spec as a template.
+int member_state(bytes data);
 
 struct target {
     std::string_view name; // the fuzzer binary is fuzz_<name>; seeds and regressions use <name>/

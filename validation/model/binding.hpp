@@ -106,6 +106,7 @@ struct binding {
     std::int32_t replicas = 0;
     bool has_requirements = false; // spec.replicaRequirements is set
     replica_request request;       // spec.replicaRequirements.resourceRequest, karmada units
+    std::optional<model::node_claim> node_claim; // spec.replicaRequirements.nodeClaim
     std::vector<component> components;
     std::optional<model::placement> placement;
     std::string scheduler_name;
@@ -152,6 +153,7 @@ inline workload workload_of(const binding& b)
     w.replicas = b.replicas;
     w.has_requirements = b.has_requirements;
     w.request = b.request;
+    w.claim = b.node_claim;
     w.components = b.components;
     w.where = b.where;
     return w;

@@ -7,6 +7,7 @@
 #include "doc/load.hpp"
 #include "model/cluster_decode.hpp"
 #include "model/placement_decode.hpp"
+#include "model/workload_decode.hpp"
 #include "model/well_known.hpp"
 
 namespace kpw::model {
@@ -131,6 +132,9 @@ void decode_spec(const doc::value& spec, field::error_list& errors, binding& b)
     const doc::value* req = spec.find("replicaRequirements");
     b.has_requirements = present(req);
     decode_request(req, at.child("replicaRequirements"), errors, b.request, nullptr);
+    if (present(req) && req->is_mapping())
+        b.node_claim = decode_binding_node_claim(req->find("nodeClaim"), at.child("replicaRequirements").child("nodeClaim"),
+                                                 errors);
     b.components = decode_components(spec.find("components"), at.child("components"), errors);
     b.placement = decode_placement(spec.find("placement"), at.child("placement"), errors);
     b.scheduler_name = read::string(spec.find("schedulerName"), at.child("schedulerName"), errors);

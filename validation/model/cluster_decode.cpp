@@ -195,6 +195,11 @@ const std::vector<doc::value>& items(const doc::value* node, const field::path& 
     return node->items();
 }
 
+std::vector<taint> taints(const doc::value* node, const field::path& at, field::error_list& errors)
+{
+    return decode_taints(node, at, errors);
+}
+
 bool struct_item(const doc::value& item, const field::path& at, field::error_list& errors)
 {
     if (item.is_mapping() || item.is_null())

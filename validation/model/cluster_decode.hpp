@@ -31,6 +31,8 @@ std::string string(const doc::value* node, const field::path& at, field::error_l
 std::int64_t integer(const doc::value* node, const field::path& at, field::error_list& errors, std::int64_t def);
 label_map string_map(const doc::value* node, const field::path& at, field::error_list& errors);
 resource_list resources(const doc::value* node, const field::path& at, field::error_list& errors);
+// corev1.Taint list (key, value, effect, timeAdded): a Cluster's spec.taints, a Node's spec.taints.
+std::vector<taint> taints(const doc::value* node, const field::path& at, field::error_list& errors);
 // An RFC3339 time (metav1.Time); an unparsable string is an Invalid value error.
 std::optional<timestamp> time(const doc::value* node, const field::path& at, field::error_list& errors);
 // Items of a sequence (empty when absent; a type error when not a sequence).

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/result.hpp"
 #include "model/cluster.hpp"
+#include "model/node_claim.hpp"
 
 namespace kpw::model {
 
@@ -42,6 +44,9 @@ struct workload {
     // (nodeSelector, tolerations or required node affinity).
     bool has_requirements = false;
     replica_request request;
+    // The pod template's nodeSelector, required node affinity and tolerations (helper.
+    // GenerateNodeClaimByPodSpec); nullopt when it has none. Only karmada-scheduler-estimator reads it.
+    std::optional<node_claim> claim;
     std::vector<component> components; // only for kinds with a component interpreter (§6.1)
     position where;
 };

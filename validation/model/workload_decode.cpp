@@ -163,6 +163,7 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
         return out;
     w.request = pod_request(*pod_spec, pod_at, out.errors);
     w.has_requirements = !w.request.empty() || claims_nodes(*pod_spec);
+    w.claim = decode_node_claim(*pod_spec, pod_at, out.errors);
     return out;
 }
 

@@ -2,6 +2,7 @@
 // Decoding Kubernetes objects into model::workload: replicas and the per-replica request (spec 1.3).
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "doc/value.hpp"
@@ -28,6 +29,15 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
 // per-resource maximum, overhead is added, all in Go int64 (wrapping); util.Resource.Add keeps cpu,
 // memory, ephemeral-storage, pods and scalar resources only, and ResourceList() the values above 0.
 replica_request pod_request(const doc::value& pod_spec, const field::path& at, field::error_list& errors);
+
+// helper.GenerateNodeClaimByPodSpec: the pod spec's nodeSelector, required node affinity and tolerations,
+// nullopt when it has none of them (claims_nodes is false).
+std::optional<node_claim> decode_node_claim(const doc::value& pod_spec, const field::path& at, field::error_list& errors);
+
+// A binding's spec.replicaRequirements.nodeClaim (workv1alpha2.NodeClaim: hardNodeAffinity, nodeSelector,
+// tolerations); nullopt when absent or null.
+std::optional<node_claim> decode_binding_node_claim(const doc::value* node, const field::path& at,
+                                                    field::error_list& errors);
 
 // helper.GenerateNodeClaimByPodSpec != nil: nodeSelector, tolerations or required node affinity.
 bool claims_nodes(const doc::value& pod_spec);

@@ -141,6 +141,8 @@ prepared_request prepare_request(const model::workload& w, const resource_table&
 {
     prepared_request out;
     out.has_requirements = w.has_requirements;
+    out.by_name = w.request;
+    out.claim = w.claim;
     for (const auto& [name, value] : w.request) {
         if (value <= 0)
             continue;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -71,6 +72,9 @@ struct prepared_request {
     bool unknown_resource = false; // requests a resource no cluster of the snapshot lists: 0 everywhere
     std::vector<resource_amount> amounts; // positive amounts only
     std::string unknown_name;             // the first such resource (for bound_by)
+    // What karmada-scheduler-estimator receives besides: the request by name and the node claim.
+    model::replica_request by_name;
+    std::optional<model::node_claim> claim;
 };
 
 // karmada general.go getAllowedPodNumber before its "<= 0: none" test: allocatable - allocated -

@@ -2,6 +2,8 @@
 // The explain rows of one group: filter failures, estimates and the reason a cluster got no more.
 #include "scheduling/explain.hpp"
 
+#include "scheduling/available.hpp"
+
 #include <algorithm>
 
 #include "scheduling/filter.hpp"
@@ -163,7 +165,8 @@ considered_cluster passed_row(const explain_input& in, const by_rank& idx, std::
         return row;
     }
     if (in.workload)
-        row.bound_by = bound_by(general_estimate(in.snap.prepared(i), in.request), in.request, in.snap.resources());
+        row.bound_by = available_bound_by(estimate_available(in.snap, i, in.request, in.accurate), in.request,
+                                          in.snap.resources());
     row.left_out = left_out(in, idx, c, row.replicas);
     return row;
 }

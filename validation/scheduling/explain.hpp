@@ -30,6 +30,7 @@ struct explain_input {
     // A multi-component job scheduled as one: its component sets per cluster (available and bound come
     // from them, and the left-out reasons tell the single-cluster pick); nullptr otherwise.
     job_sets* sets = nullptr;
+    bool accurate = false; // karmada-scheduler-estimator's answers count (available.hpp estimator_use)
 };
 
 // Every cluster the group's affinity selects (every cluster when there is none), in snapshot order:

@@ -2,6 +2,8 @@
 // The shape key of a filter scope, and the per-binding adjustments on top of a cached result.
 #include "scheduling/filter_cache.hpp"
 
+#include "scheduling/available.hpp"
+
 #include <algorithm>
 
 #include "model/encode.hpp"
@@ -74,7 +76,7 @@ group_filter filter_cache::filter(const shape& s, const filter_scope& scope) con
 }
 
 const std::vector<group_filter::pass>& filter_cache::first_order(shape& s, std::vector<std::int32_t>& memo,
-                                                               const prepared_request& request)
+                                                               const prepared_request& request, bool accurate)
 {
     auto [it, added] = s.orders.try_emplace(&memo);
     if (!added)
@@ -82,7 +84,7 @@ const std::vector<group_filter::pass>& filter_cache::first_order(shape& s, std::
     auto& order = it->second;
     order = s.base.feasible;
     for (const auto& p : order)
-        (void)estimate_for(memo, p.index, request);
+        (void)estimate_for(memo, p.index, request, accurate);
     // canonical_before with score 0 and available = estimate (select.cpp).
     std::sort(order.begin(), order.end(), [&](const group_filter::pass& a, const group_filter::pass& b) {
         if (a.tier != b.tier)
@@ -94,9 +96,12 @@ const std::vector<group_filter::pass>& filter_cache::first_order(shape& s, std::
     return order;
 }
 
-std::vector<std::int32_t>& filter_cache::estimates_for(const prepared_request& request)
+std::vector<std::int32_t>& filter_cache::estimates_for(const prepared_request& request, bool accurate)
 {
-    std::string key = request.has_requirements ? "r" : "-";
+    // With the accurate estimator, the node claim separates shapes too.
+    std::string key = accurate ? accurate_request_key(request) : std::string();
+    key.append(accurate ? "\na" : "-");
+    key.append(request.has_requirements ? "r" : "-");
     key += request.unknown_resource ? "u" : "-";
     for (const auto& a : request.amounts)
         key.append(std::to_string(a.id)).append(":").append(std::to_string(a.value)).append(",");
@@ -107,10 +112,10 @@ std::vector<std::int32_t>& filter_cache::estimates_for(const prepared_request& r
 }
 
 std::int32_t filter_cache::estimate_for(std::vector<std::int32_t>& memo, std::uint32_t index,
-                                        const prepared_request& request) const
+                                        const prepared_request& request, bool accurate) const
 {
     if (memo[index] < 0)
-        memo[index] = general_estimate(snap_.prepared(index), request).replicas;
+        memo[index] = estimate_available(snap_, index, request, accurate).replicas;
     return memo[index];
 }
 

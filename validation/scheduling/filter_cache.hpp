@@ -43,14 +43,16 @@ public:
     // cluster a re-schedule does not target, so each binding of this shape and request merges its few
     // targets into it instead of sorting thousands of candidates.
     const std::vector<group_filter::pass>& first_order(shape& s, std::vector<std::int32_t>& memo,
-                                                       const prepared_request& request);
+                                                       const prepared_request& request, bool accurate);
 
     std::size_t size() const { return entries_.size(); }
 
-    // The general estimator's answers for `request`, one slot per snapshot cluster (-1: not computed
-    // yet): workloads that request the same per replica share them (estimate_for fills a slot).
-    std::vector<std::int32_t>& estimates_for(const prepared_request& request);
-    std::int32_t estimate_for(std::vector<std::int32_t>& memo, std::uint32_t index, const prepared_request& request) const;
+    // The estimators' answers for `request` (available.hpp; `accurate`: with karmada-scheduler-estimator's),
+    // one slot per snapshot cluster (-1: not computed yet): workloads that request the same per replica
+    // (and, with the accurate estimator, claim the same nodes) share them (estimate_for fills a slot).
+    std::vector<std::int32_t>& estimates_for(const prepared_request& request, bool accurate);
+    std::int32_t estimate_for(std::vector<std::int32_t>& memo, std::uint32_t index, const prepared_request& request,
+                              bool accurate) const;
     std::size_t request_shapes() const { return estimates_.size(); }
 
     // Component sets of multi-component jobs, shared by jobs of one component shape (component_sets.hpp).

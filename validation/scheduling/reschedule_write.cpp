@@ -133,12 +133,13 @@ model::binding apply_policy(const model::binding& b, const model::policy& p, con
         out.replicas = read.replicas;
         out.has_requirements = read.has_requirements;
         out.request = read.request;
+        out.node_claim = read.claim;
         out.components = read.components;
     }
     const bool rest_of_spec_changed = out.resource != b.resource || out.failover != b.failover ||
                                       out.scheduler_name != b.scheduler_name || out.replicas != b.replicas ||
                                       out.has_requirements != b.has_requirements || out.request != b.request ||
-                                      out.components != b.components;
+                                      out.node_claim != b.node_claim || out.components != b.components;
     // controllerutil.CreateOrUpdate sends no update when equality.Semantic finds the binding unchanged,
     // and Semantic takes an explicit `[]` for nil: the stored binding then keeps its `[]` (which the
     // scheduler's reflect.DeepEqual still tells from the annotation's nil, helper.go placementChanged).

@@ -85,11 +85,15 @@ attempt try_term(const run& r, const filter_scope& scope)
         }
         return a;
     }
+    // Estimators are asked only for workloads; component sets use the general estimator alone (not modelled).
+    if (r.estimates() && !r.sets)
+        a.estimators = estimator_use_of(r.snap, f.feasible);
     if (shape != nullptr && r.estimates() && !r.sets) {
-        auto& memo = cache->estimates_for(r.request);
-        a.feasible = candidates_of(r, f, cache->first_order(*shape, memo, r.request), memo);
+        auto& memo = cache->estimates_for(r.request, a.estimators.accurate);
+        a.feasible = candidates_of(r, f, cache->first_order(*shape, memo, r.request, a.estimators.accurate), memo,
+                                   a.estimators.accurate);
     } else {
-        a.feasible = candidates_of(r, f);
+        a.feasible = candidates_of(r, f, a.estimators.accurate);
     }
     a.chosen = select_clusters(a.feasible, r.placement, strategy_of(r.placement), replicas_to_select(r), release_of(r));
     if (!a.chosen.panic.empty()) {

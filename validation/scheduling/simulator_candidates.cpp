@@ -17,9 +17,13 @@ struct candidate_maker {
     const run& r;
     // With a filter cache, estimates are shared by every workload of the same per-replica request.
     std::vector<std::int32_t>* memo;
+    bool accurate; // karmada-scheduler-estimator's answers count (available.hpp)
     bool locality = !r.previous.targets.empty();
 
-    explicit candidate_maker(const run& run_of, std::vector<std::int32_t>* shared = nullptr) : r(run_of), memo(shared) {}
+    candidate_maker(const run& run_of, bool with_accurate, std::vector<std::int32_t>* shared = nullptr)
+        : r(run_of), memo(shared), accurate(with_accurate)
+    {
+    }
 
     bool targeted(std::uint32_t rank) const
     {
@@ -31,8 +35,8 @@ struct candidate_maker {
         std::uint32_t rank = r.snap.name_rank(p.index);
         std::int32_t estimate = !r.estimates() ? unlimited_replicas
                                 : r.sets    ? r.sets->sets(p.index)
-                                : memo      ? r.opts.filters->estimate_for(*memo, p.index, r.request)
-                                            : general_estimate(r.snap.prepared(p.index), r.request).replicas;
+                                : memo      ? r.opts.filters->estimate_for(*memo, p.index, r.request, accurate)
+                                            : estimate_available(r.snap, p.index, r.request, accurate).replicas;
         std::int32_t current = locality ? current_of(r.previous, rank) : 0;
         const std::int64_t available = std::int64_t(estimate) + std::max(current, 0);
         return {&r.snap.clusters()[p.index], p.tier, available, rank, estimate, current, targeted(rank) ? 100 : 0,
@@ -44,9 +48,9 @@ struct candidate_maker {
 
 // The feasible clusters as candidates, in canonical order (tier, score, available, name). Without a filter
 // cache, or for non-workloads and component sets (which share no per-request estimates).
-std::vector<candidate> candidates_of(const run& r, const group_filter& f)
+std::vector<candidate> candidates_of(const run& r, const group_filter& f, bool accurate)
 {
-    candidate_maker make(r);
+    candidate_maker make(r, accurate);
     std::vector<candidate> out;
     out.reserve(f.feasible.size());
     for (const auto& p : f.feasible)
@@ -58,9 +62,9 @@ std::vector<candidate> candidates_of(const run& r, const group_filter& f)
 // The same list from a filter cache's shared first-schedule order: every untargeted cluster keeps its
 // place there (score 0, available = estimate), so only the targets are sorted and merged in.
 std::vector<candidate> candidates_of(const run& r, const group_filter& f, const std::vector<group_filter::pass>& order,
-                                     std::vector<std::int32_t>& memo)
+                                     std::vector<std::int32_t>& memo, bool accurate)
 {
-    candidate_maker make(r, &memo);
+    candidate_maker make(r, accurate, &memo);
     std::vector<candidate> targets;
     for (const auto& p : f.feasible)
         if (make.targeted(r.snap.name_rank(p.index)))

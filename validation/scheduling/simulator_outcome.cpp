@@ -52,15 +52,29 @@ std::string join(const std::vector<std::string>& names, std::string_view sep)
     return s;
 }
 
-std::string success_message(const decision& d, std::int32_t replicas)
+// Which estimators the available replicas come from (calAvailableReplicas; available.hpp).
+std::string estimator_note(const estimator_use& use)
+{
+    if (use.accurate)
+        return "; available replicas per cluster: the smaller of the general estimator (resourceSummary and "
+               "resource models) and karmada-scheduler-estimator (the member's nodes and pods)";
+    if (!use.missing.empty())
+        return "; available replicas from the general estimator (resourceSummary and resource models) only: "
+               "cluster " + use.missing + " has no karmada-scheduler-estimator (no member state), and "
+               "karmada-scheduler drops every karmada-scheduler-estimator answer of a scheduling when one "
+               "cluster's call fails";
+    return "; available replicas from the general estimator (resourceSummary and resource models), "
+           "not karmada-scheduler-estimator";
+}
+
+std::string success_message(const decision& d, std::int32_t replicas, const estimator_use& use)
 {
     if (d.non_workload)
         return "not a workload: propagated to " + std::to_string(d.clusters.size()) + " cluster(s) without a replica count";
     std::string s = std::to_string(replicas) + " replica(s) on " + std::to_string(d.clusters.size()) + " cluster(s) by " +
                     std::string(strategy_name(d.strategy));
     if (d.strategy == strategy::dynamic_weight || d.strategy == strategy::aggregated)
-        s += "; available replicas from the general estimator (resourceSummary and resource models), "
-             "not karmada-scheduler-estimator";
+        s += estimator_note(use);
     if (d.tie)
         s += "; the split depends on karmada's tie-breaker (the workload has no metadata.uid): it may differ between " +
              join(d.tie_between, " and ");
@@ -93,7 +107,7 @@ void fill(decision& d, const group_scope& term, const attempt& a, const model::w
         d.tie_between = tie_clusters(a);
         d.tie = !d.tie_between.empty();
     }
-    d.message = success_message(d, w.replicas);
+    d.message = success_message(d, w.replicas, a.estimators);
 }
 
 group_outcome outcome_of(const run& r, const filter_scope& scope, const attempt& a)
@@ -115,7 +129,7 @@ group_outcome outcome_of(const run& r, const filter_scope& scope, const attempt&
     std::vector<std::string> ties = a.checked_tie ? tie_clusters(a) : std::vector<std::string>{};
     bool assigned = a.error.empty();
     explain_input in{r.snap, scope, r.placement, r.request, r.workload, strategy_of(r.placement), a.feasible,
-                     a.chosen.clusters, assigned ? &a.result : nullptr, ties, r.sets};
+                     a.chosen.clusters, assigned ? &a.result : nullptr, ties, r.sets, a.estimators.accurate};
     g.considered = explain_group(in);
     return g;
 }

@@ -10,6 +10,7 @@
 #include "model/policy.hpp"
 #include "model/workload.hpp"
 #include "scheduling/assign.hpp"
+#include "scheduling/available.hpp"
 #include "scheduling/component_sets.hpp"
 #include "scheduling/diagnosis.hpp"
 #include "scheduling/estimator.hpp"
@@ -31,6 +32,7 @@ struct attempt {
     assignment result;
     assignment reversed; // with the other name order, when ties are checked
     bool checked_tie = false;
+    estimator_use estimators; // whether karmada-scheduler-estimator's answers count (available.hpp)
 };
 
 // The context every group of one schedule() call shares.
@@ -71,9 +73,10 @@ fit_diagnosis karmada_fit_error(const run& r, const filter_scope& scope);
 
 // simulator_candidates.cpp: the feasible clusters as candidates, in canonical order (tier, score,
 // available, name); the second form merges the targets into a filter cache's shared first-schedule order.
-std::vector<candidate> candidates_of(const run& r, const group_filter& f);
+// `accurate`: karmada-scheduler-estimator's answers count (estimator_use).
+std::vector<candidate> candidates_of(const run& r, const group_filter& f, bool accurate);
 std::vector<candidate> candidates_of(const run& r, const group_filter& f, const std::vector<group_filter::pass>& order,
-                                     std::vector<std::int32_t>& memo);
+                                     std::vector<std::int32_t>& memo, bool accurate);
 
 // simulator_outcome.cpp: a scheduled group's rows and message; a tried group's outcome (with --explain
 // rows); a multi-component job's components on the chosen clusters.

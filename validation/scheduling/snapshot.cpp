@@ -69,4 +69,13 @@ bool snapshot::api_enabled(std::size_t index, int api) const
     return api >= 0 && std::binary_search(apis_[index].begin(), apis_[index].end(), api);
 }
 
+void snapshot::use_members(const model::member_states& members)
+{
+    members_.assign(clusters_.size(), std::nullopt);
+    has_estimators_ = !members.members.empty();
+    for (std::size_t i = 0; i < clusters_.size(); ++i)
+        if (const auto* state = members.find(clusters_[i].name))
+            members_[i] = prepare_member(*state);
+}
+
 } // namespace kpw::scheduling

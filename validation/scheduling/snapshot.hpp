@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "model/cluster.hpp"
+#include "model/member_state.hpp"
+#include "scheduling/accurate_estimator.hpp"
 #include "scheduling/estimator.hpp"
 
 namespace kpw::scheduling {
@@ -35,6 +38,17 @@ public:
     int api_id(std::string_view api_version, std::string_view kind) const;
     bool api_enabled(std::size_t index, int api) const;
 
+    // karmada-scheduler-estimator (--member-state): each cluster with a member state has one. Call before
+    // the snapshot is shared; borrows `members` (it must outlive the snapshot). Without this call, or
+    // with no member at all, the snapshot has no estimator: the general estimator alone, as before.
+    void use_members(const model::member_states& members);
+    bool has_estimators() const { return has_estimators_; }
+    // The prepared nodes of cluster `index`, nullptr when it has no estimator.
+    const prepared_member* member(std::size_t index) const
+    {
+        return index < members_.size() && members_[index] ? &*members_[index] : nullptr;
+    }
+
 private:
     std::span<const model::cluster> clusters_;
     resource_table table_;
@@ -44,6 +58,8 @@ private:
     std::vector<std::uint32_t> region_rank_;
     std::unordered_map<std::string, int> api_ids_;
     std::vector<std::vector<int>> apis_; // per cluster, sorted
+    bool has_estimators_ = false;
+    std::vector<std::optional<prepared_member>> members_; // per cluster
 };
 
 } // namespace kpw::scheduling

@@ -72,6 +72,7 @@ model::binding new_binding(const model::workload& wl, const model::policy& p)
     b.replicas = wl.replicas;
     b.has_requirements = wl.has_requirements;
     b.request = wl.request;
+    b.node_claim = wl.claim;
     b.components = wl.components;
     return b;
 }

@@ -140,6 +140,7 @@ void deletion_blocked(const world& w, const model::binding& b, step_outcome& out
 void add_drill_warnings(const world& w, const settings_in_force& s, step_outcome& out)
 {
     scheduling::snapshot snap(w.clusters);
+    snap.use_members(w.members);
     for (std::size_t i = 0; i < w.bindings.size() && i < out.workloads.size(); ++i) {
         const model::binding& b = w.bindings[i];
         const workload_outcome& o = out.workloads[i];

@@ -127,6 +127,9 @@ struct step {
 struct scenario {
     std::string name; // metadata.name
     std::string description;
+    // memberState: the members' Nodes and Pods for karmada-scheduler-estimator (a directory relative to the
+    // scenario file, as --member-state reads it; docs/estimator.md). "" = none.
+    std::string member_state;
     std::vector<step> steps;
     position where;
 };

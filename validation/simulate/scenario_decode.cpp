@@ -343,6 +343,7 @@ void decode_envelope(const context& ctx, const doc::value& root, scenario& s)
     if (const doc::value* meta = root.find("metadata"); meta != nullptr)
         s.name = model::read::string(meta->find("name"), field::path::root("metadata").child("name"), errs);
     s.description = model::read::string(root.find("description"), field::path::root("description"), errs);
+    s.member_state = model::read::string(root.find("memberState"), field::path::root("memberState"), errs);
     ctx.add(errs);
 }
 

@@ -121,6 +121,7 @@ bool scheduler(world& w, step_log& log, const settings_in_force& s)
     // One snapshot per round: resourceSummary reaches the scheduler through the cluster status sync, so
     // bindings scheduled in the same round see the same free capacity.
     scheduling::snapshot snap(w.clusters);
+    snap.use_members(w.members);
     scheduling::filter_cache shared(snap); // bindings of one policy and kind share one filter pass
     scheduling::options opts = s.scheduling;
     opts.filters = &shared;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/member_state.hpp"
 #include "model/binding.hpp"
 #include "model/cluster.hpp"
 #include "model/cluster_taint_policy.hpp"
@@ -37,6 +38,9 @@ struct world {
     std::vector<model::binding> bindings;
     std::vector<dispatched_replicas> dispatched; // parallel to bindings
     std::vector<model::policy> policies;         // as applied: validated and defaulted
+    // The members' nodes and pods (memberState / --member-state), as at the drill's start: the steps do not
+    // change them. Empty: no karmada-scheduler-estimator.
+    model::member_states members;
 };
 
 // The cluster named `name`, or nullptr.

@@ -74,6 +74,10 @@ int run_lint_command(const lint_flags& flags)
         std::cerr << "lint: --workloads and --bindings need --clusters (the snapshot to schedule them on)\n";
         return exit_usage;
     }
+    if (!flags.member_state.empty() && flags.clusters.empty() && !flags.kube.requested()) {
+        std::cerr << "lint: --member-state needs --clusters (the snapshot whose members it describes)\n";
+        return exit_usage;
+    }
     if (!check_diff_flags(flags))
         return exit_usage;
     lint::input_set inputs = lint::collect_inputs(flags.paths.empty() ? std::vector<std::string>{"-"} : flags.paths);
@@ -96,8 +100,10 @@ int run_lint_command(const lint_flags& flags)
         dry_run = lint::load_dry_run(flags.clusters, flags.workloads, flags.bindings, options->default_namespace,
                                      inputs.errors);
     }
-    if (dry_run)
+    if (dry_run) {
+        load_member_state(*dry_run, flags, inputs.errors);
         prepare_dry_run(*dry_run, flags, *options);
+    }
     lint::report report = run_lint_against_base(flags, inputs, dry_run.get(), *options);
     report.link_base = flags.link_base;
     return finish_report(flags, report);

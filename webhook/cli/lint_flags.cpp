@@ -11,6 +11,7 @@
 #include "live/dry_run_inputs.hpp"
 #include "model/release_fields.hpp"
 #include "settings/feature_gates.hpp"
+#include "snapshot/member_state.hpp"
 
 namespace kpw::cli {
 
@@ -86,8 +87,18 @@ void add_shared_lint_flags(CLI::App& sub, const std::shared_ptr<lint_flags>& fla
         ->capture_default_str();
     sub.add_flag("--allow-aggregated-overflow", flags->options.validation.allow_aggregated_overflow,
                  "also accept overflowAffinities with Divided + Aggregated scheduling (newer Karmada)");
+    sub.add_option("--member-state", flags->member_state,
+                   "dry run with karmada-scheduler-estimator: DIR holds one subdirectory per member cluster (named "
+                   "as its Cluster) with that member's Nodes and Pods (`kubectl get nodes,pods -A -o yaml`); a "
+                   "cluster without one has no estimator (docs/estimator.md)");
     add_karmada_version_flag(sub, flags->karmada_version);
     add_kube_flags(sub, flags->kube);
+}
+
+void load_member_state(lint::dry_run_context& ctx, const lint_flags& flags, std::vector<lint::file_error>& errors)
+{
+    if (!flags.member_state.empty())
+        snapshot::load_member_states(ctx, flags.member_state, errors);
 }
 
 bool answer_for_release(lint::lint_options& options, const lint_flags& flags, const karmada_version_choice& choice,

@@ -37,6 +37,7 @@ struct lint_flags {
     kube_flags kube;                 // --kubeconfig / --context: read the rest from karmada-apiserver
     bool namespace_given = false;    // -n was set (else a live run takes the context's namespace)
     bool prune = false;              // plan --prune
+    std::string member_state;        // --member-state DIR: members' Nodes and Pods (karmada-scheduler-estimator)
 };
 
 // -o, -n, --unschedulable, --explain, --legacy-default-tolerations, --fail-on, --link-base, --report,
@@ -52,6 +53,10 @@ std::optional<lint::lint_options> lint_options_of(const lint_flags& flags, const
 // report says); false (and a message) when --feature-gates names a gate that release does not have.
 bool answer_for_release(lint::lint_options& options, const lint_flags& flags, const karmada_version_choice& choice,
                         const char* command);
+
+// --member-state: the members' nodes and pods into the dry run's snapshot (snapshot/member_state.hpp); file
+// errors go to `errors`. Nothing without the flag.
+void load_member_state(lint::dry_run_context& ctx, const lint_flags& flags, std::vector<lint::file_error>& errors);
 
 // The dry run's settings from the flags; `options.dry_run` points at it afterwards.
 void prepare_dry_run(lint::dry_run_context& ctx, const lint_flags& flags, lint::lint_options& options);

@@ -74,6 +74,7 @@ int run_plan_command(const lint_flags& flags)
                                      joined(after, *server), options->default_namespace, load_errors);
     if (!dry_run)
         return exit_usage;
+    load_member_state(*dry_run, flags, load_errors);
     after.errors.insert(after.errors.end(), load_errors.begin(), load_errors.end());
     prepare_dry_run(*dry_run, flags, *options);
 

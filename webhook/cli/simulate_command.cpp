@@ -95,6 +95,9 @@ command add_simulate_command(CLI::App& parent)
     sub->add_option("--bindings", flags->bindings,
                     "ResourceBindings / ClusterResourceBindings as `kubectl get rb -A -o yaml` prints them")
         ->allow_extra_args(false);
+    sub->add_option("--member-state", flags->member_state,
+                    "karmada-scheduler-estimator: one subdirectory per member cluster with its Nodes and Pods, as "
+                    "for lint; wins over the scenario's memberState (docs/estimator.md)");
     sub->add_option("-o,--output", flags->output, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
     sub->add_option("-n,--namespace", flags->default_namespace,
                     "namespace of objects that set none (with --kubeconfig: the context's)")

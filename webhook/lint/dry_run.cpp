@@ -166,7 +166,7 @@ bool same_template(model::workload a, model::workload b)
     a.annotations.erase(std::string(model::last_applied_annotation));
     b.annotations.erase(std::string(model::last_applied_annotation));
     return a.replicas == b.replicas && a.has_requirements == b.has_requirements && a.request == b.request &&
-           a.components == b.components && a.labels == b.labels && a.annotations == b.annotations;
+           a.claim == b.claim && a.components == b.components && a.labels == b.labels && a.annotations == b.annotations;
 }
 
 } // namespace

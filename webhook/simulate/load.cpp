@@ -11,6 +11,7 @@
 #include "model/release_fields.hpp"
 #include "model/time.hpp"
 #include "simulate/scenario_decode.hpp"
+#include "snapshot/member_state.hpp"
 
 namespace kpw::simulate_cli {
 
@@ -146,6 +147,12 @@ loaded_drill load_drill(const simulate_flags& flags, std::unique_ptr<lint::dry_r
     if (!out.errors.empty() || !sc.ok)
         return out;
     out.scenario = std::move(sc.value);
+    // karmada-scheduler-estimator's view of the members: the flag, else the scenario's memberState.
+    const std::string members = !flags.member_state.empty()      ? flags.member_state
+                                : out.scenario.member_state.empty() ? std::string()
+                                                                    : relative_to(flags.scenario, out.scenario.member_state);
+    if (!members.empty())
+        snapshot::load_member_states(*ctx, members, out.errors);
     out.inputs = step_files(out.scenario, *ctx, flags, out.errors);
     std::vector<std::string> names;
     for (const auto& c : ctx->clusters.clusters())
@@ -167,9 +174,13 @@ loaded_drill load_drill(const simulate_flags& flags, std::unique_ptr<lint::dry_r
     for (auto& b : out.start.bindings) // as the chosen release stores them (no overflow tiers before v1.18.0, ...)
         model::as_stored_by(b, flags.release);
     out.start.policies = std::move(policies);
+    out.start.members = ctx->members;
     out.header.scenario_file = flags.scenario;
     out.header.scenario_name = out.scenario.name;
     out.header.settings = settings::describe(out.settings.controllers);
+    if (!members.empty())
+        out.header.settings.push_back("karmada-scheduler-estimator for " + std::to_string(ctx->members.members.size()) +
+                                      " member(s) (" + members + ")");
     if (!flags.release_decided_by.empty())
         out.header.settings.insert(out.header.settings.begin(), "Karmada " +
                                                                    std::string(settings::release_name(flags.release)) +

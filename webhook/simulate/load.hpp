@@ -19,6 +19,7 @@ struct simulate_flags {
     std::vector<std::string> policies;
     std::string scenario;
     std::vector<std::string> clusters, workloads, bindings;
+    std::string member_state; // --member-state DIR (wins over the scenario's memberState)
     std::string output = "text";
     std::string default_namespace = "default";
     std::string feature_gates;

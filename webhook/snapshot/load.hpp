@@ -10,6 +10,7 @@
 
 #include "lint/inputs.hpp"
 #include "lint/report.hpp"
+#include "model/member_state.hpp"
 #include "model/workload.hpp"
 #include "model/cluster_taint_policy.hpp"
 #include "scheduling/binding_inventory.hpp"
@@ -27,6 +28,7 @@ struct state {
 
     scheduling::cluster_inventory clusters;
     std::unique_ptr<scheduling::snapshot> snapshot; // prepared over `clusters`; null without cluster paths
+    model::member_states members; // --member-state (the snapshot borrows it)
     std::vector<model::workload> workloads;
     bool have_workloads = false;
     scheduling::binding_inventory bindings; // --bindings
