@@ -54,7 +54,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if len(args) == 0 || args[0] != "lint" {
 		fmt.Fprintln(stderr, "usage: karmada-oracle lint -o json [--clusters F|DIR]... [--workloads F|DIR]... "+
-			"[--bindings F|DIR]... [--feature-gates G] [-n NS] [--validate=strict|warn|ignore] [--karmada-version V] PATH...\n"+
+			"[--bindings F|DIR]... [--base F|DIR]... [--feature-gates G] [-n NS] [--validate=strict|warn|ignore] [--karmada-version V] PATH...\n"+
 			"       karmada-oracle batch   (JSON lines {\"args\": [lint's arguments]} on stdin, {\"exit\",\"stdout\",\"stderr\"} lines out)\n"+
 			"       karmada-oracle version (the Karmada release it was built against, and its CRD directory)")
 		return exitUsage
@@ -78,6 +78,7 @@ type options struct {
 	clusters     []string
 	workloads    []string
 	bindings     []string
+	base         []string // --base: the policies before the change (lint's diff); the dry run models the change
 	featureGates string
 	crdDir       string
 	release      string // --karmada-version: must name the release this oracle was built against
@@ -94,6 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringArrayVar(&o.clusters, "clusters", nil, "dry run: Cluster objects (file, directory or -)")
 	fs.StringArrayVar(&o.workloads, "workloads", nil, "dry run: the workloads the policies claim")
 	fs.StringArrayVar(&o.bindings, "bindings", nil, "day two: today's ResourceBindings / ClusterResourceBindings")
+	fs.StringArrayVar(&o.base, "base", nil, "the policies before the change: deleted, changed and created ones go through Karmada's reconcilers")
 	fs.StringVar(&o.featureGates, "feature-gates", "", "Karmada feature gates (A=true,B=false)")
 	fs.StringVar(&o.crdDir, "crd-dir", defaultCRDDir, "Karmada's policy CRDs (charts/karmada/_crds/bases/policy)")
 	fs.StringVar(&o.release, "karmada-version", "", "the Karmada release to answer as: only the one this oracle was built against (karmada-oracle version)")
@@ -111,6 +113,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if (len(o.workloads) > 0 || len(o.bindings) > 0) && len(o.clusters) == 0 {
 		return o, fmt.Errorf("--workloads and --bindings need --clusters (the snapshot to schedule them on)")
+	}
+	if len(o.base) > 0 && (len(o.clusters) == 0 || len(o.workloads) == 0) {
+		return o, fmt.Errorf("--base needs --clusters and --workloads (the snapshot both sides are scheduled on)")
 	}
 	if o.crdDir == "" {
 		return o, fmt.Errorf("--crd-dir is not set (build with tests/conformance/build.sh)")
