@@ -19,6 +19,7 @@ const (
 	KindFirst      = "first-time" // a packed sub-case without bindings: every workload scheduled for the first time
 	KindReschedule = "re-schedule"
 	KindAdmission  = "admission"
+	KindChange     = "change" // a packed change of policies (lint --base), after Karmada's reconcilers ran it
 )
 
 // Tally is the verdicts per kind, and how the sub-cases were run.
@@ -80,10 +81,15 @@ func (t *Tally) Lines() []string {
 	return out
 }
 
-// RunPacks compares n generated cases of one packed kind (snapshot packs when admission is false), k
+// RunPacks compares n generated cases of one packed kind ("snapshot", "admission" or "change"), k
 // sub-cases per pack, packs From, From+1, ...; it stops starting packs once Deadline (if set) has passed,
 // and returns what it compared.
-func (f *Fuzzer) RunPacks(ctx context.Context, n, k int, admission bool) (*Tally, error) {
+func (f *Fuzzer) RunPacks(ctx context.Context, n, k int, kind string) (*Tally, error) {
+	generate := map[string]func(seed uint64, index, k int) *Pack{
+		"snapshot": GeneratePack, KindAdmission: GenerateAdmissionPack, KindChange: GenerateChangePack}[kind]
+	if generate == nil {
+		return nil, fmt.Errorf("fuzz: no packed kind %q", kind)
+	}
 	if k < 1 || k > MaxPack {
 		return nil, fmt.Errorf("fuzz: --pack %d: want 1..%d", k, MaxPack)
 	}
@@ -111,12 +117,7 @@ func (f *Fuzzer) RunPacks(ctx context.Context, n, k int, admission bool) (*Tally
 			dir := filepath.Join(work, fmt.Sprintf("worker-%d", w))
 			for i := range next {
 				size := min(k, n-i*k)
-				var p *Pack
-				if admission {
-					p = GenerateAdmissionPack(f.Seed, f.From+i, size)
-				} else {
-					p = GeneratePack(f.Seed, f.From+i, size)
-				}
+				p := generate(f.Seed, f.From+i, size)
 				if err := f.pack(ctx, p, dir, tally, &mu); err != nil {
 					mu.Lock()
 					if firstErr == nil {
@@ -161,7 +162,8 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 	// file of a few hundred); only what no part answered is compared alone.
 	judged, why := f.Comparer.ComparePackBisect(ctx, compare.Pack{
 		Args: append(append([]string{}, f.ExtraArgs...), layout.Args...), SubOf: layout.SubOf, N: len(p.Subs),
-		Subset: func(subs []int) []string { return append(append([]string{}, f.ExtraArgs...), layout.Subset(subs)...) }})
+		NamespaceOf: p.namespaceOf,
+		Subset:      func(subs []int) []string { return append(append([]string{}, f.ExtraArgs...), layout.Subset(subs)...) }})
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -182,7 +184,10 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 	alone := filepath.Join(dir, "alone")
 	for j, c := range p.Subs {
 		kind := KindAdmission
-		if p.Snapshot {
+		switch {
+		case p.Change:
+			kind = KindChange
+		case p.Snapshot:
 			kind = KindFirst
 			if p.Rescheduled(j) {
 				kind = KindReschedule
