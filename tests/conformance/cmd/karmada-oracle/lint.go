@@ -152,7 +152,7 @@ func (l *linter) dryRun(ctx context.Context, stdin io.Reader, base []scheduling.
 	}
 	var entries map[int][]report.Scheduling
 	if l.opts.base != nil {
-		entries, l.out.Diff, err = scheduling.RunChange(ctx, in, base)
+		entries, l.out.Diff, err = scheduling.RunChange(ctx, in, base, l.refused())
 	} else {
 		entries, err = scheduling.Run(ctx, in)
 	}
@@ -166,6 +166,22 @@ func (l *linter) dryRun(ctx context.Context, stdin io.Reader, base []scheduling.
 		l.out.Results[i].Scheduling = e
 	}
 	return nil
+}
+
+// refused names the policies the webhook denied (kubectl apply leaves the server's policy of that name).
+func (l *linter) refused() []scheduling.PolicyName {
+	var out []scheduling.PolicyName
+	for _, r := range l.out.Results {
+		if !r.Allowed {
+			cluster := r.Kind == "ClusterPropagationPolicy"
+			ns := r.Namespace
+			if cluster {
+				ns = ""
+			}
+			out = append(out, scheduling.PolicyName{Cluster: cluster, Namespace: ns, Name: r.Name})
+		}
+	}
+	return out
 }
 
 // basePolicies admits the --base files as lint reads them (a file that cannot be read is an error; a

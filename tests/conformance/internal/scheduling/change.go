@@ -4,11 +4,16 @@ import (
 	"context"
 	"fmt"
 
+	"sort"
+
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/uuid"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	policyv1alpha1 "github.com/karmada-io/karmada/pkg/apis/policy/v1alpha1"
+	"github.com/karmada-io/karmada/pkg/features"
 	"github.com/karmada-io/karmada/pkg/util"
 	"github.com/karmada-io/karmada/pkg/util/fedinformer/keys"
 
@@ -38,7 +43,10 @@ import (
 // claim: karmada-scheduler ignores such a binding, so it keeps its clusters (lint's diff entries with
 // after.releasedBy). A binding the base side's detector created is not reported: the base side is not
 // scheduled here (its given bindings are taken as scheduled), so it has no clusters to keep.
-func RunChange(ctx context.Context, in Input, base []Policy) (map[int][]report.Scheduling, []report.DiffEntry, error) {
+//
+// refused names the new side's policies the webhook denied: kubectl apply of such a policy fails, so a base
+// policy of that kind, namespace and name stays on the server as it was (neither deleted nor changed).
+func RunChange(ctx context.Context, in Input, base []Policy, refused []PolicyName) (map[int][]report.Scheduling, []report.DiffEntry, error) {
 	runMu.Lock()
 	defer runMu.Unlock()
 	if err := setFeatureGates(in.FeatureGates); err != nil {
@@ -54,7 +62,7 @@ func RunChange(ctx context.Context, in Input, base []Policy) (map[int][]report.S
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := detectChange(ctx, w, after)
+	res, err := detectChange(ctx, w, after, refused)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -104,16 +112,16 @@ func (w *world) released(baseClaims map[string]policyKey, outcomes map[string]ou
 }
 
 // detectChange is detect for a change: a panic in Karmada's detector code is this dry run's error.
-func detectChange(ctx context.Context, w, after *world) (res changeResult, err error) {
+func detectChange(ctx context.Context, w, after *world, refused []PolicyName) (res changeResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("karmada's resource detector panicked: %v", r)
 		}
 	}()
-	return runChangeDetector(ctx, w, after)
+	return runChangeDetector(ctx, w, after, refused)
 }
 
-func runChangeDetector(ctx context.Context, w, after *world) (changeResult, error) {
+func runChangeDetector(ctx context.Context, w, after *world, refused []PolicyName) (changeResult, error) {
 	var res changeResult
 	withFinalizers(w)
 	r, err := newDetectorRun(ctx, w, nil)
@@ -129,7 +137,7 @@ func runChangeDetector(ctx context.Context, w, after *world) (changeResult, erro
 	if res.baseClaims, err = r.claims(ctx); err != nil {
 		return res, err
 	}
-	plan := planChange(w, after)
+	plan := planChange(w, after, refused)
 	if err := r.writePolicies(ctx, plan); err != nil {
 		return res, err
 	}
@@ -145,6 +153,9 @@ func runChangeDetector(ctx context.Context, w, after *world) (changeResult, erro
 		} else {
 			_ = r.det.HandleClusterPropagationPolicyCreationOrUpdate(p.cpp.DeepCopy())
 		}
+	}
+	if err := r.requeueDeprioritized(ctx, plan); err != nil {
+		return res, err
 	}
 	if err := r.updateTemplates(ctx, before); err != nil {
 		return res, err
@@ -189,11 +200,18 @@ func appendOnce(list []string, s string) []string {
 	return append(list, s)
 }
 
+// PolicyName is a policy's kind (cluster-scoped or not), namespace and name.
+type PolicyName struct {
+	Cluster         bool
+	Namespace, Name string
+}
+
 // changedPolicy is one new-side policy the change creates or updates.
 type changedPolicy struct {
 	pp     *policyv1alpha1.PropagationPolicy
 	cpp    *policyv1alpha1.ClusterPropagationPolicy
-	update bool // a base policy of the same kind, namespace and name exists
+	update bool  // a base policy of the same kind, namespace and name exists
+	was    int32 // its explicit priority before (update only)
 }
 
 // changePlan is what the change does to the base policies.
@@ -203,9 +221,20 @@ type changePlan struct {
 }
 
 // planChange compares the two sides by (kind, namespace, name); a policy whose spec is the same on both is
-// unchanged. An updated policy keeps the base object's permanent id (the label is immutable).
-func planChange(base, after *world) changePlan {
+// unchanged (reconciledOnUpdate). An updated policy keeps the base object's permanent id (the label is
+// immutable); a created one gets a new one, even when a binding still claims a policy of its name.
+func planChange(base, after *world, refused []PolicyName) changePlan {
 	var plan changePlan
+	stale := map[policyKey]string{} // the ids the given bindings claim, by the policy they name
+	for _, b := range base.bindings {
+		if k, id, ok := b.claim(); ok {
+			stale[k] = id
+		}
+	}
+	kept := map[policyKey]bool{}
+	for _, r := range refused {
+		kept[policyKey{cluster: r.Cluster, namespace: r.Namespace, name: r.Name}] = true
+	}
 	basePP := map[policyKey]*policyv1alpha1.PropagationPolicy{}
 	for _, p := range base.pps {
 		basePP[policyKey{namespace: p.Namespace, name: p.Name}] = p
@@ -214,34 +243,43 @@ func planChange(base, after *world) changePlan {
 	for _, p := range base.cpps {
 		baseCPP[policyKey{cluster: true, name: p.Name}] = p
 	}
-	kept := map[policyKey]bool{}
 	for _, p := range after.pps {
 		k := policyKey{namespace: p.Namespace, name: p.Name}
 		kept[k] = true
 		old, ok := basePP[k]
-		if ok && apiequality.Semantic.DeepEqual(old.Spec, p.Spec) {
+		if ok && !reconciledOnUpdate(old.Spec, p.Spec, &old.ObjectMeta, &p.ObjectMeta) {
 			continue
 		}
 		p = p.DeepCopy()
+		var was int32
 		if ok {
 			setLabel(&p.Labels, policyv1alpha1.PropagationPolicyPermanentIDLabel, old.Labels[policyv1alpha1.PropagationPolicyPermanentIDLabel])
+			was = old.ExplicitPriority()
+		} else if p.Labels[policyv1alpha1.PropagationPolicyPermanentIDLabel] == stale[k] {
+			// Created: newWorld gave it the id a binding still claims, as if it were on the server; Karmada's
+			// mutating webhook gives a created policy a new one.
+			setLabel(&p.Labels, policyv1alpha1.PropagationPolicyPermanentIDLabel, string(uuid.NewUUID()))
 		}
 		p.Finalizers = appendOnce(p.Finalizers, util.PropagationPolicyControllerFinalizer)
-		plan.applied = append(plan.applied, changedPolicy{pp: p, update: ok})
+		plan.applied = append(plan.applied, changedPolicy{pp: p, update: ok, was: was})
 	}
 	for _, p := range after.cpps {
 		k := policyKey{cluster: true, name: p.Name}
 		kept[k] = true
 		old, ok := baseCPP[k]
-		if ok && apiequality.Semantic.DeepEqual(old.Spec, p.Spec) {
+		if ok && !reconciledOnUpdate(old.Spec, p.Spec, &old.ObjectMeta, &p.ObjectMeta) {
 			continue
 		}
 		p = p.DeepCopy()
+		var was int32
 		if ok {
 			setLabel(&p.Labels, policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel, old.Labels[policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel])
+			was = old.ExplicitPriority()
+		} else if p.Labels[policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel] == stale[k] {
+			setLabel(&p.Labels, policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel, string(uuid.NewUUID()))
 		}
 		p.Finalizers = appendOnce(p.Finalizers, util.ClusterPropagationPolicyControllerFinalizer)
-		plan.applied = append(plan.applied, changedPolicy{cpp: p, update: ok})
+		plan.applied = append(plan.applied, changedPolicy{cpp: p, update: ok, was: was})
 	}
 	for _, p := range base.pps {
 		if k := (policyKey{namespace: p.Namespace, name: p.Name}); !kept[k] {
@@ -254,6 +292,30 @@ func planChange(base, after *world) changePlan {
 		}
 	}
 	return plan
+}
+
+// reconciledOnUpdate: whether the detector reconciles a policy kubectl apply changed from old to new. A
+// spec change bumps metadata.generation (the policy CRDs have no status subresource); a change of labels
+// or annotations alone is an update with the same generation, which v1.18 skips and older releases do not
+// (updateNeedsNewGeneration). The permanent-id label is the store's, not the file's.
+func reconciledOnUpdate(old, new policyv1alpha1.PropagationSpec, oldMeta, newMeta *metav1.ObjectMeta) bool {
+	if !apiequality.Semantic.DeepEqual(old, new) {
+		return true
+	}
+	if updateNeedsNewGeneration {
+		return false
+	}
+	withoutID := func(m map[string]string) map[string]string {
+		out := map[string]string{}
+		for k, v := range m {
+			if k != policyv1alpha1.PropagationPolicyPermanentIDLabel && k != policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	return !apiequality.Semantic.DeepEqual(withoutID(oldMeta.Labels), withoutID(newMeta.Labels)) ||
+		!apiequality.Semantic.DeepEqual(withoutID(oldMeta.Annotations), withoutID(newMeta.Annotations))
 }
 
 func setLabel(labels *map[string]string, k, v string) {
@@ -349,6 +411,61 @@ func (r *detectorRun) updateTemplates(ctx context.Context, before []*unstructure
 		}
 		if r.det.EventFilter(now[i]) {
 			r.det.OnUpdate(before[i], now[i])
+		}
+	}
+	return nil
+}
+
+// requeueDeprioritized is what OnPropagationPolicyUpdate / OnClusterPropagationPolicyUpdate do besides
+// enqueueing the policy, with the PropagationPolicyPreemption gate, when an update lowers its explicit
+// priority: HandleDeprioritizedPropagationPolicy (preemption.go) re-queues, highest priority first, the
+// policies of its namespace (every ClusterPropagationPolicy for one) that have a priority, preemption
+// Always and a priority strictly between the new and the old one; their reconcile runs
+// Handle*CreationOrUpdate, which preempts. Karmada's handlers write to the detector's private policy
+// queue, so this run calls the reconcile they lead to.
+func (r *detectorRun) requeueDeprioritized(ctx context.Context, plan changePlan) error {
+	if !features.FeatureGate.Enabled(features.PolicyPreemption) {
+		return nil
+	}
+	for _, p := range plan.applied {
+		if !p.update {
+			continue
+		}
+		inRange := func(s policyv1alpha1.PropagationSpec, now int32) bool {
+			return s.Priority != nil && s.Preemption == policyv1alpha1.PreemptAlways &&
+				s.ExplicitPriority() > now && s.ExplicitPriority() < p.was
+		}
+		if p.pp != nil && p.pp.ExplicitPriority() < p.was {
+			list := &policyv1alpha1.PropagationPolicyList{}
+			if err := r.client.List(ctx, list, client.InNamespace(p.pp.Namespace)); err != nil {
+				return fmt.Errorf("listing PropagationPolicies: %w", err)
+			}
+			var potential []*policyv1alpha1.PropagationPolicy
+			for i := range list.Items {
+				if inRange(list.Items[i].Spec, p.pp.ExplicitPriority()) {
+					potential = append(potential, &list.Items[i])
+				}
+			}
+			sort.SliceStable(potential, func(a, b int) bool { return potential[a].ExplicitPriority() > potential[b].ExplicitPriority() })
+			for _, q := range potential {
+				_ = r.det.HandlePropagationPolicyCreationOrUpdate(q)
+			}
+		}
+		if p.cpp != nil && p.cpp.ExplicitPriority() < p.was {
+			list := &policyv1alpha1.ClusterPropagationPolicyList{}
+			if err := r.client.List(ctx, list); err != nil {
+				return fmt.Errorf("listing ClusterPropagationPolicies: %w", err)
+			}
+			var potential []*policyv1alpha1.ClusterPropagationPolicy
+			for i := range list.Items {
+				if inRange(list.Items[i].Spec, p.cpp.ExplicitPriority()) {
+					potential = append(potential, &list.Items[i])
+				}
+			}
+			sort.SliceStable(potential, func(a, b int) bool { return potential[a].ExplicitPriority() > potential[b].ExplicitPriority() })
+			for _, q := range potential {
+				_ = r.det.HandleClusterPropagationPolicyCreationOrUpdate(q)
+			}
 		}
 	}
 	return nil

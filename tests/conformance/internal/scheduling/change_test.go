@@ -48,7 +48,7 @@ func TestRunChange(t *testing.T) {
 				Clusters:  readObjects(t, filepath.Join(d, "clusters.yaml")),
 				Workloads: readObjects(t, filepath.Join(d, tt.workloads)),
 				Bindings:  readObjects(t, filepath.Join(d, tt.binding)),
-			}, admit(t, readObjects(t, filepath.Join(d, tt.base))))
+			}, admit(t, readObjects(t, filepath.Join(d, tt.base))), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,9 +98,13 @@ func TestPlanChange(t *testing.T) {
 		}
 		return w
 	}
-	base := world(pp("kept", "m1", "id-kept"), pp("edited", "m1", "id-edited"), pp("gone", "m1", "id-gone"))
-	after := world(pp("kept", "m1", "other"), pp("edited", "m2", "new-id"), pp("created", "m1", "id-created"))
-	plan := planChange(base, after)
+	relabelled := pp("relabelled", "m1", "id-relabelled")
+	relabelled.SetLabels(map[string]string{"team": "a"})
+	base := world(pp("kept", "m1", "id-kept"), pp("edited", "m1", "id-edited"), pp("gone", "m1", "id-gone"),
+		pp("refused", "m1", "id-refused"), pp("relabelled", "m1", "id-relabelled"))
+	after := world(pp("kept", "m1", "other"), pp("edited", "m2", "new-id"), pp("created", "m1", "id-created"), relabelled)
+	// "refused": the new side's policy of that name was denied, so the base one stays.
+	plan := planChange(base, after, []PolicyName{{Namespace: "default", Name: "refused"}})
 	if len(plan.deleted) != 1 || plan.deleted[0].name != "gone" {
 		t.Errorf("deleted = %v, want [gone]", plan.deleted)
 	}
@@ -112,6 +116,9 @@ func TestPlanChange(t *testing.T) {
 	want := []string{
 		"edited id-edited update=true finalizers=[karmada.io/propagation-policy-controller]",
 		"created id-created update=false finalizers=[karmada.io/propagation-policy-controller]",
+	}
+	if !updateNeedsNewGeneration { // v1.16, v1.17: a change of labels alone is reconciled too
+		want = append(want, "relabelled id-relabelled update=true finalizers=[karmada.io/propagation-policy-controller]")
 	}
 	if !reflect.DeepEqual(applied, want) {
 		t.Errorf("applied = %q, want %q", applied, want)
