@@ -16,8 +16,12 @@ import (
 )
 
 // quietLogs silences the handlers' klog lines and controller-runtime's logger: the oracle's answer is
-// its JSON and exit code.
+// its JSON and exit code. KARMADA_ORACLE_KLOG=1 keeps klog on stderr (what the detector did, for a
+// divergence being looked into).
 func quietLogs() {
+	if os.Getenv("KARMADA_ORACLE_KLOG") != "" {
+		return
+	}
 	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
 	klog.InitFlags(fs)
 	for name, value := range map[string]string{"logtostderr": "false", "alsologtostderr": "false",

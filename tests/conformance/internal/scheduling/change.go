@@ -9,7 +9,6 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/util/uuid"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	policyv1alpha1 "github.com/karmada-io/karmada/pkg/apis/policy/v1alpha1"
@@ -222,15 +221,11 @@ type changePlan struct {
 
 // planChange compares the two sides by (kind, namespace, name); a policy whose spec is the same on both is
 // unchanged (reconciledOnUpdate). An updated policy keeps the base object's permanent id (the label is
-// immutable); a created one gets a new one, even when a binding still claims a policy of its name.
+// immutable). A policy the base lacks but a given binding claims keeps that binding's id (newWorld): as
+// for the base side's templates (addTemplates), a claim names a policy that exists on the server, so
+// applying the new file updates it.
 func planChange(base, after *world, refused []PolicyName) changePlan {
 	var plan changePlan
-	stale := map[policyKey]string{} // the ids the given bindings claim, by the policy they name
-	for _, b := range base.bindings {
-		if k, id, ok := b.claim(); ok {
-			stale[k] = id
-		}
-	}
 	kept := map[policyKey]bool{}
 	for _, r := range refused {
 		kept[policyKey{cluster: r.Cluster, namespace: r.Namespace, name: r.Name}] = true
@@ -255,10 +250,6 @@ func planChange(base, after *world, refused []PolicyName) changePlan {
 		if ok {
 			setLabel(&p.Labels, policyv1alpha1.PropagationPolicyPermanentIDLabel, old.Labels[policyv1alpha1.PropagationPolicyPermanentIDLabel])
 			was = old.ExplicitPriority()
-		} else if p.Labels[policyv1alpha1.PropagationPolicyPermanentIDLabel] == stale[k] {
-			// Created: newWorld gave it the id a binding still claims, as if it were on the server; Karmada's
-			// mutating webhook gives a created policy a new one.
-			setLabel(&p.Labels, policyv1alpha1.PropagationPolicyPermanentIDLabel, string(uuid.NewUUID()))
 		}
 		p.Finalizers = appendOnce(p.Finalizers, util.PropagationPolicyControllerFinalizer)
 		plan.applied = append(plan.applied, changedPolicy{pp: p, update: ok, was: was})
@@ -275,8 +266,6 @@ func planChange(base, after *world, refused []PolicyName) changePlan {
 		if ok {
 			setLabel(&p.Labels, policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel, old.Labels[policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel])
 			was = old.ExplicitPriority()
-		} else if p.Labels[policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel] == stale[k] {
-			setLabel(&p.Labels, policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel, string(uuid.NewUUID()))
 		}
 		p.Finalizers = appendOnce(p.Finalizers, util.ClusterPropagationPolicyControllerFinalizer)
 		plan.applied = append(plan.applied, changedPolicy{cpp: p, update: ok, was: was})
