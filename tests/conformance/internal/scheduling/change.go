@@ -230,64 +230,73 @@ func planChange(base, after *world, refused []PolicyName) changePlan {
 	for _, r := range refused {
 		kept[policyKey{cluster: r.Cluster, namespace: r.Namespace, name: r.Name}] = true
 	}
-	basePP := map[policyKey]*policyv1alpha1.PropagationPolicy{}
+	ppKey := func(p *policyv1alpha1.PropagationPolicy) policyKey {
+		return policyKey{namespace: p.Namespace, name: p.Name}
+	}
+	cppKey := func(p *policyv1alpha1.ClusterPropagationPolicy) policyKey {
+		return policyKey{cluster: true, name: p.Name}
+	}
+	planKind(&plan, kept, base.pps, after.pps, ppKey, func(p *policyv1alpha1.PropagationPolicy) policyv1alpha1.PropagationSpec { return p.Spec },
+		policyv1alpha1.PropagationPolicyPermanentIDLabel, util.PropagationPolicyControllerFinalizer,
+		func(p *policyv1alpha1.PropagationPolicy) changedPolicy { return changedPolicy{pp: p} })
+	planKind(&plan, kept, base.cpps, after.cpps, cppKey, func(p *policyv1alpha1.ClusterPropagationPolicy) policyv1alpha1.PropagationSpec { return p.Spec },
+		policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel, util.ClusterPropagationPolicyControllerFinalizer,
+		func(p *policyv1alpha1.ClusterPropagationPolicy) changedPolicy { return changedPolicy{cpp: p} })
 	for _, p := range base.pps {
-		basePP[policyKey{namespace: p.Namespace, name: p.Name}] = p
-	}
-	baseCPP := map[policyKey]*policyv1alpha1.ClusterPropagationPolicy{}
-	for _, p := range base.cpps {
-		baseCPP[policyKey{cluster: true, name: p.Name}] = p
-	}
-	for _, p := range after.pps {
-		k := policyKey{namespace: p.Namespace, name: p.Name}
-		kept[k] = true
-		old, ok := basePP[k]
-		if ok && !reconciledOnUpdate(old.Spec, p.Spec, &old.ObjectMeta, &p.ObjectMeta) {
-			continue
-		}
-		p = p.DeepCopy()
-		var was int32
-		if ok {
-			setLabel(&p.Labels, policyv1alpha1.PropagationPolicyPermanentIDLabel, old.Labels[policyv1alpha1.PropagationPolicyPermanentIDLabel])
-			was = old.ExplicitPriority()
-		}
-		p.Finalizers = appendOnce(p.Finalizers, util.PropagationPolicyControllerFinalizer)
-		plan.applied = append(plan.applied, changedPolicy{pp: p, update: ok, was: was})
-	}
-	for _, p := range after.cpps {
-		k := policyKey{cluster: true, name: p.Name}
-		kept[k] = true
-		old, ok := baseCPP[k]
-		if ok && !reconciledOnUpdate(old.Spec, p.Spec, &old.ObjectMeta, &p.ObjectMeta) {
-			continue
-		}
-		p = p.DeepCopy()
-		var was int32
-		if ok {
-			setLabel(&p.Labels, policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel, old.Labels[policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel])
-			was = old.ExplicitPriority()
-		}
-		p.Finalizers = appendOnce(p.Finalizers, util.ClusterPropagationPolicyControllerFinalizer)
-		plan.applied = append(plan.applied, changedPolicy{cpp: p, update: ok, was: was})
-	}
-	for _, p := range base.pps {
-		if k := (policyKey{namespace: p.Namespace, name: p.Name}); !kept[k] {
+		if k := ppKey(p); !kept[k] {
 			plan.deleted = append(plan.deleted, k)
 		}
 	}
 	for _, p := range base.cpps {
-		if k := (policyKey{cluster: true, name: p.Name}); !kept[k] {
+		if k := cppKey(p); !kept[k] {
 			plan.deleted = append(plan.deleted, k)
 		}
 	}
 	return plan
 }
 
+// policyObject is a *PropagationPolicy or a *ClusterPropagationPolicy.
+type policyObject[T any] interface {
+	*T
+	client.Object
+	DeepCopy() *T
+	ExplicitPriority() int32
+}
+
+// planKind is planChange for one kind of policy: each new-side policy (marked kept) that is created, or
+// updated so that the detector reconciles it, goes to plan.applied with the base object's permanent id
+// (idLabel) and karmada-webhook's finalizer.
+func planKind[T any, P policyObject[T]](plan *changePlan, kept map[policyKey]bool, base, after []P, key func(P) policyKey,
+	spec func(P) policyv1alpha1.PropagationSpec, idLabel, finalizer string, wrap func(P) changedPolicy) {
+	byKey := map[policyKey]P{}
+	for _, p := range base {
+		byKey[key(p)] = p
+	}
+	for _, p := range after {
+		k := key(p)
+		kept[k] = true
+		old, ok := byKey[k]
+		if ok && !reconciledOnUpdate(spec(old), spec(p), old, p) {
+			continue
+		}
+		p = P(p.DeepCopy())
+		c := wrap(p)
+		if ok {
+			labels := p.GetLabels()
+			setLabel(&labels, idLabel, old.GetLabels()[idLabel])
+			p.SetLabels(labels)
+			c.update, c.was = true, old.ExplicitPriority()
+		}
+		p.SetFinalizers(appendOnce(p.GetFinalizers(), finalizer))
+		plan.applied = append(plan.applied, c)
+	}
+}
+
 // reconciledOnUpdate: whether the detector reconciles a policy kubectl apply changed from old to new. A
 // spec change bumps metadata.generation (the policy CRDs have no status subresource); a change of labels
 // or annotations alone is an update with the same generation, which v1.18 skips and older releases do not
 // (updateNeedsNewGeneration). The permanent-id label is the store's, not the file's.
-func reconciledOnUpdate(old, new policyv1alpha1.PropagationSpec, oldMeta, newMeta *metav1.ObjectMeta) bool {
+func reconciledOnUpdate(old, new policyv1alpha1.PropagationSpec, oldMeta, newMeta metav1.Object) bool {
 	if !apiequality.Semantic.DeepEqual(old, new) {
 		return true
 	}
@@ -303,8 +312,8 @@ func reconciledOnUpdate(old, new policyv1alpha1.PropagationSpec, oldMeta, newMet
 		}
 		return out
 	}
-	return !apiequality.Semantic.DeepEqual(withoutID(oldMeta.Labels), withoutID(newMeta.Labels)) ||
-		!apiequality.Semantic.DeepEqual(withoutID(oldMeta.Annotations), withoutID(newMeta.Annotations))
+	return !apiequality.Semantic.DeepEqual(withoutID(oldMeta.GetLabels()), withoutID(newMeta.GetLabels())) ||
+		!apiequality.Semantic.DeepEqual(withoutID(oldMeta.GetAnnotations()), withoutID(newMeta.GetAnnotations()))
 }
 
 func setLabel(labels *map[string]string, k, v string) {
