@@ -446,7 +446,7 @@ simulate_check() {
 }
 
 # What `test` runs: the committed cases (examples, lint fixtures, tests/conformance/cases), with the ledger of
-# open divergences, and 2,000 generated admission cases of seed 1000. The fuzz corpora and generated
+# open divergences, 2,000 generated admission cases and 300 generated changes of policies of seed 1000. The fuzz corpora and generated
 # snapshot batches still differ in a few places (RELIABILITY.md, "Conformance"): run them with
 # `./dev.sh conformance` and `./dev.sh conformance-fuzz N`.
 conformance_check() {
@@ -459,6 +459,10 @@ conformance_check() {
   # A fixed-seed generated batch (issue 25 §2): 2,000 admission cases in 10 packs, about 15 s.
   step conformance-generated conformance_fuzz --kind admission --pack 200 --minimise 0 --out "$PWD/$oracle_dir/ci-divergent" 2000 1000
   grep -E '^conformance:' "$log_dir/conformance-generated.log" >&2
+  # 300 generated changes of policies (lint --base against Karmada's reconcilers, issue 36) in 8 packs, on
+  # v1.18.2 (seed 1000 differs on v1.16/v1.17 where lint does not model the release yet: RELIABILITY.md).
+  step conformance-lifecycle conformance_fuzz --kind change --pack 40 --minimise 0 --karmada-version v1.18 --out "$PWD/$oracle_dir/ci-divergent-change" 300 1000
+  grep -E '^conformance:' "$log_dir/conformance-lifecycle.log" >&2
   step simulate-step-zero simulate_check --corpus-limit -1
   grep -E '^(DIFFER|simulate:)' "$log_dir/simulate-step-zero.log" >&2
 }

@@ -32,9 +32,13 @@ binding_update update_binding(const model::binding& b, const model::workload* w,
     const bool claimed_now = claim != nullptr && claim->policy.has_value();
     const bool preempted = w != nullptr && !u.refused && claimed_now && claim->preempted;
     // A holder whose selectors no longer match released the template and this binding (cleanPPUnmatchedRBs):
-    // the policy that claims the template now updates it, or none does and the scheduler ignores it.
-    const bool released = w != nullptr && !u.refused && claim != nullptr && claim->released_unmatched;
+    // the policy that claims the template now updates it, or none does and the scheduler ignores it. The
+    // cleanup checks no owner (policy.go removeRBsClaimMetadata), so a binding another object controls is
+    // released too, and then no policy can write it again (ApplyPolicy's owner check).
+    const bool released = w != nullptr && claim != nullptr && claim->released_unmatched;
     u.policy = preempted || released ? claim->policy : named_by_claim(b, views);
+    if (released && u.refused)
+        u.policy.reset();
     if (!u.policy && !b.claim && w != nullptr && !u.refused && claimed_now)
         u.policy = claim->policy; // pkg/detector ApplyPolicy claims the template and updates its binding
     // A binding the detector may not update is scheduled as it stands; so is one whose holder no longer

@@ -78,10 +78,12 @@ std::vector<released_template> delete_policies(std::span<const model::policy> de
                 continue;
             const bool cpp = is_cluster_policy(p);
             std::optional<model::policy_claim> lost;
+            bool binding = false;
             if (auto named = by_key.find(detector_binding_key(w)); named != by_key.end())
                 for (std::size_t k : named->second)
                     if (auto& b = bindings[k]; b.claim && is_claim_of(p, *b.claim)) {
                         lost = *b.claim;
+                        binding = true;
                         remove_claim_metadata(b, cpp);
                     }
             if (auto recorded = recorded_claim(w); recorded && is_claim_of(p, *recorded)) {
@@ -89,7 +91,7 @@ std::vector<released_template> delete_policies(std::span<const model::policy> de
                 remove_claim_metadata(w, cpp);
             }
             if (lost)
-                out.push_back({i, std::move(*lost)});
+                out.push_back({i, std::move(*lost), binding});
         }
     }
     return out;

@@ -43,6 +43,8 @@ void remove_claim_metadata(model::binding& b, bool cluster_policy);
 struct released_template {
     std::size_t workload = 0;  // index into the workloads given
     model::policy_claim claim; // the claim it lost
+    bool binding = false;      // its binding held the claim too (a binding another object controls never
+                               // got it: the scheduler ignored that one before the deletion as after)
 };
 
 // Every policy of `deleted` deleted (the order does not matter: each touches only its own claims), applied

@@ -60,8 +60,9 @@ lint::report run_lint_against_base(const lint_flags& flags, const lint::input_se
         std::set<plan::policy_key> gone = plan::policy_keys(base_inputs, options.default_namespace);
         for (const auto& kept : plan::policy_keys(inputs, options.default_namespace))
             gone.erase(kept);
+        lint::settle_base_claims(*dry_run, base_admitted, base);
         lint::delete_policies(*dry_run, plan::admitted_policies(base, base_admitted, gone));
-        dry_run->settled = plan::unchanged_from(base, base_admitted);
+        dry_run->settled = plan::unchanged_from(base, base_admitted, dry_run->gates.release());
     }
     lint::report report = lint::run_lint(inputs, options);
     lint::attach_diff(report, base);

@@ -85,7 +85,7 @@ int run_plan_command(const lint_flags& flags)
     dry_run->settled = [](const model::policy&) { return true; }; // today: nothing changes
     const lint::report base = lint::run_lint(*server, *options, server_admitted);
     lint::delete_policies(*dry_run, plan::admitted_policies(base, server_admitted, prune.deleted));
-    dry_run->settled = plan::unchanged_from(base, server_admitted);
+    dry_run->settled = plan::unchanged_from(base, server_admitted, dry_run->gates.release());
     const auto templates = plan::workloads_in_path(applied, options->default_namespace, after.errors);
     const auto applied_templates = lint::apply_workloads(*dry_run, plan::manifests_of(templates));
     lint::report report = lint::run_lint(after, *options, after_admitted);

@@ -9,6 +9,7 @@
 
 #include "doc/locate.hpp"
 #include "lint/claims.hpp"
+#include "scheduling/base_claims.hpp"
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
 #include "scheduling/component_pitfalls.hpp"
@@ -147,14 +148,31 @@ std::unique_ptr<dry_run_context> load_dry_run(const std::optional<input_set>& cl
     return ctx;
 }
 
+void settle_base_claims(dry_run_context& ctx, const std::vector<typed_policy>& base, const report& r)
+{
+    const auto views = policy_views(base, r);
+    std::vector<const model::policy*> policies;
+    for (const auto& p : base)
+        policies.push_back(&p.policy);
+    ctx.known_claims.resize(ctx.workloads.size());
+    for (std::size_t i : scheduling::claim_unclaimed(views, policies, ctx.workloads, ctx.bindings.mutable_bindings(),
+                                                     ctx.known_claims)) {
+        const auto& w = ctx.workloads[i];
+        const model::binding* b = ctx.bindings.find_for(w.api_version, w.kind, w.namespace_, w.name);
+        ctx.known_claims[i] = b ? b->claim : std::nullopt;
+    }
+}
+
 void delete_policies(dry_run_context& ctx, std::span<const model::policy> deleted)
 {
     ctx.released.resize(ctx.workloads.size());
+    ctx.binding_released.resize(ctx.workloads.size());
     for (auto& r : scheduling::delete_policies(deleted, ctx.workloads, ctx.bindings.mutable_bindings())) {
         const auto& w = ctx.workloads[r.workload];
         const model::binding* b = ctx.bindings.find_for(w.api_version, w.kind, w.namespace_, w.name);
         ctx.known_claims[r.workload] = b ? b->claim : std::nullopt;
         ctx.released[r.workload] = std::move(r.claim);
+        ctx.binding_released[r.workload] = r.binding;
     }
 }
 
@@ -192,8 +210,10 @@ std::vector<applied_template> apply_workloads(dry_run_context& ctx, const std::v
         *it = std::move(now);
         out.push_back({static_cast<std::size_t>(it - ctx.workloads.begin()), true, changed});
     }
-    if (!ctx.released.empty())
+    if (!ctx.released.empty()) {
         ctx.released.resize(ctx.workloads.size());
+        ctx.binding_released.resize(ctx.workloads.size());
+    }
     ctx.have_workloads = ctx.have_workloads || !manifests.empty();
     return out;
 }
@@ -373,11 +393,13 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
                  holder.object.pos()});
             ++r.totals.warnings;
         }
-        if (!update.policy && w != nullptr && found < ctx.released.size() && ctx.released[found]) {
+        if (!update.policy && w != nullptr && found < ctx.binding_released.size() && ctx.binding_released[found]) {
             r.released.push_back(released_of(b, *w, *ctx.released[found], "is deleted"));
             continue;
         }
-        if (!update.policy && w != nullptr && claims[found].released_unmatched && claims[found].holder) {
+        // cleanPPUnmatchedRBs finds what it releases by the bindings that carry the policy's claim: a binding
+        // without one (another object controls it) was never released, whatever its template says.
+        if (!update.policy && w != nullptr && claims[found].released_unmatched && claims[found].holder && b.claim) {
             r.released.push_back(released_of(b, *w, *claims[found].holder, "no longer selects it"));
             continue;
         }

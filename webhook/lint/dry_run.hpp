@@ -32,6 +32,8 @@ struct dry_run_context : snapshot::state {
     // Parallel to `workloads` once delete_policies ran: the claim a deleted policy's cleanup took off the
     // template or its binding (the report says so, and keeps an unclaimed binding where it is).
     std::vector<std::optional<model::policy_claim>> released;
+    // Parallel to `released`: the workload's binding held that claim too, so it is released with it.
+    std::vector<bool> binding_released;
     model::timestamp now = 0;      // what a re-schedule writes as lastScheduledTime (the wall clock)
     // The policies the change leaves as they are (plan: applied unchanged or not in PATH; lint --base: the
     // same spec on both sides). Unset: every policy is created or updated, as lint without a base reads PATH.
@@ -74,6 +76,11 @@ struct typed_policy {
     model::policy policy;
     doc::value object;
 };
+
+// lint --base: the base side as the server holds it (scheduling::claim_unclaimed): every template without
+// a claim goes to the base policy that ranks first, on the template and its binding, before the change
+// deletes or changes anything. `base` are the base side's admitted policies, `r` its report.
+void settle_base_claims(dry_run_context& ctx, const std::vector<typed_policy>& base, const report& r);
 
 // Per policy (the object is still at hand for positions): warns about every affinity that matches no
 // cluster of the snapshot ("affinity-matches-no-cluster"), even when no workload is given.

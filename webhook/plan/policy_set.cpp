@@ -2,6 +2,7 @@
 #include "plan/policy_set.hpp"
 
 #include "doc/load.hpp"
+#include "scheduling/policy_update.hpp"
 
 namespace kpw::plan {
 
@@ -68,19 +69,20 @@ std::vector<model::policy> admitted_policies(const lint::report& r, const std::v
 }
 
 std::function<bool(const model::policy&)> unchanged_from(const lint::report& r,
-                                                        const std::vector<lint::typed_policy>& admitted)
+                                                        const std::vector<lint::typed_policy>& admitted,
+                                                        settings::karmada_release release)
 {
-    std::map<policy_key, model::propagation_spec> specs;
+    std::map<policy_key, model::policy> before;
     for (const auto& t : admitted) {
         const lint::policy_result& result = r.results[t.result];
-        specs.emplace(policy_key{result.kind, result.kind == "PropagationPolicy" ? result.namespace_name : std::string(),
-                                 result.name},
-                      t.policy.spec);
+        before.emplace(policy_key{result.kind, result.kind == "PropagationPolicy" ? result.namespace_name : std::string(),
+                                  result.name},
+                       t.policy);
     }
-    return [specs = std::move(specs)](const model::policy& p) {
+    return [before = std::move(before), release](const model::policy& p) {
         const bool namespaced = p.kind == model::kind_propagation_policy;
-        auto it = specs.find({p.kind, namespaced ? p.metadata.ns : std::string(), p.metadata.name});
-        return it != specs.end() && it->second == p.spec;
+        auto it = before.find({p.kind, namespaced ? p.metadata.ns : std::string(), p.metadata.name});
+        return it != before.end() && !scheduling::reconciled_on_update(it->second, p, release);
     };
 }
 

@@ -53,10 +53,12 @@ prune_outcome pruned_keys(const std::set<policy_key>& server, const std::set<pol
 std::vector<model::policy> admitted_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted,
                                              const std::set<policy_key>& keys);
 
-// Whether a policy is one of `admitted` (run_lint's, with `r` its report) unchanged: same kind, namespace,
-// name and spec as admitted (dry_run_context::settled: the detector does not reconcile it).
+// Whether a policy is one of `admitted` (run_lint's, with `r` its report) unchanged: same kind, namespace
+// and name as admitted, and a change the detector of `release` does not reconcile
+// (scheduling::reconciled_on_update; dry_run_context::settled).
 std::function<bool(const model::policy&)> unchanged_from(const lint::report& r,
-                                                        const std::vector<lint::typed_policy>& admitted);
+                                                        const std::vector<lint::typed_policy>& admitted,
+                                                        settings::karmada_release release);
 
 // The server's policy lists without the policies in `drop` (replaced by PATH, or pruned): each list
 // re-encoded as JSON with the same file name.

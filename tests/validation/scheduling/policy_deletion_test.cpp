@@ -56,6 +56,7 @@ TEST_CASE("deleting the holder takes the claim off the template and the binding;
     REQUIRE(released.size() == 1);
     CHECK(released[0].workload == 0);
     CHECK(released[0].claim.name == "old");
+    CHECK(released[0].binding);
     CHECK_FALSE(recorded_claim(workloads[0]).has_value());
     CHECK(workloads[0].labels.at("app") == "web"); // only the claim keys go
     CHECK(workloads[0].annotations.empty());
@@ -114,4 +115,18 @@ TEST_CASE("deleting a ClusterPropagationPolicy leaves a PropagationPolicy's clai
     cpp.spec.resource_selectors[0].ns.clear();
     CHECK(delete_policies(std::vector{cpp}, workloads, bindings).empty());
     CHECK(bindings[0].claim.has_value());
+}
+
+TEST_CASE("a template whose binding never held the claim is released alone")
+{
+    std::vector<model::workload> workloads{web_workload()};
+    claim_by_pp(workloads[0], "old");
+    std::vector<model::binding> bindings{web_binding("old")};
+    bindings[0].labels.clear();
+    bindings[0].annotations.clear();
+    bindings[0].claim.reset(); // another object controls it: ApplyPolicy never wrote the claim (karmada#2090)
+    const auto released = delete_policies(std::vector{pp("old", "0b7c-uuid", {select_web()})}, workloads, bindings);
+    REQUIRE(released.size() == 1);
+    CHECK_FALSE(released[0].binding);
+    CHECK_FALSE(recorded_claim(workloads[0]).has_value());
 }

@@ -118,11 +118,18 @@ TEST_CASE("an added policy is a + entry with no policy before; the removed one a
     CHECK(removed.out.find("  - Deployment production/checkout:") != std::string::npos);
 }
 
-TEST_CASE("a higher-priority policy taking over a workload changes its claiming policy")
+TEST_CASE("a higher-priority policy takes a claimed workload over only by preemption")
 {
+    // The base side's detector claimed nginx for PropagationPolicy default/nginx (the workload files carry no
+    // claim): a new policy of higher priority does not take it over (claims are sticky) unless it preempts.
     kpw::test::temp_dir dir;
     const auto pinned = dir.write("pinned.yaml", claim_nginx).string();
-    auto r = lint_diff({examples + "dc-groups.yaml"}, {examples + "dc-groups.yaml", pinned}, {"-o", "json"});
+    auto sticky = lint_diff({examples + "dc-groups.yaml"}, {examples + "dc-groups.yaml", pinned}, {"-o", "json"});
+    CHECK(entry_for(json_of(sticky.out), "nginx") == nullptr);
+
+    const auto preempting = dir.write("preempting.yaml", claim_nginx + "  preemption: Always\n").string();
+    auto r = lint_diff({examples + "dc-groups.yaml"}, {examples + "dc-groups.yaml", preempting},
+                       {"-o", "json", "--feature-gates=PropagationPolicyPreemption=true"});
     auto v = json_of(r.out);
     const auto* nginx = entry_for(v, "nginx");
     REQUIRE(nginx);

@@ -50,8 +50,15 @@ func lint(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Wri
 			l.broken = append(l.broken, err)
 		}
 	}
+	var base []scheduling.Policy
+	if len(o.base) > 0 {
+		if base, err = l.basePolicies(ctx, stdin); err != nil {
+			fmt.Fprintf(stderr, "lint: --base: %v\n", err)
+			return exitUsage
+		}
+	}
 	if len(o.clusters) > 0 {
-		if err := l.dryRun(ctx, stdin); err != nil {
+		if err := l.dryRun(ctx, stdin, base); err != nil {
 			for _, e := range l.broken {
 				fmt.Fprintln(stderr, e)
 			}
@@ -131,7 +138,7 @@ func (l *linter) document(ctx context.Context, d inputs.Document) error {
 }
 
 // dryRun reads the snapshot and hands it to Karmada's detector and scheduler with the admitted policies.
-func (l *linter) dryRun(ctx context.Context, stdin io.Reader) error {
+func (l *linter) dryRun(ctx context.Context, stdin io.Reader, base []scheduling.Policy) error {
 	in := scheduling.Input{Policies: l.admitted, FeatureGates: l.opts.featureGates}
 	var err error
 	if in.Clusters, err = objects(l.opts.clusters, stdin); err != nil {
@@ -148,7 +155,12 @@ func (l *linter) dryRun(ctx context.Context, stdin io.Reader) error {
 			return fmt.Errorf("--member-state: %w", err)
 		}
 	}
-	entries, err := scheduling.Run(ctx, in)
+	var entries map[int][]report.Scheduling
+	if l.opts.base != nil {
+		entries, l.out.Diff, err = scheduling.RunChange(ctx, in, base, l.refused())
+	} else {
+		entries, err = scheduling.Run(ctx, in)
+	}
 	if err != nil {
 		return err
 	}
@@ -159,6 +171,38 @@ func (l *linter) dryRun(ctx context.Context, stdin io.Reader) error {
 		l.out.Results[i].Scheduling = e
 	}
 	return nil
+}
+
+// refused names the policies the webhook denied (kubectl apply leaves the server's policy of that name).
+func (l *linter) refused() []scheduling.PolicyName {
+	var out []scheduling.PolicyName
+	for _, r := range l.out.Results {
+		if !r.Allowed {
+			cluster := r.Kind == "ClusterPropagationPolicy"
+			ns := r.Namespace
+			if cluster {
+				ns = ""
+			}
+			out = append(out, scheduling.PolicyName{Cluster: cluster, Namespace: ns, Name: r.Name})
+		}
+	}
+	return out
+}
+
+// basePolicies admits the --base files as lint reads them (a file that cannot be read is an error; a
+// denied policy is not in the base, as it never reached the server).
+func (l *linter) basePolicies(ctx context.Context, stdin io.Reader) ([]scheduling.Policy, error) {
+	b := &linter{admitter: l.admitter, opts: l.opts, mode: l.mode, out: report.Output{Results: []report.Result{}}}
+	files, errs := inputs.Collect(l.opts.base, stdin)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	for _, f := range files {
+		if err := b.file(ctx, f); err != nil {
+			return nil, err
+		}
+	}
+	return b.admitted, nil
 }
 
 // objects reads every object of the given paths (snapshot files); any unreadable input is an error.

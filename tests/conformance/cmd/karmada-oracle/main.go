@@ -16,8 +16,12 @@ import (
 )
 
 // quietLogs silences the handlers' klog lines and controller-runtime's logger: the oracle's answer is
-// its JSON and exit code.
+// its JSON and exit code. KARMADA_ORACLE_KLOG=1 keeps klog on stderr (what the detector did, for a
+// divergence being looked into).
 func quietLogs() {
+	if os.Getenv("KARMADA_ORACLE_KLOG") != "" {
+		return
+	}
 	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
 	klog.InitFlags(fs)
 	for name, value := range map[string]string{"logtostderr": "false", "alsologtostderr": "false",
@@ -54,7 +58,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if len(args) == 0 || args[0] != "lint" {
 		fmt.Fprintln(stderr, "usage: karmada-oracle lint -o json [--clusters F|DIR]... [--workloads F|DIR]... "+
-			"[--bindings F|DIR]... [--member-state DIR] [--feature-gates G] [-n NS] [--validate=strict|warn|ignore] [--karmada-version V] PATH...\n"+
+			"[--bindings F|DIR]... [--base F|DIR]... [--member-state DIR] [--feature-gates G] [-n NS] [--validate=strict|warn|ignore] [--karmada-version V] PATH...\n"+
 			"       karmada-oracle batch   (JSON lines {\"args\": [lint's arguments]} on stdin, {\"exit\",\"stdout\",\"stderr\"} lines out)\n"+
 			"       karmada-oracle version (the Karmada release it was built against, and its CRD directory)")
 		return exitUsage
@@ -79,6 +83,7 @@ type options struct {
 	workloads    []string
 	bindings     []string
 	memberState  string
+	base         []string // --base: the policies before the change (lint's diff); the dry run models the change
 	featureGates string
 	crdDir       string
 	release      string // --karmada-version: must name the release this oracle was built against
@@ -96,6 +101,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringArrayVar(&o.workloads, "workloads", nil, "dry run: the workloads the policies claim")
 	fs.StringArrayVar(&o.bindings, "bindings", nil, "day two: today's ResourceBindings / ClusterResourceBindings")
 	fs.StringVar(&o.memberState, "member-state", "", "dry run: a directory per member cluster (named as its Cluster) of its Nodes and Pods; those clusters get karmada-scheduler-estimator")
+	fs.StringArrayVar(&o.base, "base", nil, "the policies before the change: deleted, changed and created ones go through Karmada's reconcilers")
 	fs.StringVar(&o.featureGates, "feature-gates", "", "Karmada feature gates (A=true,B=false)")
 	fs.StringVar(&o.crdDir, "crd-dir", defaultCRDDir, "Karmada's policy CRDs (charts/karmada/_crds/bases/policy)")
 	fs.StringVar(&o.release, "karmada-version", "", "the Karmada release to answer as: only the one this oracle was built against (karmada-oracle version)")
@@ -113,6 +119,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if (len(o.workloads) > 0 || len(o.bindings) > 0 || o.memberState != "") && len(o.clusters) == 0 {
 		return o, fmt.Errorf("--workloads, --bindings and --member-state need --clusters (the snapshot to schedule them on)")
+	}
+	if len(o.base) > 0 && (len(o.clusters) == 0 || len(o.workloads) == 0) {
+		return o, fmt.Errorf("--base needs --clusters and --workloads (the snapshot both sides are scheduled on)")
 	}
 	if o.crdDir == "" {
 		return o, fmt.Errorf("--crd-dir is not set (build with tests/conformance/build.sh)")

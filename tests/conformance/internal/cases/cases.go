@@ -39,8 +39,19 @@ func (c Case) For(release string) bool {
 }
 
 // Snapshot names the reserved entries of a case directory: each may be a file (.yaml, .yml or .json)
-// or a directory, and becomes the flag of the same name.
-var Snapshot = []string{"clusters", "workloads", "bindings"}
+// or a directory, and becomes the flag of the same name. `base` is the policies before a change (lint
+// --base: the oracle runs the change through Karmada's policy reconcilers, karmada-oracle change mode).
+var Snapshot = []string{"clusters", "workloads", "bindings", "base"}
+
+// IsChange reports whether a case's arguments model a change of policies (lint --base).
+func IsChange(args []string) bool {
+	for _, a := range args {
+		if a == "--base" || strings.HasPrefix(a, "--base=") {
+			return true
+		}
+	}
+	return false
+}
 
 // MemberStateDir, a directory of a case, becomes --member-state: a subdirectory per member cluster with its
 // Nodes and Pods (karmada-scheduler-estimator's input).

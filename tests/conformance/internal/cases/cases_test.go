@@ -34,8 +34,11 @@ func TestFromDirMapsTheLayoutToFlags(t *testing.T) {
 				"--feature-gates=MultiplePodTemplatesScheduling=true", "-n", "shop", "D/p.yaml"}},
 		{"snapshot directories and policy directories", map[string]string{"clusters/a.yaml": "", "workloads/w.yaml": "",
 			"policies/p.yaml": ""}, []string{"--clusters", "D/clusters", "--workloads", "D/workloads", "D/policies"}},
-		{"args paths inside the case", map[string]string{"p.yaml": "", "base.yaml": "", "args": "--base=./base.yaml\n"},
-			[]string{"--base=D/base.yaml", "D/base.yaml", "D/p.yaml"}},
+		{"args paths inside the case", map[string]string{"p.yaml": "", "old.yaml": "", "args": "--base=./old.yaml\n"},
+			[]string{"--base=D/old.yaml", "D/old.yaml", "D/p.yaml"}},
+		{"a base directory is the policies before a change", map[string]string{"clusters.yaml": "", "workloads.yaml": "",
+			"base/old.yaml": "", "new.yaml": ""},
+			[]string{"--clusters", "D/clusters.yaml", "--workloads", "D/workloads.yaml", "--base", "D/base", "D/new.yaml"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

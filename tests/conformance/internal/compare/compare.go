@@ -269,7 +269,7 @@ func diffOutputs(l *Output, k []*Output) []Diff {
 				Lint: "absent", Karmada: describe(kr)})
 		}
 	}
-	return diffs
+	return append(diffs, diffReleased(l, k[0])...)
 }
 
 func describe(r *Result) string {

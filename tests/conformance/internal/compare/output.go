@@ -14,6 +14,8 @@ import (
 // none.
 type Output struct {
 	Results []Result `json:"results"`
+	// lint --base's placement diff; the oracle's holds the released workloads only (released.go).
+	Diff []report.DiffEntry `json:"diff"`
 }
 
 // Result is one policy document.

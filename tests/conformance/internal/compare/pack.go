@@ -16,6 +16,9 @@ type Pack struct {
 	// snapshot stays whole): the oracle's later runs, for the sub-cases with a tie or FitError
 	// alternatives, cover those only.
 	Subset func(subs []int) []string
+	// NamespaceOf, for a change pack (lint --base), is the sub-case of a workload's namespace: the diff's
+	// released entries name workloads, not files. nil: the runs have no diff.
+	NamespaceOf func(ns string) (int, bool)
 }
 
 // ComparePack runs lint once and the oracle once on the pack (again while a sub-case's answer needs
@@ -86,7 +89,7 @@ func (c *Comparer) comparePart(ctx context.Context, p Pack, subs []int) (map[int
 	if lint.Failed != "" || lint.Exit == 2 {
 		return nil, "lint: " + exitText(lint)
 	}
-	lSubs, err := SplitRun(lint, p.SubOf, p.N)
+	lSubs, err := SplitRun(lint, p.SubOf, p.NamespaceOf, p.N)
 	if err != nil {
 		return nil, "lint: " + err.Error()
 	}
@@ -100,7 +103,7 @@ func (c *Comparer) comparePart(ctx context.Context, p Pack, subs []int) (map[int
 		if first && k.Exit != lint.Exit {
 			return fmt.Sprintf("exit codes: lint %d, oracle %d", lint.Exit, k.Exit)
 		}
-		split, err := SplitRun(k, p.SubOf, p.N)
+		split, err := SplitRun(k, p.SubOf, p.NamespaceOf, p.N)
 		if err != nil {
 			return "oracle: " + err.Error()
 		}
@@ -146,10 +149,12 @@ func (p Pack) argsFor(subs []int, whole bool) []string {
 
 // SplitRun cuts one run over a pack into the runs its n sub-cases would have had alone: the results of
 // each sub-case's files (in the pack's order), and the exit code lint's contract gives them (1 when a
-// policy is denied or a workload is not scheduled, else 0). A result of a file outside subOf is an error.
-func SplitRun(r Run, subOf map[string]int, n int) ([]Run, error) {
+// policy is denied or a workload is not scheduled, else 0). A result of a file outside subOf is an error;
+// so is, with nsOf, a diff entry of a workload in no sub-case's namespace.
+func SplitRun(r Run, subOf map[string]int, nsOf func(string) (int, bool), n int) ([]Run, error) {
 	var whole struct {
 		Results []json.RawMessage `json:"results"`
+		Diff    []json.RawMessage `json:"diff"`
 	}
 	if err := json.Unmarshal(r.Stdout, &whole); err != nil {
 		return nil, fmt.Errorf("reading -o json: %w", err)
@@ -181,6 +186,25 @@ func SplitRun(r Run, subOf map[string]int, n int) ([]Run, error) {
 			}
 		}
 	}
+	diffs := make([][]json.RawMessage, n)
+	for _, raw := range whole.Diff {
+		if nsOf == nil {
+			break
+		}
+		var peek struct {
+			Workload struct {
+				Namespace string `json:"namespace"`
+			} `json:"workload"`
+		}
+		if err := json.Unmarshal(raw, &peek); err != nil {
+			return nil, fmt.Errorf("reading -o json: %w", err)
+		}
+		j, ok := nsOf(peek.Workload.Namespace)
+		if !ok {
+			return nil, fmt.Errorf("a diff entry of namespace %q, not a sub-case's", peek.Workload.Namespace)
+		}
+		diffs[j] = append(diffs[j], raw)
+	}
 	out := make([]Run, n)
 	for j := range out {
 		results := parts[j]
@@ -189,7 +213,8 @@ func SplitRun(r Run, subOf map[string]int, n int) ([]Run, error) {
 		}
 		b, err := json.Marshal(struct {
 			Results []json.RawMessage `json:"results"`
-		}{results})
+			Diff    []json.RawMessage `json:"diff,omitempty"`
+		}{results, diffs[j]})
 		if err != nil {
 			return nil, err
 		}

@@ -11,7 +11,7 @@ func TestSplitRun(t *testing.T) {
 {"file":"p/s2.yaml","document":0,"allowed":true,"scheduling":[{"scheduled":true},{"scheduled":false}]},
 {"file":"p/s0.yaml","document":1,"allowed":true,"scheduling":[]}],"summary":{"denied":1}}`
 	subOf := map[string]int{"p/s0.yaml": 0, "p/s1.yaml": 1, "p/s2.yaml": 2, "p/s3.yaml": 3}
-	runs, err := SplitRun(Run{Exit: 1, Stdout: []byte(out)}, subOf, 4)
+	runs, err := SplitRun(Run{Exit: 1, Stdout: []byte(out)}, subOf, nil, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestSplitRun(t *testing.T) {
 			t.Errorf("sub-case %d: exit %d with %d results, want %d with %d", j, runs[j].Exit, len(o.Results), tt.exit, tt.results)
 		}
 	}
-	if _, err := SplitRun(Run{Stdout: []byte(`{"results":[{"file":"elsewhere.yaml"}]}`)}, subOf, 4); err == nil {
+	if _, err := SplitRun(Run{Stdout: []byte(`{"results":[{"file":"elsewhere.yaml"}]}`)}, subOf, nil, 4); err == nil {
 		t.Error("a result outside the sub-cases' files was accepted")
 	}
 }

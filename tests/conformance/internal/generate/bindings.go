@@ -38,7 +38,8 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 	kind, claim := "ResourceBinding", "propagationpolicy.karmada.io/"
 	if k := lookup(policy, "kind"); k != nil && k.Raw == "ClusterPropagationPolicy" {
 		claim, policyNS = "clusterpropagationpolicy.karmada.io/", nil
-		if g.chance(0.3) {
+		// Not in a pack: a ClusterResourceBinding's name is the pack's (web-0-deployment in every sub-case).
+		if !g.packed && g.chance(0.3) {
 			kind, ns = "ClusterResourceBinding", nil
 		}
 	}
@@ -62,7 +63,7 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 	// Sometimes the binding names no policy: written by another tool, or left after its policy was deleted
 	// (the detector releases a claim whose policy is gone). The policy that claims the template now takes
 	// it over (detector.go ApplyPolicy); until then karmada-scheduler ignores it.
-	claimAnnotations := []any{claim + "name", fmt.Sprintf("policy-%d", policyIndex), claim + "namespace", policyNS}
+	claimAnnotations := []any{claim + "name", plain(lookup(policy, "metadata", "name")), claim + "namespace", policyNS}
 	claimLabels := M(claim+"permanent-id", fmt.Sprintf("3f0c1a2b-0000-4000-8000-%012d", g.idBase+policyIndex))
 	if g.chance(0.1) {
 		claimAnnotations, claimLabels = nil, nil

@@ -24,11 +24,13 @@ func (c *Case) Write(dir string) error {
 		return fmt.Errorf("generate: %w", err)
 	}
 	for _, f := range c.Files {
-		// member-state/<cluster>/state.yaml (estimator.go) is a file of a subdirectory.
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f.Name)), 0o755); err != nil {
+		// base/policies.yaml (change.go) and member-state/<cluster>/state.yaml (estimator.go) are files of
+		// a subdirectory.
+		path := filepath.Join(dir, f.Name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(path, f.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
 	}
@@ -69,6 +71,10 @@ type gen struct {
 	// estimator: an estimator pack (estimator.go): workloads with node claims and varied requests.
 	estimator bool
 	pods      int // pods written so far (estimator.go podIndex)
+	// Change cases (change.go): a packed sub-case may hold ClusterPropagationPolicies, named after the
+	// sub-case and selecting only its own namespaces (scopedCPP); today's bindings also cover templates a
+	// policy selects by label (claimsByLabel), so that relabelling one strands its claim.
+	scopedCPP, claimsByLabel bool
 }
 
 type cluster struct{ name, region, zone, provider, tier string }
@@ -192,13 +198,17 @@ func (g *gen) bindingsChance() float64 {
 	return 0.3
 }
 
-// selects: the policy's first resource selector names the workload.
+// selects: the policy's first resource selector names the workload (with claimsByLabel, or selects it by
+// its app label).
 func (g *gen) selects(policy *Node, w workload) bool {
 	sel := lookup(policy, "spec", "resourceSelectors")
 	if sel == nil || len(sel.Items) == 0 {
 		return false
 	}
 	name, kind := lookup(sel.Items[0], "name"), lookup(sel.Items[0], "kind")
+	if g.claimsByLabel && name == nil {
+		name = lookup(sel.Items[0], "labelSelector", "matchLabels", "app")
+	}
 	return name != nil && kind != nil && plain(name) == w.name && plain(kind) == w.kind
 }
 
@@ -335,27 +345,52 @@ func (g *gen) workloadObject(w workload) *Node {
 
 func (g *gen) policy(i int) *Node {
 	target := pick(g, g.workloads)
-	kind, ns := "PropagationPolicy", any(target.namespace)
-	if g.chance(0.2) && !g.packed {
-		kind, ns = "ClusterPropagationPolicy", nil
+	cluster := g.chance(0.2) && (!g.packed || g.scopedCPP)
+	return g.policyOf(cluster, g.policyName(i, cluster), target, g.selectors(target, cluster))
+}
+
+// policyName is policy-I; a scoped ClusterPropagationPolicy of a packed sub-case is sJ-policy-I (cluster
+// policies share one name space across the pack).
+func (g *gen) policyName(i int, cluster bool) string {
+	if cluster && g.scopedCPP {
+		return strings.TrimSuffix(g.namespaceList()[0], "-a") + "-policy-" + itoa(i)
 	}
+	return fmt.Sprintf("policy-%d", i)
+}
+
+// selectors are 1-2 resource selectors, the first of target, by name or by its app label; a scoped
+// ClusterPropagationPolicy's name each workload's namespace.
+func (g *gen) selectors(target workload, cluster bool) *Node {
 	selectors := L()
 	for j, n := 0, g.between(1, 2); j < n; j++ {
 		w := target
 		if j > 0 {
 			w = pick(g, g.workloads)
 		}
+		var ns any
+		if cluster && g.scopedCPP {
+			ns = w.namespace
+		}
 		if g.chance(0.7) {
-			selectors.Items = append(selectors.Items, M("apiVersion", w.apiVersion, "kind", w.kind, "name", w.name))
+			selectors.Items = append(selectors.Items, M("apiVersion", w.apiVersion, "kind", w.kind, "namespace", ns, "name", w.name))
 		} else {
-			selectors.Items = append(selectors.Items, M("apiVersion", w.apiVersion, "kind", w.kind,
+			selectors.Items = append(selectors.Items, M("apiVersion", w.apiVersion, "kind", w.kind, "namespace", ns,
 				"labelSelector", M("matchLabels", M("app", w.name))))
 		}
+	}
+	return selectors
+}
+
+// policyOf is a policy of either kind with the given selectors and a placement drawn for target.
+func (g *gen) policyOf(cluster bool, name string, target workload, selectors *Node) *Node {
+	kind, ns := "PropagationPolicy", any(target.namespace)
+	if cluster {
+		kind, ns = "ClusterPropagationPolicy", nil
 	}
 	spec := M("resourceSelectors", selectors, "priority", g.maybe(0.3, g.between(0, 10)),
 		"preemption", g.maybe(0.2, pick(g, []string{"Always", "Never"})), "placement", g.placement(target))
 	return M("apiVersion", "policy.karmada.io/v1alpha1", "kind", kind,
-		"metadata", M("name", fmt.Sprintf("policy-%d", i), "namespace", ns), "spec", spec)
+		"metadata", M("name", name, "namespace", ns), "spec", spec)
 }
 
 func (g *gen) placement(target workload) *Node {

@@ -22,6 +22,7 @@ type Pack struct {
 	Seed     uint64
 	Index    int
 	Snapshot bool
+	Change   bool  // change sub-cases (change.go): each has base/policies.yaml, given as --base
 	Clusters *File // the shared snapshot (nil for an admission pack)
 	// Estimator: an estimator pack (estimator.go); State is its member state, shared like Clusters.
 	Estimator bool
@@ -48,10 +49,23 @@ func (p *Pack) Name(j int) string {
 	switch {
 	case p.Estimator:
 		kind = "e"
+	case p.Change:
+		kind = "c"
 	case p.Snapshot:
 		kind = "p"
 	}
 	return fmt.Sprintf("%d-%s%d-%d", p.Seed, kind, p.Index, j)
+}
+
+// namespaceOf is the sub-case whose namespace ns is (sJ-a, sJ-b), for the entries of a change pack's
+// diff, which name workloads rather than files.
+func (p *Pack) namespaceOf(ns string) (int, bool) {
+	var j int
+	var side string
+	if n, err := fmt.Sscanf(ns, "s%d-%s", &j, &side); n != 2 || err != nil || j < 0 || j >= len(p.Subs) {
+		return 0, false
+	}
+	return j, true
 }
 
 // Rescheduled: sub-case j holds today's bindings (a day-two case).
@@ -113,11 +127,17 @@ type Layout struct {
 	// Common is Args without the policy files; Policy[j] is sub-case j's policy file.
 	Common []string
 	Policy []string
+	Base   []string // change packs: sub-case j's base policy file, given as --base with its policy file
 }
 
 // Subset is the arguments of a run over the given sub-cases only (the snapshot stays whole).
 func (l Layout) Subset(subs []int) []string {
 	args := append([]string{}, l.Common...)
+	for _, j := range subs {
+		if l.Base != nil {
+			args = append(args, "--base", l.Base[j])
+		}
+	}
 	for _, j := range subs {
 		args = append(args, l.Policy[j])
 	}
@@ -129,7 +149,7 @@ func (l Layout) Subset(subs []int) []string {
 func (p *Pack) Write(dir string) (Layout, error) {
 	l := Layout{SubOf: map[string]int{}}
 	sub := func(d string) string { return filepath.Join(dir, d) }
-	for _, d := range []string{"policies", "workloads", "bindings"} {
+	for _, d := range []string{"policies", "workloads", "bindings", "base"} {
 		if err := os.MkdirAll(sub(d), 0o755); err != nil {
 			return l, fmt.Errorf("generate: %w", err)
 		}
@@ -152,6 +172,8 @@ func (p *Pack) Write(dir string) (Layout, error) {
 			case "bindings.yaml":
 				target = filepath.Join(sub("bindings"), fmt.Sprintf("s%04d.yaml", j))
 				bindings = true
+			case "base/policies.yaml":
+				target = filepath.Join(sub("base"), fmt.Sprintf("s%04d.yaml", j))
 			default:
 				return l, fmt.Errorf("generate: pack file %s", f.Name)
 			}
@@ -188,10 +210,15 @@ func (p *Pack) Write(dir string) (Layout, error) {
 	}
 	l.Args = append(l.Args, p.Args...)
 	l.Common = append([]string{}, l.Args...)
+	all := make([]int, len(p.Subs))
 	for j := range p.Subs {
+		all[j] = j
 		l.Policy = append(l.Policy, filepath.Join(sub("policies"), fmt.Sprintf("s%04d.yaml", j)))
+		if p.Change {
+			l.Base = append(l.Base, filepath.Join(sub("base"), fmt.Sprintf("s%04d.yaml", j)))
+		}
 	}
-	l.Args = append(l.Args, l.Policy...)
+	l.Args = l.Subset(all)
 	return l, nil
 }
 

@@ -2,6 +2,7 @@ package generate
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,6 +97,66 @@ func TestSignatureBlursFieldsAndNumbers(t *testing.T) {
 	for _, tt := range tests {
 		if got := Signature(tt.a) == Signature(tt.b); got != tt.same {
 			t.Errorf("%s: same signature %v, want %v (%q, %q)", tt.name, got, tt.same, Signature(tt.a), Signature(tt.b))
+		}
+	}
+}
+
+// A change pack's sub-cases are reproducible and cannot reach each other: cluster policies named after
+// the sub-case and selecting only in its namespaces, no ClusterResourceBinding, a base file each, and
+// every kind of change drawn somewhere in a few packs.
+func TestChangePacksAreSeparate(t *testing.T) {
+	seen := map[string]bool{}
+	for index := 0; index < 6; index++ {
+		a, b := GenerateChangePack(3, index, 20), GenerateChangePack(3, index, 20)
+		for j, sub := range a.Subs {
+			prefix := fmt.Sprintf("s%d-", j)
+			var base, after string
+			for i, f := range sub.Files {
+				if !bytes.Equal(f.Bytes(), b.Subs[j].Files[i].Bytes()) {
+					t.Fatalf("pack %d sub-case %d file %s differs between two generations", index, j, f.Name)
+				}
+				switch f.Name {
+				case "base/policies.yaml":
+					base = string(f.Bytes())
+				case "policies.yaml":
+					after = string(f.Bytes())
+				case "bindings.yaml":
+					if strings.Contains(string(f.Bytes()), "kind: ClusterResourceBinding") {
+						t.Errorf("pack %d sub-case %d has a ClusterResourceBinding", index, j)
+					}
+				}
+			}
+			if base == "" || after == "" {
+				t.Fatalf("pack %d sub-case %d: no base or no change", index, j)
+			}
+			for _, text := range []string{base, after} {
+				for _, d := range strings.Split(text, "---\n") {
+					if !strings.Contains(d, "kind: ClusterPropagationPolicy") {
+						continue
+					}
+					seen["cluster policy"] = true
+					if !strings.Contains(d, "name: "+prefix+"policy-") {
+						t.Errorf("pack %d sub-case %d: a cluster policy not named after it:\n%s", index, j, d)
+					}
+					if strings.Count(d, "- apiVersion:") != strings.Count(d, "namespace: "+prefix) {
+						t.Errorf("pack %d sub-case %d: a cluster policy selects outside its namespaces:\n%s", index, j, d)
+					}
+				}
+			}
+			if strings.Contains(after, "-cpp\n") || strings.Contains(after, "-pp\n") {
+				seen["other kind"] = true
+			}
+			if strings.Contains(after, "team: platform") {
+				seen["labels only"] = true
+			}
+			if base == after {
+				seen["unchanged"] = true
+			}
+		}
+	}
+	for _, want := range []string{"cluster policy", "other kind", "labels only"} {
+		if !seen[want] {
+			t.Errorf("6 packs of 20 drew no %s", want)
 		}
 	}
 }

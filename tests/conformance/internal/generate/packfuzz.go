@@ -20,6 +20,7 @@ const (
 	KindReschedule = "re-schedule"
 	KindAdmission  = "admission"
 	KindEstimator  = "estimator" // prefixes first-time / re-schedule for a sub-case with member state
+	KindChange     = "change"    // a packed change of policies (lint --base), after Karmada's reconcilers ran it
 )
 
 // Tally is the verdicts per kind, and how the sub-cases were run.
@@ -86,6 +87,7 @@ const (
 	PackSnapshot  = "snapshot"
 	PackAdmission = "admission"
 	PackEstimator = "estimator"
+	PackChange    = KindChange
 )
 
 // generatePack is pack number index of seed of the packed kind, with k sub-cases.
@@ -95,11 +97,13 @@ func generatePack(kind string, seed uint64, index, k int) *Pack {
 		return GenerateAdmissionPack(seed, index, k)
 	case PackEstimator:
 		return GenerateEstimatorPack(seed, index, k)
+	case PackChange:
+		return GenerateChangePack(seed, index, k)
 	}
 	return GeneratePack(seed, index, k)
 }
 
-// RunPacks compares n generated cases of one packed kind (PackSnapshot, PackAdmission, PackEstimator), k
+// RunPacks compares n generated cases of one packed kind (PackSnapshot, PackAdmission, PackEstimator, PackChange), k
 // sub-cases per pack, packs From, From+1, ...; it stops starting packs once Deadline (if set) has passed,
 // and returns what it compared.
 func (f *Fuzzer) RunPacks(ctx context.Context, n, k int, kind string) (*Tally, error) {
@@ -175,7 +179,8 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 	// file of a few hundred); only what no part answered is compared alone.
 	judged, why := f.Comparer.ComparePackBisect(ctx, compare.Pack{
 		Args: append(append([]string{}, f.ExtraArgs...), layout.Args...), SubOf: layout.SubOf, N: len(p.Subs),
-		Subset: func(subs []int) []string { return append(append([]string{}, f.ExtraArgs...), layout.Subset(subs)...) }})
+		NamespaceOf: p.namespaceOf,
+		Subset:      func(subs []int) []string { return append(append([]string{}, f.ExtraArgs...), layout.Subset(subs)...) }})
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -196,7 +201,10 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 	alone := filepath.Join(dir, "alone")
 	for j, c := range p.Subs {
 		kind := KindAdmission
-		if p.Snapshot {
+		switch {
+		case p.Change:
+			kind = KindChange
+		case p.Snapshot:
 			kind = KindFirst
 			if p.Rescheduled(j) {
 				kind = KindReschedule

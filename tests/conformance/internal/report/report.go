@@ -6,6 +6,31 @@ package report
 // Output is one lint run: a result per policy document.
 type Output struct {
 	Results []Result `json:"results"`
+	// Diff is lint --base's placement diff; the oracle writes only the entries of released workloads
+	// (a binding the change left with no claim), the part of the diff Karmada's code decides.
+	Diff []DiffEntry `json:"diff,omitempty"`
+}
+
+// DiffEntry is one workload of lint --base's diff (render_json.cpp), as far as the oracle fills it.
+type DiffEntry struct {
+	Workload DiffWorkload `json:"workload"`
+	After    DiffSide     `json:"after"`
+}
+
+// DiffWorkload names the workload of a diff entry.
+type DiffWorkload struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace"`
+	Name       string `json:"name"`
+}
+
+// DiffSide is the after side of a released workload: no policy, the policy whose claim came off, and the
+// clusters its binding keeps.
+type DiffSide struct {
+	Policy     *string         `json:"policy"`
+	ReleasedBy string          `json:"releasedBy,omitempty"`
+	Clusters   []TargetCluster `json:"clusters"`
 }
 
 // Result is one policy document as admission and the dry run see it.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -58,22 +59,38 @@ type detectorRun struct {
 	w      *world
 	client client.Client
 	det    *detector.ResourceDetector
+	queue  *syncQueue
+	stored []binding // the bindings as the run started with them (keepUnwritten)
 }
 
 // runDetector lets Karmada's detector claim every template and build (or update) its binding, and returns
 // the bindings as they are afterwards (given ones updated, new ones created).
 func runDetector(ctx context.Context, w *world) ([]binding, map[string]int64, error) {
-	scheme, err := controlPlaneScheme()
+	r, err := newDetectorRun(ctx, w, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	objs := make([]client.Object, 0, len(w.pps)+len(w.cpps)+len(w.templates)+len(w.bindings))
+	r.applyPolicies()
+	r.addTemplates()
+	r.queue.drain(r.det.Reconcile)
+	return r.result(ctx)
+}
+
+// newDetectorRun stores the world's policies (with extra, if any: policies of the store that are not the
+// world's own), templates and bindings in a fake control plane and starts the detector over it.
+func newDetectorRun(ctx context.Context, w *world, extra []client.Object) (*detectorRun, error) {
+	scheme, err := controlPlaneScheme()
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]client.Object, 0, len(w.pps)+len(w.cpps)+len(w.templates)+len(w.bindings)+len(extra))
 	for _, p := range w.pps {
 		objs = append(objs, p.DeepCopy())
 	}
 	for _, p := range w.cpps {
 		objs = append(objs, p.DeepCopy())
 	}
+	objs = append(objs, extra...)
 	for _, t := range w.templates {
 		objs = append(objs, t.DeepCopy())
 	}
@@ -83,9 +100,17 @@ func runDetector(ctx context.Context, w *world) ([]binding, map[string]int64, er
 	c := crfake.NewClientBuilder().WithScheme(scheme).WithRESTMapper(w.restMapper).WithObjects(objs...).
 		WithStatusSubresource(&workv1alpha2.ResourceBinding{}, &workv1alpha2.ClusterResourceBinding{}).Build()
 
-	// The detector's DynamicClient: a template GET is answered from the controller-runtime client's store,
-	// so a claim the detector writes through one is seen through the other.
-	dyn := dynamicfake.NewSimpleDynamicClient(runtime.NewScheme())
+	// The detector's DynamicClient: a template GET (and a LIST by label, handlePolicyDeletion's) is answered
+	// from the controller-runtime client's store, so a claim the detector writes through one is seen
+	// through the other.
+	// The fake dynamic client panics on a LIST of a resource whose list kind it was not given.
+	listKinds := map[schema.GroupVersionResource]string{}
+	for _, t := range w.templates {
+		if gvr, err := w.gvrOf(t.GroupVersionKind()); err == nil {
+			listKinds[gvr] = t.GetKind() + "List"
+		}
+	}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), listKinds)
 	dyn.PrependReactor("get", "*", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		get := a.(clienttesting.GetAction)
 		gvk, err := w.restMapper.KindFor(get.GetResource())
@@ -99,10 +124,25 @@ func runDetector(ctx context.Context, w *world) ([]binding, map[string]int64, er
 		}
 		return true, u, nil
 	})
+	dyn.PrependReactor("list", "*", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		return listTemplates(ctx, c, w.restMapper, a.(clienttesting.ListAction))
+	})
+	// CleanupResourceTemplateClaimMetadata writes the template through the DynamicClient.
+	dyn.PrependReactor("update", "*", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		u, ok := a.(clienttesting.UpdateAction).GetObject().(*unstructured.Unstructured)
+		if !ok {
+			return true, nil, fmt.Errorf("update of a %T", a.(clienttesting.UpdateAction).GetObject())
+		}
+		u = u.DeepCopy()
+		if err := c.Update(ctx, u); err != nil {
+			return true, nil, err
+		}
+		return true, u, nil
+	})
 
 	interpreter, err := sharedInterpreter()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 
 	d := &detector.ResourceDetector{
@@ -124,20 +164,23 @@ func runDetector(ctx context.Context, w *world) ([]binding, map[string]int64, er
 	done, cancel := context.WithCancel(ctx)
 	cancel()
 	if err := d.Start(done); err != nil {
-		return nil, nil, fmt.Errorf("starting the resource detector: %w", err)
+		return nil, fmt.Errorf("starting the resource detector: %w", err)
 	}
 	q := &syncQueue{}
 	d.Processor = q
 
-	r := &detectorRun{w: w, client: c, det: d}
-	stored, err := r.bindings(ctx)
-	if err != nil {
-		return nil, nil, err
+	r := &detectorRun{w: w, client: c, det: d, queue: q}
+	if r.stored, err = r.bindings(ctx); err != nil {
+		return nil, err
 	}
-	r.applyPolicies()
-	for _, t := range w.templates {
+	return r, nil
+}
+
+// addTemplates queues every template as the detector's informer does on its initial list.
+func (r *detectorRun) addTemplates() {
+	for _, t := range r.w.templates {
 		if k, ok := templateClaim(t); ok {
-			if _, known := w.policyIdx[k]; !known {
+			if _, known := r.w.policyIdx[k]; !known {
 				// Held by a policy that is not among the inputs: live, that policy exists and keeps it; here the
 				// detector would find it missing and release the claim. Not reconciled, not reported.
 				continue
@@ -145,17 +188,42 @@ func runDetector(ctx context.Context, w *world) ([]binding, map[string]int64, er
 		}
 		obj := t.DeepCopy()
 		// fedinformer.NewFilteringHandlerOnAllEvents: EventFilter, then OnAdd (the initial list).
-		if d.EventFilter(obj) {
-			d.OnAdd(obj, true)
+		if r.det.EventFilter(obj) {
+			r.det.OnAdd(obj, true)
 		}
 	}
-	q.drain(d.Reconcile)
+}
+
+// result is the bindings once the detector is done, and the replicas of those with components.
+func (r *detectorRun) result(ctx context.Context) ([]binding, map[string]int64, error) {
 	bindings, err := r.bindings(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	bindings = keepUnwritten(bindings, stored, w.bindings)
+	bindings = keepUnwritten(bindings, r.stored, r.w.bindings)
+	interpreter, err := sharedInterpreter()
+	if err != nil {
+		return nil, nil, err
+	}
 	return bindings, r.workloadReplicas(ctx, interpreter, bindings), nil
+}
+
+// listTemplates answers the dynamic client's LIST of one kind (with its label selector) from the store.
+func listTemplates(ctx context.Context, c client.Client, mapper meta.RESTMapper, list clienttesting.ListAction) (bool, runtime.Object, error) {
+	gvk, err := mapper.KindFor(list.GetResource())
+	if err != nil {
+		return true, nil, err
+	}
+	out := &unstructured.UnstructuredList{}
+	out.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+	opts := []client.ListOption{client.MatchingLabelsSelector{Selector: list.GetListRestrictions().Labels}}
+	if ns := list.GetNamespace(); ns != "" {
+		opts = append(opts, client.InNamespace(ns))
+	}
+	if err := c.List(ctx, out, opts...); err != nil {
+		return true, nil, err
+	}
+	return true, out, nil
 }
 
 // keepUnwritten puts back the given object of every given binding the detector did not write (its

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "scheduling/base_claims.hpp"
+
+#include "model/binding_decode.hpp"
+#include "scheduling/binding_pairing.hpp"
+#include "scheduling/reschedule.hpp"
+
+namespace kpw::scheduling {
+
+namespace {
+
+template <class Map>
+void write_claim_keys(Map& labels, Map& annotations, const model::policy_claim& c)
+{
+    if (c.cluster_policy) {
+        labels[std::string(model::cpp_permanent_id_label)] = c.permanent_id;
+        annotations[std::string(model::cpp_name_annotation)] = c.name;
+    } else {
+        labels[std::string(model::pp_permanent_id_label)] = c.permanent_id;
+        annotations[std::string(model::pp_namespace_annotation)] = c.namespace_;
+        annotations[std::string(model::pp_name_annotation)] = c.name;
+    }
+}
+
+} // namespace
+
+void add_claim_metadata(model::workload& w, const model::policy_claim& claim)
+{
+    write_claim_keys(w.labels, w.annotations, claim);
+}
+
+void add_claim_metadata(model::binding& b, const model::policy_claim& claim)
+{
+    write_claim_keys(b.labels, b.annotations, claim);
+    b.claim = model::decode_claim(b.labels, b.annotations);
+}
+
+std::vector<std::size_t> claim_unclaimed(std::span<const policy_view> views,
+                                         std::span<const model::policy* const> policies,
+                                         std::vector<model::workload>& workloads,
+                                         std::vector<model::binding>& bindings,
+                                         std::span<const std::optional<model::policy_claim>> known)
+{
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < workloads.size(); ++i) {
+        model::workload& w = workloads[i];
+        if ((i < known.size() && known[i]) || recorded_claim(w))
+            continue;
+        if (auto by = w.labels.find(claimed_by_label); by != w.labels.end() && !by->second.empty())
+            continue; // detector.go Reconcile: another controller's template
+        const auto winner = claiming_policy(views, w);
+        if (!winner)
+            continue;
+        const model::policy_claim claim = claim_of(*policies[*winner]);
+        add_claim_metadata(w, claim);
+        // ApplyPolicy claims the template first, then writes the binding: not one another object controls
+        // (detector.go: "failed to update binding due to different owner reference UID", karmada#2090).
+        for (auto& b : bindings)
+            if (!b.claim && key_of(b) == detector_binding_key(w) && detector_may_update(b, live_template_uid(w, &b)))
+                add_claim_metadata(b, claim);
+        out.push_back(i);
+    }
+    return out;
+}
+
+} // namespace kpw::scheduling

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// Whether Karmada's resource detector reconciles a policy a change rewrote (kubectl apply of a new version).
+#pragma once
+
+#include "model/policy.hpp"
+#include "settings/karmada_release.hpp"
+
+namespace kpw::scheduling {
+
+// `before` and `after` are one policy (kind, namespace, name) before and after the change. A spec change
+// bumps metadata.generation (the policy CRDs have no status subresource) and is always reconciled. A change
+// of labels or annotations alone keeps the generation: from v1.18.0 OnPropagationPolicyUpdate and
+// OnClusterPropagationPolicyUpdate skip such an update (pkg/detector/detector.go:993-1007); before, they
+// enqueue every update, so it is reconciled
+// too (HandlePropagationPolicyCreationOrUpdate then releases a template the policy no longer selects).
+// The permanent-id labels (Karmada's) and kubectl's last-applied annotation are not compared.
+bool reconciled_on_update(const model::policy& before, const model::policy& after, settings::karmada_release release);
+
+} // namespace kpw::scheduling
