@@ -608,6 +608,12 @@ HINT
     build/webhook/karmada-policy-webhook lint --clusters manifests/examples/clusters.yaml \
       --workloads manifests/examples/workloads.yaml "${policies[@]}"
     echo
+    echo "== the same checkout policy with karmada-scheduler-estimator: each member's nodes and pods (--member-state)"
+    echo "== the IDC's tainted and full nodes move replicas to the cloud tier (docs/estimator.md) =="
+    build/webhook/karmada-policy-webhook lint --explain --member-state tests/data/member-state/checkout \
+      --clusters manifests/examples/clusters.yaml --workloads manifests/examples/workloads.yaml \
+      manifests/examples/checkout-local-idc.yaml | grep -E 'scheduled|bound by|estimator' | head -n 8
+    echo
     echo "== the overflow policy on Karmada v1.17 (--karmada-version): overflowAffinities came in v1.18.0 (exit 1 expected) =="
     build/webhook/karmada-policy-webhook lint --karmada-version v1.17 manifests/examples/overflow-onprem-cloud.yaml || true
     echo
