@@ -63,6 +63,11 @@ lint::report run_lint_against_base(const lint_flags& flags, const lint::input_se
         lint::settle_base_claims(*dry_run, base_admitted, base);
         lint::delete_policies(*dry_run, plan::admitted_policies(base, base_admitted, gone));
         dry_run->settled = plan::unchanged_from(base, base_admitted, dry_run->gates.release());
+        // A policy whose update is denied keeps its base version on the server, and that one still claims.
+        lint::lint_options validation_only = options;
+        validation_only.dry_run = nullptr;
+        dry_run->standing = plan::standing_policies(base, base_admitted,
+                                                    plan::refused_keys(lint::run_lint(inputs, validation_only)));
     }
     lint::report report = lint::run_lint(inputs, options);
     lint::attach_diff(report, base);

@@ -30,14 +30,15 @@ lint::input_set joined(lint::input_set a, const lint::input_set& b)
     return a;
 }
 
-// Whether kubectl apply would apply every object of PATH: no policy denied, no file it cannot read
-// (validation only: the dry run changes no verdict).
-bool applies_cleanly(const lint::input_set& applied, lint::lint_options options)
+// PATH's verdicts alone (the dry run changes no verdict).
+lint::report validated(const lint::input_set& applied, lint::lint_options options)
 {
     options.dry_run = nullptr;
-    const lint::report r = lint::run_lint(applied, options);
-    return r.file_errors.empty() && r.totals.denied == 0;
+    return lint::run_lint(applied, options);
 }
+
+// Whether kubectl apply would apply every object of PATH: no policy denied, no file it cannot read.
+bool applies_cleanly(const lint::report& validated) { return validated.file_errors.empty() && validated.totals.denied == 0; }
 
 int run_plan_command(const lint_flags& flags)
 {
@@ -57,14 +58,18 @@ int run_plan_command(const lint_flags& flags)
     // kubectl apply: a policy of PATH replaces the server's of the same kind, namespace and name.
     const auto applied_keys = plan::policy_keys(applied, options->default_namespace);
     const auto server_keys = plan::policy_keys(*server, options->default_namespace);
+    const lint::report verdicts = validated(applied, *options);
     plan::prune_outcome prune;
     if (flags.prune) {
         prune = plan::pruned_keys(server_keys, plan::last_applied_keys(*server, options->default_namespace),
                                   applied_keys, flags.namespace_given ? options->default_namespace : "");
-        if (!prune.deleted.empty() && !applies_cleanly(applied, *options))
+        if (!prune.deleted.empty() && !applies_cleanly(verdicts))
             prune.blocked = std::exchange(prune.deleted, {});
     }
+    // A denied policy of PATH replaces nothing: the server keeps its version, which still claims.
     std::set<plan::policy_key> replaced = applied_keys;
+    for (const auto& k : plan::refused_keys(verdicts))
+        replaced.erase(k);
     replaced.insert(prune.deleted.begin(), prune.deleted.end());
     lint::input_set after = joined(applied, plan::without(*server, replaced));
 

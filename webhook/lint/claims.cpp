@@ -7,26 +7,31 @@
 
 namespace kpw::lint {
 
-namespace {
-
 policy_ref ref_of(const scheduling::policy_view& p)
 {
     return {p.cluster_scoped ? "ClusterPropagationPolicy" : "PropagationPolicy", std::string(p.ns),
             std::string(p.name)};
 }
 
+namespace {
+
 claim_row row_of(const model::workload& w, const std::vector<typed_policy>& policies,
                  const std::vector<scheduling::policy_view>& views, const scheduling::claim_explanation& c)
 {
     claim_row row;
     row.workload = {w.api_version, w.kind, w.namespace_, w.name, w.replicas};
-    if (c.policy) {
+    if (c.policy && *c.policy >= policies.size()) {
+        row.policy = ref_of(views[*c.policy]); // a standing policy (dry_run_context::standing)
+        row.reason = c.reason + "; PATH's version of " + row.policy->str() +
+                     " is denied, so the server keeps the one it has, and that one claims it";
+    } else if (c.policy) {
         row.policy = ref_of(views[*c.policy]);
         row.result = policies[*c.policy].result;
     } else if (c.sticky && c.holder) {
         row.policy = lint::ref_of(*c.holder); // held by a policy that was not linted
     }
-    row.reason = c.reason;
+    if (row.reason.empty())
+        row.reason = c.reason;
     for (const auto& cand : c.candidates)
         row.candidates.push_back({ref_of(views[cand.policy]), cand.priority,
                                   std::string(scheduling::match_priority_name(cand.implicit)), cand.matched,
@@ -44,10 +49,11 @@ claim_row row_of(const model::workload& w, const std::vector<typed_policy>& poli
 void mark_released(const model::policy_claim& was, const scheduling::claim_explanation& c, claim_row& row)
 {
     row.released_by = lint::ref_of(was);
+    const std::string why_claimed = row.reason; // row_of's: the claim, and whether a standing policy holds it
     row.reason = "released: " + row.released_by->str() +
                  " is deleted (Karmada takes its claim off the template and the binding, nothing else); " +
                  (c.policy ? "the template is reconciled again and " + row.policy->str() +
-                                 " claims it: " + c.reason + "; it updates the same binding"
+                                 " claims it: " + why_claimed + "; it updates the same binding"
                            : "no remaining policy claims it: the binding stays on its clusters with no policy, and "
                              "karmada-scheduler ignores it (no re-schedule: replicas a NoExecute taint evicts are placed nowhere "
                              "else) until a policy claims it");
@@ -69,6 +75,13 @@ std::vector<scheduling::policy_view> policy_views(const std::vector<typed_policy
         views.push_back({&p.policy.spec, r.results[p.result].namespace_name, p.policy.metadata.name, cluster_scoped});
     }
     return views;
+}
+
+void add_standing_views(const dry_run_context& ctx, std::vector<scheduling::policy_view>& views)
+{
+    for (const auto& s : ctx.standing)
+        views.push_back({&s.policy.spec, s.namespace_name, s.policy.metadata.name,
+                         s.policy.kind == model::kind_cluster_propagation_policy, true});
 }
 
 std::vector<scheduling::claim_explanation> explain_claims(const dry_run_context& ctx,
@@ -96,6 +109,8 @@ void report_claims(const dry_run_context& ctx, const std::vector<typed_policy>& 
         r.claims.push_back(std::move(row));
     }
     for (auto& w : scheduling::claim_warnings(views, ctx.workloads, claims, ctx.gates.policy_preemption())) {
+        if (w.policy >= policies.size())
+            continue; // about a standing policy: PATH does not change it
         const typed_policy& p = policies[w.policy];
         policy_result& result = r.results[p.result];
         const position where = w.field.empty() ? result.start : doc::locate(p.object, w.field);

@@ -12,11 +12,13 @@ namespace kpw::lint {
 
 workload_key key_of(const workload_ref& w) { return {w.api_version, w.kind, w.namespace_name, w.name}; }
 
-placement placement_of(const policy_result& p, const scheduling_result& s)
+namespace {
+
+placement placement_of(std::string policy, const scheduling_result& s)
 {
     placement out;
     out.claimed = true;
-    out.policy = policy_label(p);
+    out.policy = std::move(policy);
     out.affinity_name = s.affinity_name;
     out.scheduled = s.scheduled;
     for (const auto& c : s.clusters)
@@ -25,12 +27,19 @@ placement placement_of(const policy_result& p, const scheduling_result& s)
     return out;
 }
 
+} // namespace
+
+placement placement_of(const policy_result& p, const scheduling_result& s) { return placement_of(policy_label(p), s); }
+
 std::vector<placed_workload> placements_of(const report& r)
 {
     std::vector<placed_workload> out;
     for (const auto& p : r.results)
         for (const auto& s : p.scheduling)
             out.push_back({key_of(s.workload), s.workload.replicas, placement_of(p, s)});
+    for (const auto& held : r.standing)
+        out.push_back({key_of(held.scheduling.workload), held.scheduling.workload.replicas,
+                       placement_of(held.policy.str(), held.scheduling)});
     for (const auto& rb : r.released) {
         placement kept;
         kept.claimed = true;
@@ -52,32 +61,38 @@ namespace {
 // under the policy its claim names (claims are sticky, so the same policy as on the new side).
 void use_todays_bindings(const report& r, std::vector<placed_workload>& before)
 {
+    std::vector<std::pair<std::string, const scheduling_result*>> held_now; // (policy, prediction)
     for (const auto& p : r.results)
-        for (const auto& s : p.scheduling) {
-            if (!s.previous)
-                continue;
-            auto key = key_of(s.workload);
-            auto it = std::find_if(before.begin(), before.end(), [&](const placed_workload& w) { return w.workload == key; });
-            placement today;
-            today.claimed = true;
-            // The policy that holds it today: the base side's (another one when the change deletes its policy
-            // and a remaining one claims it), else the one applied now (claims are sticky).
-            today.policy = it != before.end() && it->where.claimed ? it->where.policy : policy_label(p);
-            today.affinity_name = s.previous->affinity_name;
-            today.scheduled = !s.previous->clusters.empty();
-            for (const auto& c : s.previous->clusters) {
-                // A binding does not record tiers: a cluster's tier is the one its affinity gives it now.
-                std::string tier = c.tier;
-                for (const auto& now : s.clusters)
-                    if (now.cluster == c.cluster)
-                        tier = now.tier;
-                today.clusters.push_back({c.cluster, c.replicas, tier, c.available});
-            }
-            if (it == before.end())
-                before.push_back({key, s.workload.replicas, std::move(today)});
-            else
-                it->where = std::move(today);
+        for (const auto& s : p.scheduling)
+            held_now.emplace_back(policy_label(p), &s);
+    for (const auto& held : r.standing)
+        held_now.emplace_back(held.policy.str(), &held.scheduling);
+    for (const auto& [policy, prediction] : held_now) {
+        const scheduling_result& s = *prediction;
+        if (!s.previous)
+            continue;
+        auto key = key_of(s.workload);
+        auto it = std::find_if(before.begin(), before.end(), [&](const placed_workload& w) { return w.workload == key; });
+        placement today;
+        today.claimed = true;
+        // The policy that holds it today: the base side's (another one when the change deletes its policy
+        // and a remaining one claims it), else the one applied now (claims are sticky).
+        today.policy = it != before.end() && it->where.claimed ? it->where.policy : policy;
+        today.affinity_name = s.previous->affinity_name;
+        today.scheduled = !s.previous->clusters.empty();
+        for (const auto& c : s.previous->clusters) {
+            // A binding does not record tiers: a cluster's tier is the one its affinity gives it now.
+            std::string tier = c.tier;
+            for (const auto& now : s.clusters)
+                if (now.cluster == c.cluster)
+                    tier = now.tier;
+            today.clusters.push_back({c.cluster, c.replicas, tier, c.available});
         }
+        if (it == before.end())
+            before.push_back({key, s.workload.replicas, std::move(today)});
+        else
+            it->where = std::move(today);
+    }
     // A binding the change releases: today it runs where it is, under the policy the change deletes.
     for (const auto& rb : r.released) {
         const auto key = key_of(rb.workload);

@@ -361,6 +361,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     if (ctx.settled)
         for (std::size_t i = 0; i < views.size(); ++i)
             views[i].settled = ctx.settled(policies[i].policy);
+    add_standing_views(ctx, views); // ranked with PATH's; an index past `policies` is one of them
     const auto claims = explain_claims(ctx, views);
     report_claims(ctx, policies, views, claims, r);
     // Day two: a workload with a binding keeps the policy its claim names and that policy is applied,
@@ -371,6 +372,9 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     std::vector<const model::policy*> policy_of_view;
     for (const auto& p : policies)
         policy_of_view.push_back(&p.policy);
+    for (const auto& p : ctx.standing)
+        policy_of_view.push_back(&p.policy);
+    const auto of_path = [&](std::optional<std::size_t> view) { return view && *view < policies.size(); };
     for (const auto& b : ctx.bindings.bindings()) {
         const std::size_t found = templates.find(b);
         const model::workload* w = found == binding_names::npos ? nullptr : &ctx.workloads[found];
@@ -380,7 +384,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             b, w, w == nullptr ? nullptr : &claims[found],
             w == nullptr ? nullptr : ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name), views,
             policy_of_view, ctx.gates);
-        if (update.refused && claims[found].policy) {
+        if (update.refused && of_path(claims[found].policy)) {
             const typed_policy& holder = policies[*claims[found].policy];
             r.results[holder.result].warnings.push_back(
                 {"binding-owned-by-another", "",
@@ -401,6 +405,12 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         // without one (another object controls it) was never released, whatever its template says.
         if (!update.policy && w != nullptr && claims[found].released_unmatched && claims[found].holder && b.claim) {
             r.released.push_back(released_of(b, *w, *claims[found].holder, "no longer selects it"));
+            continue;
+        }
+        if (update.policy && !of_path(update.policy)) {
+            const auto& held = update.applied;
+            const auto out = scheduling::reschedule(held, *ctx.snapshot, opts, ctx.gates, ctx.now);
+            r.standing.push_back({ref_of(views[*update.policy]), to_result(held, out, r.explain)});
             continue;
         }
         if (!update.policy) {
@@ -424,6 +434,11 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         if (!claim)
             continue;
         const auto& w = ctx.workloads[i];
+        if (!of_path(claim)) {
+            const auto d = scheduling::schedule(*views[*claim].spec, w, *ctx.snapshot, opts);
+            r.standing.push_back({ref_of(views[*claim]), to_result(w, d, r.explain)});
+            continue;
+        }
         const auto& p = policies[*claim];
         auto d = scheduling::schedule(p.policy.spec, w, *ctx.snapshot, opts);
         r.results[p.result].scheduling.push_back(to_result(w, d, r.explain));

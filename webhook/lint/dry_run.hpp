@@ -21,6 +21,12 @@
 
 namespace kpw::lint {
 
+// A policy on the server that the change leaves standing (dry_run_context::standing).
+struct standing_policy {
+    model::policy policy;
+    std::string namespace_name; // "" for a ClusterPropagationPolicy
+};
+
 // Everything the dry run reads besides the policies; built once, then shared read-only by the workers.
 // The snapshot and workloads are loaded by the code `serve --clusters` uses too.
 struct dry_run_context : snapshot::state {
@@ -38,6 +44,11 @@ struct dry_run_context : snapshot::state {
     // The policies the change leaves as they are (plan: applied unchanged or not in PATH; lint --base: the
     // same spec on both sides). Unset: every policy is created or updated, as lint without a base reads PATH.
     std::function<bool(const model::policy&)> settled;
+    // Policies the server keeps as they are although PATH holds a version of each: admission denies
+    // PATH's, so kubectl apply fails for it and changes nothing (lint --base: the base's version). They
+    // still claim templates and rank among PATH's policies; what they hold is not predicted (they are not
+    // PATH's), as for every policy outside PATH.
+    std::vector<standing_policy> standing;
 };
 
 // Reads --clusters and --workloads (snapshot::load); its file errors make lint exit 2.

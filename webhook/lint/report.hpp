@@ -184,6 +184,13 @@ struct claim_row {
     std::optional<policy_ref> released_by; // the change deletes this policy, which held the workload
 };
 
+// A workload that a standing policy holds (lint::dry_run_context::standing: the server keeps that policy
+// as it is because admission denies PATH's version of it), predicted as PATH's are but no result of PATH.
+struct standing_scheduling {
+    policy_ref policy;
+    scheduling_result scheduling;
+};
+
 // A workload whose policy the change deletes (or edits so that it no longer selects it) and that no other
 // policy claims: Karmada takes the claim off its template and binding and nothing else, so the binding
 // keeps its clusters, and karmada-scheduler ignores it from then on (no re-schedule; replicas a NoExecute taint evicts are not placed elsewhere) until a
@@ -230,6 +237,7 @@ struct report {
     bool have_claims = false;      // --workloads was given: `claims` lists every workload
     std::vector<claim_row> claims; // in workload order
     std::vector<released_binding> released; // bindings whose policy the change deletes, left where they are
+    std::vector<standing_scheduling> standing; // what a standing policy holds (no result of PATH)
     std::optional<std::vector<policy_plan_row>> policy_plan; // `plan`: the server's policies once PATH is applied
     std::optional<std::vector<policy_plan_row>> workload_plan; // `plan`: PATH's resource templates, applied
     std::string karmada_release;    // the release the answers are for ("v1.18.2")

@@ -11,11 +11,6 @@ namespace kpw::plan {
 
 namespace {
 
-policy_key key_of(const lint::policy_result& r)
-{
-    return {r.kind, r.kind == "PropagationPolicy" ? r.namespace_name : std::string(), r.name};
-}
-
 std::map<policy_key, const model::propagation_spec*> specs_of(const lint::report& r,
                                                               const std::vector<lint::typed_policy>& admitted)
 {

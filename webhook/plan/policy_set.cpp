@@ -55,16 +55,39 @@ std::set<policy_key> policy_keys(const lint::input_set& inputs, const std::strin
     return keys;
 }
 
+policy_key key_of(const lint::policy_result& r)
+{
+    return {r.kind, r.kind == "PropagationPolicy" ? r.namespace_name : std::string(), r.name};
+}
+
 std::vector<model::policy> admitted_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted,
                                              const std::set<policy_key>& keys)
 {
     std::vector<model::policy> out;
-    for (const auto& t : admitted) {
-        const lint::policy_result& result = r.results[t.result];
-        const bool namespaced = result.kind == "PropagationPolicy";
-        if (keys.contains({result.kind, namespaced ? result.namespace_name : std::string(), result.name}))
+    for (const auto& t : admitted)
+        if (keys.contains(key_of(r.results[t.result])))
             out.push_back(t.policy);
-    }
+    return out;
+}
+
+std::set<policy_key> refused_keys(const lint::report& validated)
+{
+    std::set<policy_key> denied, admitted;
+    for (const auto& result : validated.results)
+        (result.allowed ? admitted : denied).insert(key_of(result));
+    for (const auto& k : admitted)
+        denied.erase(k);
+    return denied;
+}
+
+std::vector<lint::standing_policy> standing_policies(const lint::report& r,
+                                                     const std::vector<lint::typed_policy>& admitted,
+                                                     const std::set<policy_key>& keys)
+{
+    std::vector<lint::standing_policy> out;
+    for (const auto& t : admitted)
+        if (const lint::policy_result& result = r.results[t.result]; keys.contains(key_of(result)))
+            out.push_back({t.policy, result.namespace_name});
     return out;
 }
 
@@ -73,12 +96,8 @@ std::function<bool(const model::policy&)> unchanged_from(const lint::report& r,
                                                         settings::karmada_release release)
 {
     std::map<policy_key, model::policy> before;
-    for (const auto& t : admitted) {
-        const lint::policy_result& result = r.results[t.result];
-        before.emplace(policy_key{result.kind, result.kind == "PropagationPolicy" ? result.namespace_name : std::string(),
-                                  result.name},
-                       t.policy);
-    }
+    for (const auto& t : admitted)
+        before.emplace(key_of(r.results[t.result]), t.policy);
     return [before = std::move(before), release](const model::policy& p) {
         const bool namespaced = p.kind == model::kind_propagation_policy;
         auto it = before.find({p.kind, namespaced ? p.metadata.ns : std::string(), p.metadata.name});

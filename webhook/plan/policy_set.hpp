@@ -21,6 +21,9 @@ struct policy_key {
     auto operator<=>(const policy_key&) const = default;
 };
 
+// The key of a linted policy (its namespace as it was judged in).
+policy_key key_of(const lint::policy_result& r);
+
 // The PropagationPolicies and ClusterPropagationPolicies of `inputs` (List items too); a
 // PropagationPolicy without a namespace is in `default_namespace`. Documents that do not parse are
 // skipped here (lint reports them).
@@ -52,6 +55,17 @@ prune_outcome pruned_keys(const std::set<policy_key>& server, const std::set<pol
 // change deletes, as they are on the server (selectors and permanent id included).
 std::vector<model::policy> admitted_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted,
                                              const std::set<policy_key>& keys);
+
+// The policies `validated` (PATH linted, no dry run needed) denies and that no admitted document of PATH
+// replaces: kubectl apply fails for each, and the server keeps the version it has, which still claims
+// what it selects.
+std::set<policy_key> refused_keys(const lint::report& validated);
+
+// The typed policies among `admitted` (run_lint's, with `r` its report) whose key is in `keys`, as they stand
+// on the server: the server's versions of the policies whose update is refused (refused_keys).
+std::vector<lint::standing_policy> standing_policies(const lint::report& r,
+                                                     const std::vector<lint::typed_policy>& admitted,
+                                                     const std::set<policy_key>& keys);
 
 // Whether a policy is one of `admitted` (run_lint's, with `r` its report) unchanged: same kind, namespace
 // and name as admitted, and a change the detector of `release` does not reconcile

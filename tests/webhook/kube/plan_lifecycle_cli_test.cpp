@@ -101,3 +101,18 @@ TEST_CASE("plan applies PATH's templates as kubectl apply does: a scaled Deploym
     CHECK(text.out.find("workloads on the server once applied:\n  ~ Deployment default/web (change)") != std::string::npos);
     CHECK(text.out.find("0 skipped") != std::string::npos);
 }
+
+TEST_CASE("plan: a policy whose update is denied stays on the server as it is and keeps what it holds")
+{
+    // PATH rewrites old into a version the webhook denies, beside a new ClusterPropagationPolicy: kubectl apply
+    // fails for old, the server keeps its version, which still holds web on member1 (claims are sticky).
+    lifecycle_plane p;
+    const std::string change = data + "refused-update/old-denied";
+    const auto r = run(p.live({"plan", "-o", "json", change}));
+    CHECK(r.exit_code == 1); // old's update is denied
+    const auto v = json_of(r.out);
+    CHECK(rows_of(v, "policies") ==
+          std::vector<std::string>{"create ClusterPropagationPolicy all-deployments", "denied PropagationPolicy old"});
+    CHECK(v.find("diff")->items().empty());
+    CHECK(v.find_path({"summary", "notPredicted"})->as_int() == 0); // old's server version is scheduled
+}

@@ -129,3 +129,20 @@ TEST_CASE("relabelled out of its holder's selector: the claim stays until the ho
     CHECK(kpw::doc::to_json(*change.find("moves")) ==
           R"([{"cluster":"member1","from":3,"to":0},{"cluster":"member2","from":0,"to":3}])");
 }
+
+TEST_CASE("an update the webhook denies: the server keeps its base version, which claims the released workload")
+{
+    // old is deleted; keeper's update is denied, so its base version (member2) stays on the server and, a
+    // PropagationPolicy, wins the released template over the new ClusterPropagationPolicy (member1, member2).
+    auto r = lint_change("refused-update/change", {"--base", data + "refused-update/base", "-o", "json"});
+    CHECK(r.exit_code == 1); // keeper is denied
+    auto v = json_of(r.out);
+    const auto& change = only_change(v);
+    CHECK(change.find_path({"after", "policy"})->text() == "PropagationPolicy default/keeper");
+    CHECK(kpw::doc::to_json(*change.find("moves")) ==
+          R"([{"cluster":"member1","from":3,"to":0},{"cluster":"member2","from":0,"to":3}])");
+    const auto& claim = only_claim(v);
+    CHECK(claim.find_path({"policy", "name"})->text() == "keeper");
+    CHECK(claim.string_at("reason").find("PATH's version of PropagationPolicy default/keeper is denied, so the server "
+                                         "keeps the one it has") != std::string::npos);
+}
