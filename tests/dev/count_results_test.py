@@ -60,6 +60,17 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("the expected skip under CI=true: count", out, "1 passed, 0 failed, 1 skipped")
     expect("the expected skip under CI=true: its reason", "KPW_E2E_DRAIN_CYCLES" in err, True)
 
+    older = "e2e-v1.17.1:admission/TestOurs SKIP not on Karmada v1.17.1's plane: runs on the default release's only"
+    rc, out, err = run(tmp, [ok], [older], ci=True)
+    expect("an older plane's skip of a default-release test under CI=true: exit", rc, 0)
+    expect("an older plane's skip of a default-release test under CI=true: count", out, "1 passed, 0 failed, 1 skipped")
+
+    for line in ("e2e:admission/TestOurs SKIP not on Karmada v1.17.1's plane: runs on the default release's only",
+                 "e2e-v1.17.1:admission/TestOurs SKIP KPW_E2E_DIR is not set"):
+        rc, out, err = run(tmp, [ok], [line], ci=True)
+        expect(f"another skip under CI=true ({line}): exit", rc, 1)
+        expect(f"another skip under CI=true ({line}): count", out, "1 passed, 1 failed")
+
     rc, out, err = run(tmp, [ok, ("x/y", "FAIL", "")], [], ci=False)
     expect("a failure: exit", rc, 1)
     expect("a failure: count", out, "1 passed, 1 failed")
