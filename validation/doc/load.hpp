@@ -64,6 +64,13 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
 // Empty documents are dropped; indices still count them.
 result<std::vector<document>> load_yaml_stream(std::string_view text, const load_limits& limits = {});
 
+// A YAML stream that does not parse is not refused whole: apimachinery's YAMLReader cuts it at "---"
+// lines, and cli-runtime's StreamVisitor (pkg/resource/visitor.go:590-618) stops at the first document
+// that does not parse, after kubectl has taken every one before it (kubectl apply sends those). The
+// length of the longest head of whole documents that load_yaml_stream reads; 0 when there is none or
+// kubectl reads `text` as JSON.
+std::size_t kubectl_readable_head(std::string_view text, const load_limits& limits = {});
+
 // Whether kubectl's reader takes `text` for JSON (GuessJSONStream): its first 4 KiB, Unicode spaces
 // trimmed, start with '{'.
 bool kubectl_reads_json(std::string_view text);

@@ -8,7 +8,10 @@
 namespace kpw::lint {
 namespace {
 
-constexpr std::string_view refuses = " (kubectl refuses the file and sends nothing)";
+// cli-runtime's builder runs with ContinueOnError: EagerVisitorList (pkg/resource/visitor.go:238-256)
+// records a document's decoding error and StreamVisitor reads on, so kubectl apply sends the file's other
+// documents (pkg/cmd/apply/apply.go:516-531) and exits 1.
+constexpr std::string_view refuses = " (kubectl skips this document and applies the file's others)";
 
 // schema.ParseGroupVersion: "" and "/" are the empty group/version, one '/' splits group from version,
 // more than one is an error, and then unstructured's GroupVersionKind() is empty, kind and all.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // kubectl's reader: how cli-runtime's builder (Unstructured(), the one kubectl apply uses) turns one
-// document of a file into objects, and when it refuses the whole file instead. lint's policies and the
+// document of a file into objects, and when it skips the document instead (the file's other documents are
+// still sent). lint's policies and the
 // dry run's --clusters, --workloads and --bindings all read files through it.
 #pragma once
 

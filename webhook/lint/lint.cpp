@@ -167,7 +167,11 @@ void lint_file(const input_file& in, const lint_options& options, partial& part)
     auto docs = doc::load_yaml(in.text);
     if (!docs) {
         out.file_errors.push_back({in.name, docs.error().where, docs.error().message});
-        return;
+        // kubectl has sent the documents before the one that does not parse: lint them too.
+        const std::size_t head = doc::kubectl_readable_head(in.text);
+        if (head == 0 || !(docs = doc::load_yaml(std::string_view(in.text).substr(0, head))))
+            return;
+        out.file_errors.back().message += " (kubectl stops reading the file here; it applies the documents before)";
     }
     // A file with nothing in it is a mistake kubectl refuses too ("no objects passed to apply"); an
     // empty standard input is not (a pipeline that found nothing to lint).

@@ -80,3 +80,23 @@ TEST_CASE("a control character in a JSON string fails the JSON decoder, then go-
     CHECK_FALSE(doc::load_yaml("{\"a\": \"x\x1ay\"}").ok());
     CHECK_FALSE(doc::load_documents("{\"a\": \"x\x1ay\"}").ok());
 }
+
+TEST_CASE("kubectl_readable_head: the whole documents kubectl sends before one that does not parse")
+{
+    using kpw::doc::kubectl_readable_head;
+    const std::string good = "a: 1\n---\nb: 2\n";
+    const std::string bad = "---\nc: [\n";
+    CHECK(kubectl_readable_head(good + bad) == good.size());
+    CHECK(kubectl_readable_head("c: [\n") == 0); // the first document: nothing before it
+    CHECK(kubectl_readable_head("a: 1\n--- # next\nc: [\n") == 5); // a comment may follow the separator
+    CHECK(kubectl_readable_head("a: 1\n--- c: [\n") == 0); // not YAMLReader's separator: one document
+    CHECK(kubectl_readable_head("{\"a\": 1}\n---\nc: [\n") == 0); // a JSON stream is read as JSON
+    // Bisection finds the last good head among many documents.
+    std::string many;
+    for (int i = 0; i < 50; ++i) {
+        many += 'k';
+        many += std::to_string(i); // appended piece by piece: GCC 12's -Wrestrict misreads operator+ chains
+        many += ": v\n---\n";
+    }
+    CHECK(kubectl_readable_head(many + "c: [\n") == many.size() - 4);
+}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// kubectl's reader of a document: the files kubectl refuses before sending anything, and the list items it
+// kubectl's reader of a document: the documents kubectl skips (sending the file's others), and the list items it
 // types from the list (cli-runtime's builder over apimachinery's unstructuredJSONScheme).
 #include <optional>
 #include <string>
@@ -32,7 +32,7 @@ read_result read(const std::string& yaml)
 bool refused_with(const read_result& r, const std::string& text, int line)
 {
     return r.refused && r.refused->message.find(text) != std::string::npos && r.refused->where.line == line &&
-           r.refused->message.find("kubectl refuses the file") != std::string::npos;
+           r.refused->message.find("kubectl skips this document and applies the file's others") != std::string::npos;
 }
 
 } // namespace

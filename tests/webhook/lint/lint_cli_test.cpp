@@ -281,3 +281,26 @@ TEST_CASE("metadata that does not decode into ObjectMeta: kubectl refuses the fi
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("error") == std::string::npos);
 }
+
+TEST_CASE("kubectl sends a file's documents up to one that does not parse, and skips one it cannot decode")
+{
+    // cli-runtime's builder with ContinueOnError (visitor.go StreamVisitor, EagerVisitorList): kubectl apply
+    // sends the policies before a document that does not parse and around one it cannot decode, and exits 1.
+    std::string second = policy_yaml;
+    second.replace(second.find("name: web\n  namespace"), 9, "name: api");
+    const std::string unparsable = "---\napiVersion: v1\nkind: ConfigMap\ndata: [\n";
+    auto r = run_lint({"-o", "json", "-"}, policy_yaml + unparsable);
+    CHECK(r.exit_code == 2);
+    auto v = json_of(r.out);
+    REQUIRE(v.find("results")->items().size() == 1);
+    CHECK(v.find("results")->items()[0].string_at("name") == "web");
+    auto text = run_lint({"-"}, policy_yaml + unparsable);
+    CHECK(text.out.find("kubectl stops reading the file here; it applies the documents before") != std::string::npos);
+
+    const std::string undecodable = "---\napiVersion: a/b/c\nkind: X\n---\n";
+    r = run_lint({"-o", "json", "-"}, policy_yaml + undecodable + second);
+    CHECK(r.exit_code == 2);
+    v = json_of(r.out);
+    REQUIRE(v.find("results")->items().size() == 2);
+    CHECK(v.find("results")->items()[1].string_at("name") == "api");
+}

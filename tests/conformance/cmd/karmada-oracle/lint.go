@@ -95,18 +95,17 @@ func (l *linter) exitCode() int {
 	return exitOK
 }
 
-// file admits every policy document of one file; other kinds are skipped, as lint skips them.
+// file admits every policy document of one file kubectl apply sends (inputs.Decode: the objects it
+// visits; the first refusal is the file's error); other kinds are skipped, as lint skips them. A document
+// kubectl cannot map (no apiVersion, no such kind) is reported and the next one read, as kubectl does.
 func (l *linter) file(ctx context.Context, f inputs.File) error {
 	docs, err := inputs.Decode(f)
-	if err != nil {
-		return err
-	}
 	for _, d := range docs {
-		if err := l.document(ctx, d); err != nil {
-			return err
+		if derr := l.document(ctx, d); derr != nil && err == nil {
+			err = derr
 		}
 	}
-	return nil
+	return err
 }
 
 func (l *linter) document(ctx context.Context, d inputs.Document) error {

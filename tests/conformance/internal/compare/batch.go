@@ -24,6 +24,7 @@ func (c *Comparer) CompareAll(ctx context.Context, jobs []Job, workers int) []Ve
 // Totals counts verdicts.
 type Totals struct {
 	Cases, Agree, Differ, CouldNotRun, Known int
+	BothRefuse                               int            // of Agree: both refused the same file and agree on the rest
 	Explained                                map[string]int // rule -> differences it explained
 }
 
@@ -39,9 +40,14 @@ func Count(vs []Verdict) Totals {
 // Failed: a difference no rule explains, or a case the oracle could not run.
 func (t Totals) Failed() bool { return t.Differ > 0 || t.CouldNotRun > 0 }
 
-// Summary is the closing line: "conformance: N cases, N agree, N differ[, N could not run]".
+// Summary is the closing line: "conformance: N cases, N agree[ (N of them both refuse)], N differ[, N could
+// not run]".
 func (t Totals) Summary() string {
-	s := fmt.Sprintf("conformance: %d cases, %d agree, %d differ", t.Cases, t.Agree, t.Differ)
+	s := fmt.Sprintf("conformance: %d cases, %d agree", t.Cases, t.Agree)
+	if t.BothRefuse > 0 {
+		s += fmt.Sprintf(" (%d of them both refuse)", t.BothRefuse)
+	}
+	s += fmt.Sprintf(", %d differ", t.Differ)
 	if t.CouldNotRun > 0 {
 		s += fmt.Sprintf(", %d could not run", t.CouldNotRun)
 	}

@@ -45,7 +45,10 @@ type Verdict struct {
 	Status Status
 	// Why the oracle could not run; "both refuse" when both exited 2; "both: Karmada's code panics (...)"
 	// when Karmada's code crashed with the runtime error lint predicted.
-	Reason     string
+	Reason string
+	// BothRefuse: both binaries refused an input (exit 2); the verdict then compares the refused file and
+	// the answers for everything else they read.
+	BothRefuse bool
 	Diffs      []Diff // unexplained differences
 	Explained  []Diff // differences an intentional rule explains
 	OracleRuns int
@@ -142,8 +145,7 @@ func Judge(lint Run, oracle []Run, rules []Rule) Verdict {
 	}
 	switch {
 	case lint.Exit == 2 && k.Exit == 2:
-		v.Reason = "both refuse"
-		return v
+		return judgeRefusals(v, lint, oracle, rules)
 	case k.Exit == 2 && !RefusedInput(k.Stderr):
 		return couldNotRun(v, fmt.Sprintf("oracle exit 2 where lint exits %d: %s", lint.Exit, FirstLine(k.Stderr)))
 	case k.Exit == 2, lint.Exit == 2:

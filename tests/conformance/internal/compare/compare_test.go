@@ -148,8 +148,14 @@ func hasPath(diffs []Diff, path string) bool {
 	return false
 }
 
+// refuse: an exit 2 with the answers printed for the rest of the input.
+func refuse(stdout []byte, stderr string) Run {
+	return Run{Exit: 2, Stdout: stdout, Stderr: []byte(stderr)}
+}
+
 func TestJudgeExitCodes(t *testing.T) {
 	allowed := out(t, Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p", Allowed: true})
+	denied := out(t, Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p", Allowed: false})
 	const karmadaPanic = "panicked: panic: runtime error: slice bounds out of range [:-1] [recovered, repanicked]"
 	predicted := []byte(`{"results":[],"snapshotWarnings":[{"id":"binding-crashes-scheduler","message":` +
 		`"ResourceBinding a/b: karmada-scheduler panics: runtime error: slice bounds out of range [:-1] (...)"}]}`)
@@ -161,7 +167,19 @@ func TestJudgeExitCodes(t *testing.T) {
 		want       Status
 		wantReason string
 	}{
-		{"both refuse agrees", Run{Exit: 2}, []Run{{Exit: 2}}, Agree, "both refuse"},
+		{"both refuse the same file and agree on the rest", refuse(allowed, "bad.yaml:6:1: the [ ... ] list is not closed\n"),
+			[]Run{refuse(allowed, "error parsing bad.yaml: error converting YAML to JSON: yaml: line 5: x\n")}, Agree, "both refuse"},
+		{"both refuse a file named in a stage prefix", refuse(allowed, "w.yaml:3:8: unable to decode \"w.yaml\": items\n"),
+			[]Run{refuse(allowed, "lint: dry run: --workloads: unable to decode \"w.yaml\": json: cannot unmarshal\n")},
+			Agree, "both refuse"},
+		{"both refuse a document kubectl cannot map", refuse(allowed, "p.yaml:3:1: unable to decode \"p.yaml\": no kind\n"),
+			[]Run{refuse(allowed, "p.yaml: document 1: apiVersion not set\n")}, Agree, "both refuse"},
+		{"both refuse, but not the same file: differ", refuse(allowed, "a.yaml:1:1: tab\n"),
+			[]Run{refuse(allowed, "error parsing b.yaml: error converting YAML to JSON: yaml: line 1: x\n")}, Differ, "both refuse"},
+		{"both refuse the same file, the rest differs: differ", refuse(denied, "bad.yaml:6:1: x\n"),
+			[]Run{refuse(allowed, "error parsing bad.yaml: yaml: line 5: x\n")}, Differ, "both refuse"},
+		{"both exit 2, the oracle names no refused file: could not run", refuse(allowed, "bad.yaml:6:1: x\n"),
+			[]Run{refuse(allowed, "lint: --clusters: no such flag\n")}, CouldNotRun, ""},
 		{"oracle fails where lint reads: could not run", ok(allowed, 0), []Run{{Exit: 2, Stderr: []byte("lint: dry run: x\n")}},
 			CouldNotRun, "oracle exit 2 where lint exits 0: lint: dry run: x"},
 		{"kubectl's reader refuses what lint reads: differ", ok(allowed, 0), []Run{{Exit: 2,
@@ -440,6 +458,10 @@ func TestSummaryLine(t *testing.T) {
 	}
 	vs = append(vs, Verdict{Status: CouldNotRun})
 	if got := Count(vs).Summary(); got != "conformance: 4 cases, 2 agree, 1 differ, 1 could not run" {
+		t.Errorf("Summary() = %q", got)
+	}
+	vs = append(vs, Verdict{Status: Agree, BothRefuse: true}, Verdict{Status: Differ, BothRefuse: true})
+	if got := Count(vs).Summary(); got != "conformance: 6 cases, 3 agree (1 of them both refuse), 2 differ, 1 could not run" {
 		t.Errorf("Summary() = %q", got)
 	}
 	if !Count(vs).Failed() || Count(vs[:1]).Failed() {

@@ -229,6 +229,9 @@ func (t *Totals) Add(v Verdict) {
 	switch v.Status {
 	case Agree:
 		t.Agree++
+		if v.BothRefuse {
+			t.BothRefuse++
+		}
 	case Differ:
 		t.Differ++
 	case CouldNotRun:
@@ -248,6 +251,7 @@ func (t *Totals) Add(v Verdict) {
 func (t *Totals) Merge(o Totals) {
 	t.Cases += o.Cases
 	t.Agree += o.Agree
+	t.BothRefuse += o.BothRefuse
 	t.Differ += o.Differ
 	t.CouldNotRun += o.CouldNotRun
 	t.Known += o.Known

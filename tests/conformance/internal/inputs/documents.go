@@ -31,32 +31,45 @@ const bufferSize = 4096
 // ErrNoObjects is kubectl's refusal of a file that holds no object ("no objects passed to apply").
 var ErrNoObjects = errors.New("no objects passed to apply")
 
-// Decode reads the objects of f as kubectl's StreamVisitor does: documents decoded one by one,
-// empty and null ones skipped, every other one decoded as an unstructured object (lists flattened).
-// A file kubectl refuses is an error; a file with no object is ErrNoObjects unless it is stdin.
+// Decode reads the objects of f as kubectl apply's resource builder visits them (cli-runtime v0.35.3
+// pkg/resource/visitor.go): StreamVisitor.Visit (:590-618) decodes the documents one by one, empty and
+// null ones skipped, each other one decoded as an unstructured object (lists flattened). The builder
+// runs with ContinueOnError, so EagerVisitorList (:238-256) records a document's decoding error and the
+// visit goes on with the next document, while a document that does not parse ends the file there
+// ("error parsing"); kubectl apply then applies every object visited (pkg/cmd/apply/apply.go:516-531).
+// So Decode returns the objects kubectl applies and the first error it prints; a file with no object is
+// ErrNoObjects unless it is stdin.
 func Decode(f File) ([]Document, error) {
-	raws, err := rawDocuments(f.Data)
-	if err != nil {
-		return nil, fmt.Errorf("error parsing %s: %w", f.Name, err)
+	raws, parseErr := rawDocuments(f.Data)
+	if parseErr != nil {
+		parseErr = fmt.Errorf("error parsing %s: %w", f.Name, parseErr)
 	}
-	if len(raws) == 0 && !f.Stdin {
+	if len(raws) == 0 && !f.Stdin && parseErr == nil {
 		return nil, fmt.Errorf("%s: %w", f.Name, ErrNoObjects)
 	}
 	indexes := documentIndexes(f.Data, len(raws))
 	var docs []Document
+	var first error
 	for i, raw := range raws {
 		objs, err := decodeObject(raw)
 		if err != nil {
-			return nil, fmt.Errorf("unable to decode %q: %w", f.Name, err)
+			if first == nil {
+				first = fmt.Errorf("unable to decode %q: %w", f.Name, err)
+			}
+			continue
 		}
 		for _, o := range objs {
 			docs = append(docs, Document{File: f.Name, Index: indexes[i], Object: o})
 		}
 	}
-	return docs, nil
+	if first == nil {
+		first = parseErr
+	}
+	return docs, first
 }
 
-// rawDocuments is StreamVisitor.Visit's loop: the JSON of every document that is neither empty nor null.
+// rawDocuments is StreamVisitor.Visit's loop: the JSON of every document that is neither empty nor null,
+// up to the first that does not parse (returned with the error).
 func rawDocuments(data []byte) ([][]byte, error) {
 	d := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), bufferSize)
 	var out [][]byte
@@ -66,7 +79,7 @@ func rawDocuments(data []byte) ([][]byte, error) {
 			if errors.Is(err, io.EOF) {
 				return out, nil
 			}
-			return nil, err
+			return out, err
 		}
 		ext.Raw = bytes.TrimSpace(ext.Raw)
 		if len(ext.Raw) == 0 || bytes.Equal(ext.Raw, []byte("null")) {
@@ -86,7 +99,7 @@ type metadataOnlyObject struct {
 // flatten is cli-runtime's FlattenListVisitor over a decoded list: an item that is itself a list (an
 // "items" array) cannot be extracted from an Unstructured, and every item needs a kind and a version
 // (unstructuredscheme's ObjectKinds, the builder's typer for Unstructured()). Any failure refuses the
-// file: kubectl apply collects the items' errors and applies nothing.
+// whole list (its items' errors are collected first); the file's other documents are still applied.
 func flatten(list *unstructured.UnstructuredList) ([]*unstructured.Unstructured, error) {
 	out := make([]*unstructured.Unstructured, 0, len(list.Items))
 	var errs []error

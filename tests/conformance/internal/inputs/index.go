@@ -133,6 +133,9 @@ func documentIndexes(data []byte, n int) []int {
 	}
 	var idx []int
 	for _, c := range splitChunks(data) {
+		if len(idx) == n {
+			break // the documents after kubectl stopped (one that does not parse) have no index to give
+		}
 		js, err := yaml.YAMLToJSON(c.text)
 		if err != nil {
 			return seq
