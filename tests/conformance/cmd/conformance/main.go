@@ -297,6 +297,7 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pack := fs.Int("pack", 0, "sub-cases per pack for a packed kind (0: 40 for snapshot and change, 200 for admission, 20 for estimator)")
 	duration := fs.Duration("duration", 0, "stop starting cases (packs) after this long and report what was compared (0: run all N)")
 	progress := fs.Int("progress", 0, "log a progress line every this many packs (0: none)")
+	defaultMode := fs.Bool("lint-default-mode", false, "lint in its default mode, the seeds' overflow rule (Divided + Weighted + dynamicWeight only), instead of --allow-aggregated-overflow; what that rule denies and Karmada admits is the intentional difference seeds-overflow-rule, never the reverse")
 	keepPer := fs.Int("keep-per-signature", 0, "keep (shrink and write) only the first N divergent cases of each divergence signature (0: every one)")
 	signatures := fs.Int("signatures", 40, "print the N most frequent divergence signatures at the end (0: all)")
 	pos, err := parseInterleaved(fs, args)
@@ -338,6 +339,10 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conformance fuzz:", err)
 		return 2
 	}
+	extra := compare.ComparedFlags
+	if *defaultMode {
+		extra = nil
+	}
 	code := 0
 	for _, t := range targets {
 		header(stdout, targets, t)
@@ -348,7 +353,7 @@ func runFuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		f := generate.Fuzzer{
 			Comparer: c.comparer(t), Seed: seed, Out: dir, Work: *work, Parallel: c.parallel,
-			MinimiseBudget: *minimise, From: *from, ExtraArgs: compare.ComparedFlags, Log: stdout, Progress: *progress,
+			MinimiseBudget: *minimise, From: *from, ExtraArgs: extra, Log: stdout, Progress: *progress,
 			KeepPerSignature: *keepPer,
 		}
 		fc := fuzzOne(ctx, &f, &c, n, seed, fuzzKind{*kind, *pack, *duration, *signatures}, stdout, stderr)

@@ -468,3 +468,48 @@ func TestSummaryLine(t *testing.T) {
 		t.Error("Failed() wrong")
 	}
 }
+
+func TestSeedsOverflowRule(t *testing.T) {
+	const field = "spec.placement.clusterAffinities[0].overflowAffinities"
+	seeds := report.FieldError{Field: field, Reason: "FieldValueInvalid", Message: "Invalid value: []: " + seedsOverflowMessage}
+	karmada := report.FieldError{Field: field, Reason: "FieldValueInvalid", Message: "Invalid value: []: " + karmadaOverflowMessage}
+	other := report.FieldError{Field: "spec.x", Reason: "FieldValueRequired", Message: "Required value"}
+	result := func(errs ...report.FieldError) Result {
+		r := Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p", Allowed: len(errs) == 0, Errors: errs}
+		if len(errs) > 0 {
+			r.Admission = &report.Admission{Code: 422, Message: Aggregate(errs), Stage: "validating"}
+		}
+		return r
+	}
+	tests := []struct {
+		name    string
+		lint, k Result
+		want    Status
+	}{
+		{"lint's seeds rule denies Divided + Aggregated, Karmada admits", result(seeds), result(), Agree},
+		{"both deny the overflow tiers, each in its own words", result(seeds), result(karmada), Agree},
+		{"both deny for another reason as well", result(seeds, other), result(other), Agree},
+		{"never the reverse: Karmada denies the overflow tiers, lint admits them", result(), result(karmada), Differ},
+		{"another error only lint has", result(seeds, other), result(), Differ},
+		{"without the seeds' text the rule does not apply", result(other), result(), Differ},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			exit := func(r Result) int {
+				if r.Allowed {
+					return 0
+				}
+				return 1
+			}
+			v := Judge(ok(out(t, tt.lint), exit(tt.lint)), []Run{ok(out(t, tt.k), exit(tt.k))}, Intentional)
+			if v.Status != tt.want {
+				t.Fatalf("status %v (want %v), explained %v, diffs %v", v.Status, tt.want, v.Explained, v.Diffs)
+			}
+			for _, d := range v.Explained {
+				if d.Rule != "seeds-overflow-rule" && d.Rule != "exit-follows" {
+					t.Errorf("explained by %s: %v", d.Rule, d)
+				}
+			}
+		})
+	}
+}

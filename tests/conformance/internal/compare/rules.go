@@ -58,6 +58,56 @@ var Intentional = []Rule{
 	{Name: "map-order", Flag: "Karmada (Go map order)", Explains: mapOrder},
 	{Name: "target-components", Flag: "--feature-gates=MultiplePodTemplatesScheduling=true (Karmada > v1.18.2)",
 		Explains: targetComponents},
+	{Name: "seeds-overflow-rule", Flag: "lint's default mode (no --allow-aggregated-overflow)", Explains: seedsOverflowRule},
+}
+
+// The overflow scheduling-mode texts (validation/rules/placement.cpp): lint's default mode follows the
+// seeds' proposal (Divided + Weighted + dynamicWeight only); Karmada (and --allow-aggregated-overflow)
+// admits Divided + Aggregated too (pkg/util/validation/validation.go validateOverflowAffinities).
+const (
+	seedsOverflowMessage   = "overflowAffinities require replicaScheduling with replicaSchedulingType Divided, replicaDivisionPreference Weighted and weightPreference.dynamicWeight set"
+	karmadaOverflowMessage = "overflowAffinities can only be used together with dynamic weight or aggregated scheduling"
+)
+
+// seedsOverflowRule: in its default mode lint denies overflow tiers with the seeds' stricter rule. Explained:
+// any difference on a document lint denies where, once lint's seeds-rule errors and Karmada's own overflow
+// errors at those same fields are set aside, both have the same errors (Karmada then admits it, or
+// denies it for the same other reasons). Never the reverse: a Karmada overflow error at a field where
+// lint has none, or any other error one side lacks, stays a difference.
+func seedsOverflowRule(d Diff, ctx ruleContext) bool {
+	l, k := ctx.results(d)
+	if l == nil || k == nil || l.Allowed {
+		return false
+	}
+	seeds := map[string]bool{}
+	for _, e := range l.Errors {
+		if strings.Contains(e.Message, seedsOverflowMessage) {
+			seeds[e.Field] = true
+		}
+	}
+	if len(seeds) == 0 {
+		return false
+	}
+	rest := func(r *Result, overflow string) map[string]bool {
+		set := map[string]bool{}
+		for _, e := range r.Errors {
+			if !(seeds[e.Field] && strings.Contains(e.Message, overflow)) {
+				set[e.Field+" "+e.Reason] = true
+			}
+		}
+		return set
+	}
+	lr, kr := rest(l, seedsOverflowMessage), rest(k, karmadaOverflowMessage)
+	if len(lr) != len(kr) {
+		return false
+	}
+	for fr := range lr {
+		if !kr[fr] {
+			return false
+		}
+	}
+	// Karmada admits it, or denies it with errors: a refusal without any (an earlier stage) is not this rule's.
+	return k.Allowed || len(k.Errors) > 0
 }
 
 // earlyStages are the API server's steps before Karmada's validating webhook; one that refuses stops
