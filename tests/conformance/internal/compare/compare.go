@@ -300,7 +300,29 @@ func diffResult(l *Result, runs []*Result) []Diff {
 			add("errors["+fr+"]", presence(lset[fr]), presence(kset[fr]))
 		}
 	}
+	if k.Admission != nil {
+		lw, kw := apiServerWarnings(l), map[string]bool{}
+		for _, w := range k.Admission.Warnings {
+			kw[w] = true
+		}
+		for _, w := range unionKeys(lw, kw) {
+			add("warnings["+w+"]", presence(lw[w]), presence(kw[w]))
+		}
+	}
 	return append(diffs, diffSchedulings(l, runs)...)
+}
+
+// apiServerWarnings are lint's warnings that stand for the API server's (kubectl prints them as
+// "Warning: ..."): the unknown fields under --validate=warn. lint's own warnings (a policy shadowed, a
+// group that matches nothing, ...) have no Karmada counterpart and are not compared.
+func apiServerWarnings(r *Result) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range r.Warnings {
+		if w.ID == "unknown-field" {
+			set[w.Message] = true
+		}
+	}
+	return set
 }
 
 func fieldReasons(r *Result) map[string]bool {

@@ -513,3 +513,41 @@ func TestSeedsOverflowRule(t *testing.T) {
 		})
 	}
 }
+
+func TestAPIServerWarnings(t *testing.T) {
+	const unknown = `unknown field "spec.foo"`
+	withWarnings := func(ws ...Warning) Result {
+		return Result{File: "p.yaml", Kind: "PropagationPolicy", Namespace: "default", Name: "p", Allowed: true, Warnings: ws}
+	}
+	karmada := func(ws ...string) Result {
+		r := withWarnings()
+		r.Admission = &report.Admission{Allowed: true, Code: 200, Warnings: ws}
+		return r
+	}
+	tests := []struct {
+		name    string
+		lint, k Result
+		want    Status
+	}{
+		{"the API server's warning is lint's", withWarnings(Warning{ID: "unknown-field", Message: unknown}), karmada(unknown), Agree},
+		{"lint misses the API server's warning", withWarnings(), karmada(unknown), Differ},
+		{"lint warns of an unknown field the API server does not", withWarnings(Warning{ID: "unknown-field", Message: unknown}),
+			karmada(), Differ},
+		{"lint's own warnings are not the API server's", withWarnings(Warning{ID: "policy-shadowed", Message: "x"}), karmada(), Agree},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lb, err := json.Marshal(Output{Results: []Result{tt.lint}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			kb, err := json.Marshal(Output{Results: []Result{tt.k}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := Judge(ok(lb, 0), []Run{ok(kb, 0)}, Intentional); v.Status != tt.want {
+				t.Fatalf("status %v (want %v), diffs %v", v.Status, tt.want, v.Diffs)
+			}
+		})
+	}
+}

@@ -10,8 +10,8 @@ import (
 )
 
 // Output is what either binary prints with -o json: report.Output plus the keys only lint prints that
-// the comparison reads (the FitError alternatives and the tie flag). Warnings are not read: Karmada has
-// none.
+// the comparison reads (the FitError alternatives, the tie flag, the warnings that stand for the API
+// server's).
 type Output struct {
 	Results []Result `json:"results"`
 	// lint --base's placement diff; the oracle's holds the released workloads only (released.go).
@@ -27,8 +27,15 @@ type Result struct {
 	Name       string              `json:"name"`
 	Allowed    bool                `json:"allowed"`
 	Errors     []report.FieldError `json:"errors"`
+	Warnings   []Warning           `json:"warnings"` // lint only (the oracle's are Admission.Warnings)
 	Scheduling []Scheduling        `json:"scheduling"`
 	Admission  *report.Admission   `json:"admission,omitempty"`
+}
+
+// Warning is one of lint's warnings (render_json.cpp): its catalogue id and message.
+type Warning struct {
+	ID      string `json:"id"`
+	Message string `json:"message"`
 }
 
 // Scheduling is one workload's decision.

@@ -112,9 +112,20 @@ func GeneratePack(seed uint64, index, k int) *Pack {
 func GenerateAdmissionPack(seed uint64, index, k int) *Pack {
 	base := admissionStream | uint64(index)<<16
 	p := &Pack{Seed: seed, Index: index}
+	// kubectl's field validation is one flag for the whole pack: strict (its default) in most, warn in a
+	// fifth (unknown fields become the API server's warnings, compared with lint's), ignore in a tenth.
+	pg := &gen{r: rand.New(rand.NewPCG(seed, base|packSlot))}
+	switch x := pg.r.Float64(); {
+	case x < 0.2:
+		p.Args = []string{"--validate=warn"}
+	case x < 0.3:
+		p.Args = []string{"--validate=ignore"}
+	}
 	for j := 0; j < k; j++ {
 		g := &gen{r: rand.New(rand.NewPCG(seed, base|uint64(j)))}
-		p.Subs = append(p.Subs, g.admissionCase())
+		c := g.admissionCase()
+		c.Args = append(append([]string{}, p.Args...), c.Args...)
+		p.Subs = append(p.Subs, c)
 	}
 	return p
 }
