@@ -134,6 +134,12 @@ preemption_verdict preemption_blocker(const policy_view& by, const policy_view& 
                                        ", not Always"};
     if (!preemption_gate)
         return {"spec.preemption", "the PropagationPolicyPreemption feature gate is off (its default)"};
+    // The detector preempts for a policy when the policy's own event is reconciled
+    // (HandlePropagationPolicyCreationOrUpdate -> handlePropagationPolicyPreemption, preemption.go); a
+    // template's event never preempts. A policy the change leaves as it is has no such event now.
+    if (by.settled)
+        return {"", "it is not created or changed here, and the detector preempts only when a policy is created or "
+                    "updated (preemption.go)"};
     // Preemption fetches the templates its selectors name (preemption.go fetchResourceTemplate).
     if (best_match(*by.spec, w) != match_priority::name)
         return {"spec.resourceSelectors", "preemption only reaches the templates its resource selectors name"};

@@ -144,6 +144,32 @@ TEST_CASE("preemption takes a claimed workload only with Always, the gate and a 
     CHECK(preemption_blocker(s.views[1], s.views[0], w, true).field == "spec.priority");
 }
 
+TEST_CASE("a policy the change leaves as it is preempts nothing: the detector preempts on a policy's own event")
+{
+    // tests/conformance/cases/lifecycle-settled-policy-does-not-preempt: an unchanged PropagationPolicy with
+    // preemption: Always does not take a cluster policy's claim in the change (preemption.go runs from
+    // HandlePropagationPolicyCreationOrUpdate, which an unchanged policy never reaches).
+    policy_set s;
+    s.add("cpp", select_web(), 0, true);
+    auto& pp = s.add("pp", select_web(), 0);
+    pp.preemption = "Always";
+    auto w = web_workload();
+    claim_by_cpp(w, "cpp");
+    CHECK(explain_claim(s.views, w, nullptr, true).preempted);
+    s.views[1].settled = true;
+    const auto c = explain_claim(s.views, w, nullptr, true);
+    CHECK_FALSE(c.preempted);
+    CHECK(c.policy == 0u);
+    CHECK(preemption_blocker(s.views[1], s.views[0], w, true).reason.find("preempts only when a policy is created or "
+                                                                          "updated") != std::string::npos);
+    // Nor when the holding cluster policy is not among the given ones.
+    policy_set alone;
+    auto& lone = alone.add("pp", select_web(), 0);
+    lone.preemption = "Always";
+    alone.views[0].settled = true;
+    CHECK_FALSE(explain_claim(alone.views, w, nullptr, true).preempted);
+}
+
 TEST_CASE("a PropagationPolicy preempts a cluster policy whatever the priorities; a cluster policy never a PP")
 {
     policy_set s;
