@@ -127,14 +127,23 @@ func (g *gen) namespaceList() []string {
 	return []string{"default", "shop"}
 }
 
-// drawWorkloads picks 1-4 workloads.
+// drawWorkloads picks 1-4 workloads: Deployments mostly, and every kind Karmada's native interpreter
+// reads replicas of (StatefulSet, Job, Pod; pkg/resourceinterpreter/default/native/replica.go), and
+// PyTorchJob (a shipped third-party customization with components).
 func (g *gen) drawWorkloads() {
 	for i, n := 0, g.between(1, 4); i < n; i++ {
 		w := workload{apiVersion: "apps/v1", kind: "Deployment", namespace: pick(g, g.namespaceList()),
 			name: fmt.Sprintf("web-%d", i)}
-		if g.chance(0.2) {
+		switch x := g.r.Float64(); {
+		case x < 0.2:
 			w = workload{apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", namespace: w.namespace,
 				name: fmt.Sprintf("train-%d", i), components: true}
+		case x < 0.3:
+			w.kind, w.name = "StatefulSet", fmt.Sprintf("db-%d", i)
+		case x < 0.38:
+			w.apiVersion, w.kind, w.name = "batch/v1", "Job", fmt.Sprintf("job-%d", i)
+		case x < 0.43:
+			w.apiVersion, w.kind, w.name = "v1", "Pod", fmt.Sprintf("pod-%d", i)
 		}
 		g.workloads = append(g.workloads, w)
 	}
@@ -281,20 +290,37 @@ func (g *gen) clusterStatus(models bool) *Node {
 		apps := L(M("kind", "Deployment", "name", "deployments"))
 		if g.chance(0.1) {
 			apps = L(M("kind", "StatefulSet", "name", "statefulsets"))
+		} else if g.chance(0.5) {
+			apps.Items = append(apps.Items, M("kind", "StatefulSet", "name", "statefulsets"))
 		}
 		enablements := L(M("groupVersion", "apps/v1", "resources", apps))
 		if g.chance(0.5) {
 			enablements.Items = append(enablements.Items, M("groupVersion", "kubeflow.org/v1",
 				"resources", L(M("kind", "PyTorchJob", "name", "pytorchjobs"))))
 		}
+		if g.chance(0.6) {
+			enablements.Items = append(enablements.Items, M("groupVersion", "batch/v1", "resources", L(M("kind", "Job", "name", "jobs"))))
+		}
+		if g.chance(0.6) {
+			enablements.Items = append(enablements.Items, M("groupVersion", "v1", "resources", L(M("kind", "Pod", "name", "pods"))))
+		}
 		status.Pairs = append(status.Pairs, &Pair{Key: "apiEnablements", Value: enablements})
 	}
+	// Ready True mostly; False, Unknown (the cluster-status controller lost the member) or no Ready
+	// condition at all (a cluster just joined) otherwise (issue 36: the generator wrote True or False only).
 	ready := "True"
-	if g.chance(0.1) {
+	switch x := g.r.Float64(); {
+	case x < 0.06:
 		ready = "False"
+	case x < 0.09:
+		ready = "Unknown"
+	case x < 0.12:
+		ready = ""
 	}
-	status.Pairs = append(status.Pairs, &Pair{Key: "conditions", Value: L(M("type", "Ready", "status", Raw(`"`+ready+`"`),
-		"reason", "ClusterReady", "lastTransitionTime", Raw(`"2026-11-20T08:00:00Z"`)))})
+	if ready != "" {
+		status.Pairs = append(status.Pairs, &Pair{Key: "conditions", Value: L(M("type", "Ready", "status", Raw(`"`+ready+`"`),
+			"reason", "ClusterReady", "lastTransitionTime", Raw(`"2026-11-20T08:00:00Z"`)))})
+	}
 	if g.chance(0.85) {
 		cpu := g.between(2, 64)
 		mem := g.between(4, 256)
@@ -337,6 +363,14 @@ func (g *gen) workloadObject(w workload) *Node {
 		return M("apiVersion", w.apiVersion, "kind", w.kind, "metadata", meta, "spec", M("pytorchReplicaSpecs", M(
 			"Master", M("replicas", 1, "template", pod()),
 			"Worker", M("replicas", g.between(1, 4), "template", pod()))))
+	}
+	switch w.kind {
+	case "Pod": // one replica, its own spec the pod template's
+		return M("apiVersion", w.apiVersion, "kind", w.kind, "metadata", meta, "spec", lookup(pod(), "spec"))
+	case "Job": // replicas from parallelism (1 when unset), bounded by the completions left
+		return M("apiVersion", w.apiVersion, "kind", w.kind, "metadata", meta, "spec", M(
+			"parallelism", g.maybe(0.8, g.between(0, 8)), "completions", g.maybe(0.4, g.between(1, 10)),
+			"template", pod()))
 	}
 	return M("apiVersion", w.apiVersion, "kind", w.kind, "metadata", meta, "spec", M(
 		"replicas", g.maybe(0.95, g.between(0, 12)),

@@ -72,15 +72,16 @@ func TestGenerateReachesTheFeatures(t *testing.T) {
 		"\t# ", ":\t", "&a", "*a", "<<: *a", "...\n", "0x0A", "kind: List", "kind: ResourceBinding",
 		"policy.karmada.io/applied-placement", "schedulerObservingAffinityName", "== bindings.yaml",
 		"rescheduleTriggeredAt: \"2026-11-21T09:30:00Z\"", "rescheduleTriggeredAt: \"2026-11-20T08:00:01Z\"",
-		"rescheduleTriggeredAt: \"2026-11-20T08:00:00Z\"", "rescheduleTriggeredAt: \"2026-11-19T23:59:59Z\""}
+		"rescheduleTriggeredAt: \"2026-11-20T08:00:00Z\"", "rescheduleTriggeredAt: \"2026-11-19T23:59:59Z\"",
+		"kind: StatefulSet", "kind: Job", "kind: Pod", "parallelism:", "status: \"Unknown\"", "status: \"False\""}
 	var all strings.Builder
-	for i := 0; i < 400; i++ {
+	for i := 0; i < 600; i++ {
 		all.WriteString(render(Generate(1, i)))
 	}
 	text := all.String()
 	for _, w := range want {
 		if !strings.Contains(text, w) {
-			t.Errorf("400 cases of seed 1 never contain %q", w)
+			t.Errorf("600 cases of seed 1 never contain %q", w)
 		}
 	}
 }
