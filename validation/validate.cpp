@@ -10,6 +10,7 @@
 #include "model/decode.hpp"
 #include "model/defaults.hpp"
 #include "model/encode.hpp"
+#include "model/kubectl_apply.hpp"
 #include "rules/rules.hpp"
 #include "schema/schema.hpp"
 
@@ -348,6 +349,24 @@ admission_verdict validate_admission(policy_kind kind, admission_operation op, c
     }
     v.warnings = rules::spec_warnings(now.spec);
     return v;
+}
+
+std::optional<std::string> update_refusal(policy_kind kind, const doc::value& defaulted, const model::policy& stored,
+                                          bool stored_as_applied)
+{
+    model::policy now = model::decode(defaulted);
+    now.kind = std::string(kind_name(kind));
+    const std::string label(rules::permanent_id_label(now.kind));
+    // kubectl apply's three-way merge deletes a label its last apply wrote and this one does not, and
+    // keeps one it never wrote (the id Karmada's mutating webhook drew on create).
+    const auto last = stored.metadata.annotations.find(std::string(model::last_applied_annotation));
+    const bool applied = last != stored.metadata.annotations.end()
+                             ? last->second.find('"' + label + '"') != std::string::npos
+                             : stored_as_applied && stored.metadata.labels.contains(label);
+    if (auto kept = stored.metadata.labels.find(label);
+        kept != stored.metadata.labels.end() && !applied && !now.metadata.labels.contains(label))
+        now.metadata.labels.insert(*kept);
+    return rules::validate_update(now, stored);
 }
 
 manifest_verdict validate_manifest(policy_kind kind, const doc::value& object, std::string_view default_namespace,

@@ -8,6 +8,7 @@
 
 #include "doc/value.hpp"
 #include "field/error.hpp"
+#include "model/policy.hpp"
 #include "settings/karmada_release.hpp"
 
 namespace kpw {
@@ -59,6 +60,16 @@ struct manifest_verdict {
     std::string mutating_refusal;
     std::string mutating_refusal_at; // a rendered field path of the offending value, for its position
 };
+
+// kubectl apply of a policy the server already holds (`stored`, as the server stores it) is an UPDATE, and
+// Karmada's validating webhook refuses one that changes spec.schedulerName or the permanent-id label
+// (rules::validate_update). `defaulted` is manifest_verdict::defaulted of the new version. kubectl's
+// three-way merge keeps a label its last apply did not write (the stored last-applied-configuration
+// says; without one, `stored_as_applied` says whether `stored` is itself what was applied, as a base
+// file of lint --base is) and deletes one it wrote that the new version lacks. Karmada's denial text, or
+// nullopt.
+std::optional<std::string> update_refusal(policy_kind kind, const doc::value& defaulted, const model::policy& stored,
+                                          bool stored_as_applied);
 
 // `default_namespace` applies to a PropagationPolicy without metadata.namespace (kubectl's "default").
 manifest_verdict validate_manifest(policy_kind kind, const doc::value& object, std::string_view default_namespace,

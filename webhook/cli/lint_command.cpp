@@ -56,6 +56,11 @@ lint::report run_lint_against_base(const lint_flags& flags, const lint::input_se
     if (dry_run)
         dry_run->settled = [](const model::policy&) { return true; }; // the base side: nothing changes
     const lint::report base = lint::run_lint(base_inputs, options, base_admitted);
+    // PATH's version of a base policy is an UPDATE to Karmada's validating webhook.
+    const auto stored = plan::stored_policies(base, base_admitted);
+    lint::lint_options change = options;
+    change.stored = &stored;
+    change.stored_as_applied = true; // the base files are what kubectl last applied
     if (dry_run) {
         std::set<plan::policy_key> gone = plan::policy_keys(base_inputs, options.default_namespace);
         for (const auto& kept : plan::policy_keys(inputs, options.default_namespace))
@@ -64,12 +69,12 @@ lint::report run_lint_against_base(const lint_flags& flags, const lint::input_se
         lint::delete_policies(*dry_run, plan::admitted_policies(base, base_admitted, gone));
         dry_run->settled = plan::unchanged_from(base, base_admitted, dry_run->gates.release());
         // A policy whose update is denied keeps its base version on the server, and that one still claims.
-        lint::lint_options validation_only = options;
+        lint::lint_options validation_only = change;
         validation_only.dry_run = nullptr;
         dry_run->standing = plan::standing_policies(base, base_admitted,
                                                     plan::refused_keys(lint::run_lint(inputs, validation_only)));
     }
-    lint::report report = lint::run_lint(inputs, options);
+    lint::report report = lint::run_lint(inputs, change);
     lint::attach_diff(report, base);
     return report;
 }

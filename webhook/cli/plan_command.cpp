@@ -55,10 +55,28 @@ int run_plan_command(const lint_flags& flags)
         std::cerr << "plan: " << server.error().message << '\n';
         return exit_usage;
     }
+    // Both sides are scheduled on one snapshot holding every template either side's policies select.
+    std::vector<lint::file_error> load_errors;
+    auto dry_run = load_live_dry_run("plan", *client, flags.clusters, flags.workloads, flags.bindings,
+                                     joined(applied, *server), options->default_namespace, load_errors);
+    if (!dry_run)
+        return exit_usage;
+    load_member_state(*dry_run, flags, load_errors);
+    prepare_dry_run(*dry_run, flags, *options);
+
+    // The server side first (today: nothing changes). PATH's version of one of its policies is an UPDATE
+    // to Karmada's validating webhook.
+    std::vector<lint::typed_policy> after_admitted, server_admitted;
+    dry_run->settled = [](const model::policy&) { return true; };
+    const lint::report base = lint::run_lint(*server, *options, server_admitted);
+    const auto stored = plan::stored_policies(base, server_admitted);
+    lint::lint_options change = *options;
+    change.stored = &stored;
+
     // kubectl apply: a policy of PATH replaces the server's of the same kind, namespace and name.
     const auto applied_keys = plan::policy_keys(applied, options->default_namespace);
     const auto server_keys = plan::policy_keys(*server, options->default_namespace);
-    const lint::report verdicts = validated(applied, *options);
+    const lint::report verdicts = validated(applied, change);
     plan::prune_outcome prune;
     if (flags.prune) {
         prune = plan::pruned_keys(server_keys, plan::last_applied_keys(*server, options->default_namespace),
@@ -72,28 +90,16 @@ int run_plan_command(const lint_flags& flags)
         replaced.erase(k);
     replaced.insert(prune.deleted.begin(), prune.deleted.end());
     lint::input_set after = joined(applied, plan::without(*server, replaced));
-
-    // Both sides are scheduled on one snapshot holding every template either side's policies select.
-    std::vector<lint::file_error> load_errors;
-    auto dry_run = load_live_dry_run("plan", *client, flags.clusters, flags.workloads, flags.bindings,
-                                     joined(after, *server), options->default_namespace, load_errors);
-    if (!dry_run)
-        return exit_usage;
-    load_member_state(*dry_run, flags, load_errors);
     after.errors.insert(after.errors.end(), load_errors.begin(), load_errors.end());
-    prepare_dry_run(*dry_run, flags, *options);
 
-    // The server side first; then the pruned policies are deleted as Karmada deletes them (their claims come
-    // off the templates and bindings, which keep their clusters) and PATH's side is scheduled on that.
-    // PATH's templates are applied too (kubectl apply of the whole directory).
-    std::vector<lint::typed_policy> after_admitted, server_admitted;
-    dry_run->settled = [](const model::policy&) { return true; }; // today: nothing changes
-    const lint::report base = lint::run_lint(*server, *options, server_admitted);
+    // The pruned policies are deleted as Karmada deletes them (their claims come off the templates and
+    // bindings, which keep their clusters) and PATH's side is scheduled on that. PATH's templates are
+    // applied too (kubectl apply of the whole directory).
     lint::delete_policies(*dry_run, plan::admitted_policies(base, server_admitted, prune.deleted));
     dry_run->settled = plan::unchanged_from(base, server_admitted, dry_run->gates.release());
     const auto templates = plan::workloads_in_path(applied, options->default_namespace, after.errors);
     const auto applied_templates = lint::apply_workloads(*dry_run, plan::manifests_of(templates));
-    lint::report report = lint::run_lint(after, *options, after_admitted);
+    lint::report report = lint::run_lint(after, change, after_admitted);
     lint::attach_diff(report, base);
     plan::unskip_applied(report, templates);
     if (!templates.empty())

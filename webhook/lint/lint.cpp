@@ -236,6 +236,15 @@ policy_result lint_policy_typed(policy_kind kind, const doc::value& object, cons
         // the API server prefixes `admission webhook "<name>" denied the request: `.
         r.errors.insert(r.errors.begin(), finding{"", "", verdict.mutating_refusal,
                                                   doc::locate(object, verdict.mutating_refusal_at), true});
+    if (options.stored && verdict.mutating_refusal.empty())
+        if (auto old = options.stored->find(stored_key(r.kind, r.namespace_name, r.name)); old != options.stored->end())
+            if (auto refusal = update_refusal(kind, verdict.defaulted, old->second, options.stored_as_applied)) {
+                // Karmada's admission.Denied: no field, reason Forbidden; placed at what changed.
+                const bool scheduler = refusal->find("schedulerName") != std::string::npos;
+                r.errors.push_back(finding{"Forbidden", "", std::move(*refusal),
+                                           doc::locate(object, scheduler ? "spec.schedulerName" : "metadata.labels"),
+                                           true});
+            }
     apply_field_validation(kind, object, options.field_validation, options.validation.release, r);
     apply_object_meta_decoding(kind, object, r);
     r.allowed = r.errors.empty();
@@ -251,6 +260,14 @@ policy_result lint_policy_typed(policy_kind kind, const doc::value& object, cons
 }
 
 } // namespace
+
+std::string stored_key(std::string_view kind, std::string_view namespace_, std::string_view name)
+{
+    std::string key(kind);
+    key.append(1, '/').append(kind == model::kind_cluster_propagation_policy ? std::string_view() : namespace_);
+    key.append(1, '/').append(name);
+    return key;
+}
 
 policy_result lint_policy(policy_kind kind, const doc::value& object, const std::string& file, int document,
                           const lint_options& options)

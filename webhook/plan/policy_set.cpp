@@ -2,6 +2,7 @@
 #include "plan/policy_set.hpp"
 
 #include "doc/load.hpp"
+#include "lint/lint.hpp"
 #include "scheduling/policy_update.hpp"
 
 namespace kpw::plan {
@@ -67,6 +68,16 @@ std::vector<model::policy> admitted_policies(const lint::report& r, const std::v
     for (const auto& t : admitted)
         if (keys.contains(key_of(r.results[t.result])))
             out.push_back(t.policy);
+    return out;
+}
+
+std::map<std::string, model::policy> stored_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted)
+{
+    std::map<std::string, model::policy> out;
+    for (const auto& t : admitted) {
+        const lint::policy_result& result = r.results[t.result];
+        out.emplace(lint::stored_key(result.kind, result.namespace_name, result.name), t.policy);
+    }
     return out;
 }
 

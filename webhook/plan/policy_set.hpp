@@ -61,6 +61,10 @@ std::vector<model::policy> admitted_policies(const lint::report& r, const std::v
 // what it selects.
 std::set<policy_key> refused_keys(const lint::report& validated);
 
+// The typed policies among `admitted` (run_lint's, with `r` its report) by lint::stored_key: what the server
+// holds before the change, which makes a policy of PATH with the same key an UPDATE (lint_options::stored).
+std::map<std::string, model::policy> stored_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted);
+
 // The typed policies among `admitted` (run_lint's, with `r` its report) whose key is in `keys`, as they stand
 // on the server: the server's versions of the policies whose update is refused (refused_keys).
 std::vector<lint::standing_policy> standing_policies(const lint::report& r,

@@ -116,3 +116,13 @@ TEST_CASE("plan: a policy whose update is denied stays on the server as it is an
     CHECK(v.find("diff")->items().empty());
     CHECK(v.find_path({"summary", "notPredicted"})->as_int() == 0); // old's server version is scheduled
 }
+
+TEST_CASE("plan: an update that changes spec.schedulerName is denied, and nothing moves")
+{
+    lifecycle_plane p;
+    const auto r = run(p.live({"plan", "-o", "json", data + "scheduler-name"}));
+    CHECK(r.exit_code == 1);
+    const auto v = json_of(r.out);
+    CHECK(rows_of(v, "policies") == std::vector<std::string>{"denied PropagationPolicy old"});
+    CHECK(v.find("diff")->items().empty());
+}

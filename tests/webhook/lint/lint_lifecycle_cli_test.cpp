@@ -146,3 +146,30 @@ TEST_CASE("an update the webhook denies: the server keeps its base version, whic
     CHECK(claim.string_at("reason").find("PATH's version of PropagationPolicy default/keeper is denied, so the server "
                                          "keeps the one it has") != std::string::npos);
 }
+
+TEST_CASE("an update that changes spec.schedulerName is refused: the base version stays and nothing moves")
+{
+    // Karmada's validating webhook, UPDATE branch (validating.go validateUpdate): the new version would move
+    // web to member2, but it is denied, so old stays as the base has it.
+    auto r = lint_change("scheduler-name", {"-o", "json"});
+    CHECK(r.exit_code == 1);
+    auto v = json_of(r.out);
+    const auto& result = v.find("results")->items().at(0);
+    CHECK_FALSE(result.find("allowed")->as_bool());
+    CHECK(result.find("errors")->items().at(0).string_at("message") == "the schedulerName should not be updated");
+    CHECK(v.find("diff")->items().empty());
+    // Without --base the same file is a create, which Karmada admits.
+    CHECK(run_lint({data + "scheduler-name"}).exit_code == 0);
+}
+
+TEST_CASE("an update whose file drops the permanent-id label its base wrote is refused (kubectl deletes it)")
+{
+    auto r = lint_change("label-dropped", {"-o", "json"});
+    CHECK(r.exit_code == 1);
+    auto v = json_of(r.out);
+    CHECK(v.find("results")->items().at(0).find("errors")->items().at(0).string_at("message") ==
+          "label propagationpolicy.karmada.io/permanent-id is immutable, it can only be set by the system during "
+          "creation");
+    // The unchanged file (label kept) is admitted.
+    CHECK(lint_change("base").exit_code == 0);
+}

@@ -29,7 +29,15 @@ type linter struct {
 	out      report.Output
 	admitted []scheduling.Policy
 	broken   []error
+	// stored is the base side's admitted policies by storedKey (--base): the server's objects.
+	stored map[string]*unstructured.Unstructured
+	// server: these documents are the server's objects (--base), not new ones: a permanent-id label
+	// they carry is the one the server holds (a CREATE would draw a new one: mutating.go:87-88).
+	server bool
 }
+
+// storedKey is a policy's kind, namespace ("" for a cluster-scoped one) and name.
+func storedKey(kind, namespace, name string) string { return kind + "/" + namespace + "/" + name }
 
 func lint(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Writer) int {
 	mode, err := admission.ParseValidation(o.validate)
@@ -43,18 +51,24 @@ func lint(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage
 	}
 	l := &linter{admitter: a, opts: o, mode: mode, out: report.Output{Results: []report.Result{}}}
-	files, errs := inputs.Collect(o.paths, stdin)
-	l.broken = append(l.broken, errs...)
-	for _, f := range files {
-		if err := l.file(ctx, f); err != nil {
-			l.broken = append(l.broken, err)
-		}
-	}
+	// The base side first: what the server holds makes a policy of PATH with the same kind, namespace and
+	// name an UPDATE (kubectl apply patches it).
 	var base []scheduling.Policy
 	if len(o.base) > 0 {
 		if base, err = l.basePolicies(ctx, stdin); err != nil {
 			fmt.Fprintf(stderr, "lint: --base: %v\n", err)
 			return exitUsage
+		}
+		l.stored = map[string]*unstructured.Unstructured{}
+		for _, p := range base {
+			l.stored[storedKey(p.Object.GetKind(), p.Object.GetNamespace(), p.Object.GetName())] = p.Object
+		}
+	}
+	files, errs := inputs.Collect(o.paths, stdin)
+	l.broken = append(l.broken, errs...)
+	for _, f := range files {
+		if err := l.file(ctx, f); err != nil {
+			l.broken = append(l.broken, err)
 		}
 	}
 	if len(o.clusters) > 0 {
@@ -121,7 +135,8 @@ func (l *linter) document(ctx context.Context, d inputs.Document) error {
 		return fmt.Errorf("%s: document %d: no matches for kind %q in version %q", d.File, d.Index, obj.GetKind(), obj.GetAPIVersion())
 	}
 	ns := l.admitter.RequestNamespace(obj, l.opts.namespace)
-	verdict, err := l.admitter.Admit(ctx, obj.DeepCopy(), l.opts.namespace, l.mode)
+	old := l.stored[storedKey(obj.GetKind(), ns, obj.GetName())] // nil: a CREATE
+	verdict, err := l.admitter.Admit(ctx, obj.DeepCopy(), l.opts.namespace, l.mode, old)
 	if err != nil {
 		return fmt.Errorf("%s: document %d: %w", d.File, d.Index, err)
 	}
@@ -130,6 +145,9 @@ func (l *linter) document(ctx context.Context, d inputs.Document) error {
 		File: d.File, Document: d.Index, Kind: obj.GetKind(), Namespace: ns, Name: obj.GetName(),
 		Allowed: verdict.Allowed, Errors: verdict.Errors, Scheduling: []report.Scheduling{}, Admission: &adm,
 	})
+	if verdict.Allowed && l.server {
+		admission.CopyPermanentID(verdict.Object, obj, true)
+	}
 	if verdict.Allowed {
 		l.admitted = append(l.admitted, scheduling.Policy{Index: len(l.out.Results) - 1, Object: verdict.Object})
 	}
@@ -191,7 +209,7 @@ func (l *linter) refused() []scheduling.PolicyName {
 // basePolicies admits the --base files as lint reads them (a file that cannot be read is an error; a
 // denied policy is not in the base, as it never reached the server).
 func (l *linter) basePolicies(ctx context.Context, stdin io.Reader) ([]scheduling.Policy, error) {
-	b := &linter{admitter: l.admitter, opts: l.opts, mode: l.mode, out: report.Output{Results: []report.Result{}}}
+	b := &linter{admitter: l.admitter, opts: l.opts, mode: l.mode, out: report.Output{Results: []report.Result{}}, server: true}
 	files, errs := inputs.Collect(l.opts.base, stdin)
 	if len(errs) > 0 {
 		return nil, errs[0]

@@ -17,7 +17,8 @@
 //     application (admission/plugin/webhook/mutating/dispatcher.go), as calls to the exported pieces.
 //
 // Not modelled: managedFields (the field manager runs before admission; Karmada's handlers ignore
-// them), other admission plugins and webhooks of a real control plane, UPDATE.
+// them), other admission plugins and webhooks of a real control plane, the registry's update strategy
+// (an UPDATE runs the create steps with Operation UPDATE and the stored OldObject: Admit).
 package admission
 
 import (
@@ -25,7 +26,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	policyv1alpha1 "github.com/karmada-io/karmada/pkg/apis/policy/v1alpha1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubectl/pkg/util"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
@@ -115,28 +118,63 @@ func (a *Admitter) RequestNamespace(obj *unstructured.Unstructured, defaultNames
 	return defaultNamespace
 }
 
-// Admit runs obj (as kubectl read it) through a CREATE, sent to RequestNamespace(obj, defaultNamespace).
+// Admit runs obj (as kubectl read it) through a CREATE, sent to RequestNamespace(obj, defaultNamespace),
+// or, when old (the object the server stores under that name) is given, through the same steps as an
+// UPDATE as far as Karmada's handlers see one: kubectl apply's patch keeps the labels it never applied,
+// so obj keeps old's permanent-id label when it has none, and both webhooks get Operation UPDATE with
+// old as OldObject (the validating handler's validateUpdate: schedulerName and the permanent-id label
+// cannot change). The registry's update strategy is not run (its ValidateUpdate adds only ObjectMeta
+// immutables that a policy of the same kind, namespace and name cannot break).
 // An error means the oracle itself failed, never a verdict.
-func (a *Admitter) Admit(ctx context.Context, obj *unstructured.Unstructured, defaultNamespace string, v Validation) (Result, error) {
+func (a *Admitter) Admit(ctx context.Context, obj *unstructured.Unstructured, defaultNamespace string, v Validation,
+	old *unstructured.Unstructured) (Result, error) {
 	r, ok := a.resources[obj.GetKind()]
 	if !ok {
 		return Result{}, fmt.Errorf("no policy kind %q", obj.GetKind())
 	}
 	namespace := a.RequestNamespace(obj, defaultNamespace)
-	body, err := applyBody(obj)
+	body, err := applyBody(obj, old)
 	if err != nil {
 		return Result{}, fmt.Errorf("encoding request body: %w", err)
 	}
 	c := createCall{admitter: a, res: r, namespace: namespace, validation: v}
+	if old != nil {
+		if c.old, err = runtime.Encode(serializer(false), old); err != nil {
+			return Result{}, fmt.Errorf("encoding the stored object: %w", err)
+		}
+	}
 	return c.run(ctx, body)
 }
 
+// appliedPermanentID: the stored object's last-applied-configuration (kubectl's record of its last apply)
+// holds a permanent-id label, which kubectl's three-way merge then deletes when the new version lacks it.
+func appliedPermanentID(stored *unstructured.Unstructured) bool {
+	last, ok := stored.GetAnnotations()["kubectl.kubernetes.io/last-applied-configuration"]
+	if !ok {
+		return false
+	}
+	var applied unstructured.Unstructured
+	if err := applied.UnmarshalJSON([]byte(last)); err != nil {
+		return false
+	}
+	labels := applied.GetLabels()
+	_, pp := labels[policyv1alpha1.PropagationPolicyPermanentIDLabel]
+	_, cpp := labels[policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel]
+	return pp || cpp
+}
+
 // applyBody is the body `kubectl apply` sends to create obj (kubectl pkg/cmd/apply ApplyOptions.applyOneObject):
-// the last-applied-configuration annotation added, null members pruned, encoded as JSON.
-func applyBody(obj *unstructured.Unstructured) ([]byte, error) {
+// the last-applied-configuration annotation added, null members pruned, encoded as JSON. For an update
+// (old given) the object as kubectl's three-way merge patches it: the stored permanent-id label stays
+// unless obj sets its own or the last apply wrote it (then the merge deletes it); the annotation records
+// obj as written.
+func applyBody(obj, old *unstructured.Unstructured) ([]byte, error) {
 	obj = obj.DeepCopy()
 	if err := util.CreateApplyAnnotation(obj, unstructured.UnstructuredJSONScheme); err != nil {
 		return nil, fmt.Errorf("creating the last-applied-configuration annotation: %w", err)
+	}
+	if old != nil && !appliedPermanentID(old) {
+		CopyPermanentID(obj, old, false)
 	}
 	pruneNulls(obj.Object)
 	return json.Marshal(obj.Object)
@@ -168,4 +206,24 @@ func fieldErrors(errs field.ErrorList) []report.FieldError {
 		out = append(out, report.FieldError{Field: e.Field, Reason: string(e.Type), Message: e.ErrorBody()})
 	}
 	return out
+}
+
+// CopyPermanentID sets on dst Karmada's permanent-id label of src, if src has one; unless overwrite, only
+// where dst has none. Without overwrite: kubectl apply's three-way merge leaves the labels it never
+// applied, so an object written without the label keeps the stored one's. With it: an object that
+// stands for what the server already holds (lint --base) keeps the id written on it, which a CREATE
+// would have drawn anew (mutating.go:87-88).
+func CopyPermanentID(dst, src *unstructured.Unstructured, overwrite bool) {
+	for _, key := range []string{policyv1alpha1.PropagationPolicyPermanentIDLabel, policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel} {
+		v, ok := src.GetLabels()[key]
+		if _, mine := dst.GetLabels()[key]; !ok || (mine && !overwrite) {
+			continue
+		}
+		labels := dst.GetLabels()
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[key] = v
+		dst.SetLabels(labels)
+	}
 }

@@ -73,7 +73,7 @@ spec:
 
 func TestValidPolicyIsAllowedAndMutated(t *testing.T) {
 	a := newAdmitter(t)
-	r, err := a.Admit(context.Background(), object(t, validPolicy), "default", Strict)
+	r, err := a.Admit(context.Background(), object(t, validPolicy), "default", Strict, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestBrokenExamplesAreDeniedWithKarmadasMessage(t *testing.T) {
 	a := newAdmitter(t)
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			r, err := a.Admit(context.Background(), brokenExample(t, tt.file), "default", Strict)
+			r, err := a.Admit(context.Background(), brokenExample(t, tt.file), "default", Strict, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -186,7 +186,7 @@ func TestUnknownFieldFollowsFieldValidation(t *testing.T) {
 	a := newAdmitter(t)
 	for _, tt := range tests {
 		t.Run(string(tt.mode), func(t *testing.T) {
-			r, err := a.Admit(context.Background(), object(t, typoPolicy), "default", tt.mode)
+			r, err := a.Admit(context.Background(), object(t, typoPolicy), "default", tt.mode, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +234,7 @@ func TestSchemaAndMetadataErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			u := object(t, validPolicy)
 			tt.patch(u)
-			r, err := a.Admit(context.Background(), u, "default", Strict)
+			r, err := a.Admit(context.Background(), u, "default", Strict, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +255,7 @@ func TestClusterPolicyIsClusterScoped(t *testing.T) {
 	u := object(t, strings.Replace(validPolicy, "kind: PropagationPolicy", "kind: ClusterPropagationPolicy", 1))
 	u.SetNamespace("ignored")
 	a := newAdmitter(t)
-	r, err := a.Admit(context.Background(), u, "ignored", Strict)
+	r, err := a.Admit(context.Background(), u, "ignored", Strict, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestParseValidation(t *testing.T) {
 func TestBodyIsWhatKubectlApplySends(t *testing.T) {
 	a := newAdmitter(t)
 	u := object(t, validPolicy+"  nosuchfield: null\n")
-	r, err := a.Admit(context.Background(), u, "default", Strict)
+	r, err := a.Admit(context.Background(), u, "default", Strict, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestRegistryWarningsAreReturned(t *testing.T) {
 	a := newAdmitter(t)
 	u := object(t, validPolicy)
 	u.SetFinalizers([]string{"unqualified"})
-	r, err := a.Admit(context.Background(), u, "default", Strict)
+	r, err := a.Admit(context.Background(), u, "default", Strict, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestUnknownFieldPathWithQuotes(t *testing.T) {
 	a := newAdmitter(t)
 	u := object(t, validPolicy)
 	_ = unstructured.SetNestedField(u.Object, "x", "spec", `a"b`)
-	r, err := a.Admit(context.Background(), u, "default", Strict)
+	r, err := a.Admit(context.Background(), u, "default", Strict, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestMutatingHandlerRunsBeforeTheSchema(t *testing.T) {
 	a := newAdmitter(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := a.Admit(context.Background(), object(t, tt.text), "default", Strict)
+			r, err := a.Admit(context.Background(), object(t, tt.text), "default", Strict, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -349,5 +349,38 @@ func TestMutatingHandlerRunsBeforeTheSchema(t *testing.T) {
 				t.Errorf("errors = %+v, want %q at %q", r.Errors, tt.detail, tt.field)
 			}
 		})
+	}
+}
+
+// kubectl apply of a policy the server holds is an UPDATE: Karmada's validating handler refuses a new
+// schedulerName (validating.go validateUpdate) and admits the rest; the stored permanent-id label is kept.
+func TestUpdateKeepsThePermanentIDAndRefusesANewSchedulerName(t *testing.T) {
+	a := newAdmitter(t)
+	created, err := a.Admit(context.Background(), object(t, validPolicy), "default", Strict, nil)
+	if err != nil || !created.Allowed {
+		t.Fatalf("create: %v %+v", err, created)
+	}
+	same, err := a.Admit(context.Background(), object(t, validPolicy), "default", Strict, created.Object)
+	if err != nil || !same.Allowed {
+		t.Fatalf("unchanged update: %v %+v", err, same)
+	}
+	if got, want := same.Object.GetLabels(), created.Object.GetLabels(); got["propagationpolicy.karmada.io/permanent-id"] !=
+		want["propagationpolicy.karmada.io/permanent-id"] {
+		t.Errorf("permanent id %q, want the stored %q", got, want)
+	}
+	renamed := object(t, validPolicy)
+	if err := unstructured.SetNestedField(renamed.Object, "other-scheduler", "spec", "schedulerName"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := a.Admit(context.Background(), renamed, "default", Strict, created.Object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Allowed || r.Admission.Stage != StageValidating || r.Admission.Message != "the schedulerName should not be updated" {
+		t.Fatalf("want the validating handler's update denial, got %+v", r.Admission)
+	}
+	// The same object as a CREATE is admitted.
+	if r, err := a.Admit(context.Background(), object(t, validPolicy), "default", Strict, nil); err != nil || !r.Allowed {
+		t.Fatalf("create: %v %+v", err, r)
 	}
 }

@@ -29,6 +29,7 @@ type createCall struct {
 	namespace  string
 	validation Validation
 	warnings   []string
+	old        []byte // the stored object, JSON: an UPDATE (Admit)
 }
 
 func (c *createCall) run(ctx context.Context, body []byte) (Result, error) {

@@ -57,6 +57,7 @@ func createOptions(v Validation) ([]byte, error) {
 }
 
 // request is the AdmissionRequest the apiserver sends for a CREATE (webhook/request CreateV1AdmissionReview),
+// or an UPDATE with the stored object as OldObject when the call has one,
 // as controller-runtime hands it to a handler after decoding the review.
 func (c *createCall) request(name string, object []byte) (admission.Request, error) {
 	options, err := createOptions(c.validation)
@@ -66,7 +67,12 @@ func (c *createCall) request(name string, object []byte) (admission.Request, err
 	gvk := metav1.GroupVersionKind{Group: c.res.gvk.Group, Version: c.res.gvk.Version, Kind: c.res.gvk.Kind}
 	gvr := metav1.GroupVersionResource{Group: c.res.gvk.Group, Version: c.res.gvk.Version, Resource: c.res.plural}
 	dryRun := false
+	operation := admissionv1.Create
+	if c.old != nil {
+		operation = admissionv1.Update
+	}
 	return admission.Request{AdmissionRequest: admissionv1.AdmissionRequest{
+		OldObject:       runtime.RawExtension{Raw: c.old},
 		UID:             types.UID(uuid.NewString()),
 		Kind:            gvk,
 		Resource:        gvr,
@@ -74,7 +80,7 @@ func (c *createCall) request(name string, object []byte) (admission.Request, err
 		RequestResource: &gvr,
 		Name:            name,
 		Namespace:       c.namespace,
-		Operation:       admissionv1.Create,
+		Operation:       operation,
 		UserInfo:        authenticationv1.UserInfo{Username: "kubernetes-admin", Groups: []string{"system:masters", "system:authenticated"}},
 		Object:          runtime.RawExtension{Raw: object},
 		Options:         runtime.RawExtension{Raw: options},

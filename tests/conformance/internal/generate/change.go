@@ -60,7 +60,9 @@ func changeGates(r *rand.Rand, components bool) []string {
 //     earlier leaves them;
 //   - per base policy: delete it, point one selector at another workload, replace it by a policy of the
 //     other kind (another name, the same selectors), change its priority and preemption, change its
-//     placement, change its labels only (the spec, and so the generation, stay), or keep it byte for byte;
+//     placement, change its labels only (the spec, and so the generation, stay), change what an UPDATE may
+//     not (spec.schedulerName, the permanent-id label: denied, the base version stays), or keep it byte
+//     for byte;
 //     sometimes every base policy is deleted at once;
 //   - create new policies of either kind.
 func (g *gen) changeOf(ch *rand.Rand) []*File {
@@ -174,6 +176,18 @@ func (g *gen) change(base []*Doc) []*Doc {
 		case x < 0.67: // metadata only: kubectl apply writes it, the generation stays
 			p := cloneNode(d.Root)
 			setPair(lookup(p, "metadata"), "labels", M("team", "platform"))
+			out = append(out, &Doc{Root: p})
+		case x < 0.71: // an UPDATE Karmada's validating webhook refuses (validating.go validateUpdate)
+			p := cloneNode(d.Root)
+			if g.chance(0.6) {
+				setPair(lookup(p, "spec"), "schedulerName", Raw("other-scheduler"))
+			} else {
+				label := "propagationpolicy.karmada.io/permanent-id"
+				if plain(lookup(p, "kind")) == "ClusterPropagationPolicy" {
+					label = "clusterpropagationpolicy.karmada.io/permanent-id"
+				}
+				setPair(lookup(p, "metadata"), "labels", M(label, "rewritten-id"))
+			}
 			out = append(out, &Doc{Root: p})
 		default:
 			out = append(out, d) // unchanged: the same bytes
