@@ -35,6 +35,12 @@ type Config struct {
 	// release (tests/e2e/go.mod's). On an older release our serve is started with --karmada-version Release,
 	// as an operator of that release configures it.
 	Release, Default string
+	// Members is how many member clusters to start and join (0: none, the Cluster status is the tests' to
+	// write); Estimator runs karmada-scheduler-estimator for each and karmada-scheduler with
+	// --enable-scheduler-estimator. KwokDir is the sigs.k8s.io/kwok module's source (its default stages).
+	Members   int
+	Estimator bool
+	KwokDir   string
 }
 
 // Component is what the state directory's components.json says of one started component.
@@ -52,6 +58,7 @@ type Plane struct {
 	env        *envtest.Environment
 	procs      []*proc.Process
 	Components []Component
+	Members    []*Member
 }
 
 // PidFile records every pid started, for `down` after a crash.
@@ -74,11 +81,27 @@ func Up(ctx context.Context, cfg Config) (p *Plane, err error) {
 	if err := p.startAPIServer(); err != nil {
 		return p, err
 	}
-	for _, step := range []func(context.Context) error{p.startAggregatedAPIServer, p.startKarmadaWebhook,
-		p.startOurWebhook, p.waitAdmission, p.startScheduler, p.startControllerManager} {
+	steps := []func(context.Context) error{p.startAggregatedAPIServer, p.startKarmadaWebhook,
+		p.startOurWebhook, p.waitAdmission}
+	if cfg.Members > 0 {
+		// The estimators' Services exist before karmada-scheduler starts and the Clusters after: the
+		// scheduler dials an estimator when it first sees its Cluster (and retries a failed dial).
+		steps = append(steps, p.startMembers)
+		if cfg.Estimator {
+			steps = append(steps, p.startEstimators)
+		}
+	}
+	steps = append(steps, p.startScheduler, p.startControllerManager)
+	if cfg.Members > 0 {
+		steps = append(steps, p.joinMembers)
+	}
+	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			return p, err
 		}
+	}
+	if err := p.writeMembers(); err != nil {
+		return p, err
 	}
 	return p, p.writeComponents()
 }
@@ -287,11 +310,13 @@ func (p *Plane) writeComponents() error {
 	return os.WriteFile(filepath.Join(p.cfg.Dir, "components.json"), b, 0o644)
 }
 
-// Down stops the components in reverse order, then kube-apiserver and etcd.
+// Down stops the components in reverse order, then the members' kube-apiservers, then kube-apiserver and
+// etcd.
 func (p *Plane) Down() {
 	for i := len(p.procs) - 1; i >= 0; i-- {
 		p.procs[i].Stop(10 * time.Second)
 	}
+	p.stopMembers()
 	if p.env != nil {
 		_ = p.env.Stop()
 	}
