@@ -107,14 +107,22 @@ build_members() {
     find cmd/kwok-nodes internal/plane -name '*.go' -print0 | sort -z | xargs -0 cat; } | sha256sum | cut -d' ' -f1)
   stamp="$bin/.stamp-members"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
-  mkdir -p "$bin"
+  # karmada-scheduler and karmada-scheduler-estimator talk gRPC with messages that embed k8s.io/api types
+  # (pkg/estimator/pb); from k8s.io/api v0.35 those implement proto.Message only under this tag, which
+  # Karmada's own build sets on every binary (hack/build.sh:64-65; Makefile:119-120 for its tests).
+  # Without it karmada-scheduler panics on its first estimator call ("message *v1.NodeSelector is neither a
+  # v1 or v2 Message"). Both are built with it into $bin/estimator/, used with --estimator; the plane's
+  # other binaries stay as they are.
+  local estimator_tags=kubernetes_protomessage_one_more_release
+  mkdir -p "$bin/estimator"
   say "building the member clusters' components into $bin (cold: minutes; then cached)"
   t0=$SECONDS
   (cd "$here" &&
     go build -o "$bin/kube-controller-manager" k8s.io/kubernetes/cmd/kube-controller-manager &&
     go build -o "$bin/kube-scheduler" k8s.io/kubernetes/cmd/kube-scheduler &&
     go build -o "$bin/karmadactl" github.com/karmada-io/karmada/cmd/karmadactl &&
-    go build -o "$bin/karmada-scheduler-estimator" github.com/karmada-io/karmada/cmd/scheduler-estimator &&
+    go build -tags "$estimator_tags" -o "$bin/estimator/karmada-scheduler-estimator" github.com/karmada-io/karmada/cmd/scheduler-estimator &&
+    go build -tags "$estimator_tags" -o "$bin/estimator/karmada-scheduler" github.com/karmada-io/karmada/cmd/scheduler &&
     go build -modfile go.kwok.mod -o "$bin/kwok" sigs.k8s.io/kwok/cmd/kwok &&
     go build -o "$bin/kwok-nodes" ./cmd/kwok-nodes)
   echo "$want" >"$stamp"

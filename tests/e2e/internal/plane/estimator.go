@@ -54,7 +54,7 @@ func (p *Plane) startEstimators(ctx context.Context) error {
 			Args: []string{"--kubeconfig", m.Kubeconfig, "--cluster-name", m.Name,
 				"--server-port", strconv.Itoa(ports[0]),
 				"--health-probe-bind-address", fmt.Sprintf("127.0.0.1:%d", ports[1]), "--metrics-bind-address", "0"}}
-		if err := p.start(ctx, c, filepath.Join(p.cfg.Bin, "karmada-scheduler-estimator"),
+		if err := p.start(ctx, c, filepath.Join(p.cfg.Bin, "estimator", "karmada-scheduler-estimator"),
 			fmt.Sprintf("http://127.0.0.1:%d/healthz", ports[1]), ""); err != nil {
 			return err
 		}

@@ -83,12 +83,16 @@ func (p *Plane) startScheduler(ctx context.Context) error {
 	}
 	args := []string{"--kubeconfig", p.Kubeconfig(), "--leader-elect=false", "--metrics-bind-address", "0",
 		"--health-probe-bind-address", fmt.Sprintf("127.0.0.1:%d", port)}
+	path := filepath.Join(p.cfg.Bin, "karmada-scheduler")
 	if p.cfg.Members > 0 && p.cfg.Estimator {
+		// Built with the tag that lets it encode the estimator's gRPC messages (control-plane.sh
+		// build_members).
+		path = filepath.Join(p.cfg.Bin, "estimator", "karmada-scheduler")
 		args = append(args, "--enable-scheduler-estimator")
 	}
 	c := Component{Name: "karmada-scheduler", Log: p.logFile("karmada-scheduler"),
 		Ports: map[string]int{"health": port}, Args: args}
-	return p.start(ctx, c, filepath.Join(p.cfg.Bin, "karmada-scheduler"), fmt.Sprintf("http://127.0.0.1:%d/healthz", port), "")
+	return p.start(ctx, c, path, fmt.Sprintf("http://127.0.0.1:%d/healthz", port), "")
 }
 
 // ControllerManagerControllers are the controllers run without member clusters: the resource detector

@@ -58,6 +58,11 @@ func (p *Plane) startMembers(ctx context.Context) error {
 	for i := 0; i < p.cfg.Members; i++ {
 		m := &Member{Name: MemberName(i), Labels: MemberLabels(i)}
 		m.dir = filepath.Join(p.cfg.Dir, "members", m.Name)
+		// Fresh every time: envtest makes the serving certificates (and tells their CA) only when
+		// the directory has none (controlplane/apiserver.go populateAPIServerCerts).
+		if err := os.RemoveAll(m.dir); err != nil {
+			return err
+		}
 		if err := os.MkdirAll(filepath.Join(m.dir, "pki"), 0o755); err != nil {
 			return err
 		}
