@@ -248,15 +248,15 @@ up() {
   default=$(default_release)
   release=$default
   [ -z "$version" ] || release=$(resolve "$version")
+  if [ "$members" -gt 0 ] && [ "$release" != "$default" ]; then
+    say "--members runs on the default release's plane ($default) only, not on $release"
+    exit 2
+  fi
   down # a previous run's leftovers, if any
   [ -x "$webhook" ] || { say "no $webhook: build it first (./dev.sh build)"; exit 1; }
   build
   rbin=$bin
   if [ "$release" != "$default" ]; then
-    if [ "$members" -gt 0 ]; then
-      say "--members runs on the default release's plane ($default) only"
-      exit 2
-    fi
     build_release "$release"
     rbin=$bin/$release modfile=go.$release.mod
   fi
