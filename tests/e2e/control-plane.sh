@@ -7,13 +7,16 @@
 #                                         start it; DIR/kubeconfig (admin) and DIR/bin/kubectl; exit 0 once
 #                                         ready. V: v1.16, v1.17 or v1.18 (default), or a full version of
 #                                         one of those minors (it maps to the pinned release of the minor)
-#   tests/e2e/control-plane.sh up DIR --members N [--estimator]
+#   tests/e2e/control-plane.sh up DIR --members N [--estimator] [--failover]
 #                                         also N member clusters (issue 39): each its own kube-apiserver
 #                                         (on the plane's etcd), kube-controller-manager, kube-scheduler and
 #                                         KWOK, joined with `karmadactl join` as idc-1, cloud-1, idc-2, ...
 #                                         (label location=idc|cloud); karmada-controller-manager runs its
 #                                         default controllers. --estimator: karmada-scheduler-estimator per
 #                                         member and karmada-scheduler --enable-scheduler-estimator.
+#                                         --failover: karmada-controller-manager with the Failover gate
+#                                         and NoExecute taint eviction, karmada-webhook admitting NoExecute
+#                                         ClusterTaintPolicies.
 #                                         DIR/members.json lists them, DIR/members/NAME/kubeconfig
 #   tests/e2e/control-plane.sh nodes DIR MEMBER [--count K] [--cpu C] [--memory M] [--pods P] [--prefix X]
 #                                         add K KWOK nodes of that capacity to a member (default 1 node of
@@ -37,14 +40,14 @@ if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then PATH=$PA
 
 say() { printf 'control-plane.sh: %s\n' "$*" >&2; }
 usage() {
-  echo "usage: $0 up DIR [--karmada-version v1.16|v1.17|v1.18] [--members N [--estimator]] | down DIR | examples DIR" >&2
+  echo "usage: $0 up DIR [--karmada-version v1.16|v1.17|v1.18] [--members N [--estimator] [--failover]] | down DIR | examples DIR" >&2
   echo "       $0 nodes DIR MEMBER [--count K] [--cpu C] [--memory M] [--pods P] [--prefix X] | release VERSION" >&2
   exit 2
 }
 [ $# -ge 2 ] || usage
 cmd=$1 dir=$2
 shift 2
-version="" members=0 estimator="" member="" node_args=()
+version="" members=0 estimator="" failover="" member="" node_args=()
 if [ "$cmd" = nodes ]; then
   [ $# -ge 1 ] || usage
   member=$1
@@ -57,13 +60,14 @@ while [ $# -gt 0 ]; do
     "up --members") [ $# -ge 2 ] || usage; members=$2; shift 2 ;;
     "up --members="*) members=${1#--members=}; shift ;;
     "up --estimator") estimator=--estimator; shift ;;
+    "up --failover") failover=--failover; shift ;;
     "nodes --count" | "nodes --cpu" | "nodes --memory" | "nodes --pods" | "nodes --prefix")
       [ $# -ge 2 ] || usage; node_args+=("$1" "$2"); shift 2 ;;
     *) usage ;;
   esac
 done
 case "$members" in ''|*[!0-9]*) say "--members takes a number, not \"$members\""; exit 2 ;; esac
-if [ -n "$estimator" ] && [ "$members" -eq 0 ]; then say "--estimator needs --members N (N >= 1)"; exit 2; fi
+if [ -n "$estimator$failover" ] && [ "$members" -eq 0 ]; then say "${estimator:-$failover} needs --members N (N >= 1)"; exit 2; fi
 if [ "$cmd" != release ]; then
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
@@ -263,7 +267,7 @@ up() {
   local member_args=()
   if [ "$members" -gt 0 ]; then
     build_members
-    member_args=(--members "$members" --kwok "$(cd "$here" && go list -modfile go.kwok.mod -m -f '{{.Dir}}' sigs.k8s.io/kwok)" $estimator)
+    member_args=(--members "$members" --kwok "$(cd "$here" && go list -modfile go.kwok.mod -m -f '{{.Dir}}' sigs.k8s.io/kwok)" $estimator $failover)
   fi
   karmada=$(cd "$here" && go list -modfile "$modfile" -m -f '{{.Dir}}' github.com/karmada-io/karmada)
   mkdir -p "$dir/bin"

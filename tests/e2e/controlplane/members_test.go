@@ -17,6 +17,7 @@ func TestMembersArguments(t *testing.T) {
 		{"members not a number", []string{"up", "DIR", "--members", "two"}, `--members takes a number, not "two"`},
 		{"members without a value", []string{"up", "DIR", "--members"}, "usage:"},
 		{"estimator without members", []string{"up", "DIR", "--estimator"}, "--estimator needs --members N"},
+		{"failover without members", []string{"up", "DIR", "--failover"}, "--failover needs --members N"},
 		{"members on an older release", []string{"up", "DIR", "--members", "2", "--karmada-version", "v1.17"},
 			"--members runs on the default release's plane (v1.18.2) only, not on v1.17.1"},
 		{"nodes without a member", []string{"nodes", "DIR"}, "usage:"},

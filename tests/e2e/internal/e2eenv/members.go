@@ -40,7 +40,7 @@ func (e Env) RequireMembers(t *testing.T, n int) []Member {
 	ms := e.Members(t)
 	if len(ms) < n {
 		t.Skipf("needs a plane with %d member cluster(s), this one has %d: ./dev.sh e2e-members "+
-			"(control-plane.sh up DIR --members 2 --estimator) runs this package", n, len(ms))
+			"(control-plane.sh up DIR --members 2 --estimator --failover) runs this package", n, len(ms))
 	}
 	return ms
 }

@@ -115,6 +115,8 @@ func (p *Plane) startControllerManager(ctx context.Context) error {
 		"--health-probe-bind-address", fmt.Sprintf("127.0.0.1:%d", port)}
 	if p.cfg.Members == 0 {
 		args = append(args, "--controllers", ControllerManagerControllers)
+	} else if p.cfg.Failover {
+		args = append(args, "--feature-gates", "Failover=true", "--enable-no-execute-taint-eviction=true")
 	}
 	c := Component{Name: "karmada-controller-manager", Log: p.logFile("karmada-controller-manager"),
 		Ports: map[string]int{"health": port}, Args: args}

@@ -41,6 +41,12 @@ type Config struct {
 	Members   int
 	Estimator bool
 	KwokDir   string
+	// Failover turns on cluster failover as an operator does (with members only): the Failover gate and
+	// NoExecute taint eviction in karmada-controller-manager (cmd/controller-manager/app/
+	// controllermanager.go:297 and :828 in Karmada v1.18.2: the taint manager and the ClusterTaintPolicy
+	// controller run only with the gate), and karmada-webhook admitting a ClusterTaintPolicy with a
+	// NoExecute taint (--allow-no-execute-taint-policy).
+	Failover bool
 }
 
 // Component is what the state directory's components.json says of one started component.
@@ -200,6 +206,9 @@ func (p *Plane) startKarmadaWebhook(ctx context.Context) error {
 		Args: []string{"--kubeconfig", p.Kubeconfig(), "--bind-address", "127.0.0.1",
 			"--secure-port", strconv.Itoa(ports[0]), "--cert-dir", certDir,
 			"--health-probe-bind-address", fmt.Sprintf("127.0.0.1:%d", ports[1]), "--metrics-bind-address", "0"}}
+	if p.cfg.Members > 0 && p.cfg.Failover {
+		c.Args = append(c.Args, "--allow-no-execute-taint-policy=true")
+	}
 	// karmada-webhook adds no checks to its health probe server: its readiness is /readyz/ on the webhook
 	// server itself (cmd/webhook/app/webhook.go), over TLS.
 	if err := p.start(ctx, c, filepath.Join(p.cfg.Bin, "karmada-webhook"),
