@@ -9,6 +9,7 @@ package members
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,6 +63,8 @@ func total(t *testing.T, q string, count int) resource.Quantity {
 }
 
 // ensureNodes gives every member its shape's nodes (applying them again changes nothing) and waits until
+// they are Ready without taints on the member (after a member's API server was down, kube-controller-
+// manager's node lifecycle controller taints nodes whose heartbeat it missed until KWOK's next one) and
 // Karmada's cluster-status controller reports them: every node Ready and the allocatable sum.
 func ensureNodes(t *testing.T, ctx context.Context, e e2eenv.Env, dyn dynamic.Interface, ms []e2eenv.Member) {
 	t.Helper()
@@ -71,6 +74,20 @@ func ensureNodes(t *testing.T, ctx context.Context, e e2eenv.Env, dyn dynamic.In
 	}
 	for _, m := range ms {
 		s := shapeOf(t, m)
+		e2eenv.WaitFor(t, m.Name+"'s nodes Ready and untainted", 2*time.Minute, func() bool {
+			out, code := e.MemberKubectl(t, m, "", "get", "nodes", "-o",
+				`jsonpath={range .items[*]}{.metadata.name} {.status.conditions[?(@.type=="Ready")].status} {.spec.taints}{"\n"}{end}`)
+			if code != 0 {
+				return false
+			}
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			for _, l := range lines {
+				if f := strings.Fields(l); len(f) != 2 || f[1] != "True" {
+					return false // not Ready, or tainted
+				}
+			}
+			return len(lines) == s.count
+		})
 		want := total(t, s.cpu, s.count)
 		e2eenv.WaitFor(t, m.Name+"'s "+fmt.Sprint(s.count)+" nodes in its Cluster status", time.Minute, func() bool {
 			c, err := dyn.Resource(clustersGVR).Get(ctx, m.Name, metav1.GetOptions{})
