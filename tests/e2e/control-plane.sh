@@ -102,8 +102,9 @@ build() {
 
 # build_members: what member clusters add (issue 39): kube-controller-manager and kube-scheduler (go.mod's
 # Kubernetes), karmadactl and karmada-scheduler-estimator (go.mod's Karmada), KWOK from go.kwok.mod (its
-# own graph: sigs.k8s.io/kwok v0.8.0 requires k8s.io/* v0.36.1, and in go.mod it would be built against
-# the v0.35.3 replaces while raising controller-runtime, grpc and otel under every component; docs/e2e.md,
+# own graph: sigs.k8s.io/kwok v0.8.0 requires k8s.io/* v0.36.1, does not compile against go.mod's v0.35.3
+# replaces (k8s.io/cri-client's log API) and would raise controller-runtime, grpc and otel under every
+# component; docs/e2e.md,
 # "Member clusters") and kwok-nodes. Its own stamp, so that a
 # plane without members builds nothing more.
 build_members() {
