@@ -293,7 +293,7 @@ up() {
     sleep 0.2
   done
   local with=""
-  [ "$members" -eq 0 ] || with=", $members member cluster(s)${estimator:+ with karmada-scheduler-estimator}"
+  [ "$members" -eq 0 ] || with=", $members member cluster(s)${estimator:+, karmada-scheduler-estimator}${failover:+, failover on}"
   say "up in $((SECONDS - t0)) s (Karmada $release$with): KUBECONFIG=$dir/kubeconfig $dir/bin/kubectl get crd"
 }
 
