@@ -7,6 +7,20 @@
 #                                         start it; DIR/kubeconfig (admin) and DIR/bin/kubectl; exit 0 once
 #                                         ready. V: v1.16, v1.17 or v1.18 (default), or a full version of
 #                                         one of those minors (it maps to the pinned release of the minor)
+#   tests/e2e/control-plane.sh up DIR --members N [--estimator] [--failover]
+#                                         also N member clusters (issue 39): each its own kube-apiserver
+#                                         (on the plane's etcd), kube-controller-manager, kube-scheduler and
+#                                         KWOK, joined with `karmadactl join` as idc-1, cloud-1, idc-2, ...
+#                                         (label location=idc|cloud); karmada-controller-manager runs its
+#                                         default controllers. --estimator: karmada-scheduler-estimator per
+#                                         member and karmada-scheduler --enable-scheduler-estimator.
+#                                         --failover: karmada-controller-manager with the Failover gate
+#                                         and NoExecute taint eviction, karmada-webhook admitting NoExecute
+#                                         ClusterTaintPolicies.
+#                                         DIR/members.json lists them, DIR/members/NAME/kubeconfig
+#   tests/e2e/control-plane.sh nodes DIR MEMBER [--count K] [--cpu C] [--memory M] [--pods P] [--prefix X]
+#                                         add K KWOK nodes of that capacity to a member (default 1 node of
+#                                         4 CPU, 8Gi, 110 pods, named MEMBER-node-1..K); Ready in seconds
 #   tests/e2e/control-plane.sh down DIR   stop everything `up` started (also what a crashed run left)
 #   tests/e2e/control-plane.sh examples DIR   put the shipped examples on it (Clusters with their status,
 #                                             workloads, policies) and wait until they are scheduled
@@ -26,20 +40,34 @@ if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then PATH=$PA
 
 say() { printf 'control-plane.sh: %s\n' "$*" >&2; }
 usage() {
-  echo "usage: $0 up DIR [--karmada-version v1.16|v1.17|v1.18] | down DIR | examples DIR | release VERSION" >&2
+  echo "usage: $0 up DIR [--karmada-version v1.16|v1.17|v1.18] [--members N [--estimator] [--failover]] | down DIR | examples DIR" >&2
+  echo "       $0 nodes DIR MEMBER [--count K] [--cpu C] [--memory M] [--pods P] [--prefix X] | release VERSION" >&2
   exit 2
 }
 [ $# -ge 2 ] || usage
 cmd=$1 dir=$2
 shift 2
-version=""
+version="" members=0 estimator="" failover="" member="" node_args=()
+if [ "$cmd" = nodes ]; then
+  [ $# -ge 1 ] || usage
+  member=$1
+  shift
+fi
 while [ $# -gt 0 ]; do
   case "$cmd $1" in
     "up --karmada-version") [ $# -ge 2 ] || usage; version=$2; shift 2 ;;
     "up --karmada-version="*) version=${1#--karmada-version=}; shift ;;
+    "up --members") [ $# -ge 2 ] || usage; members=$2; shift 2 ;;
+    "up --members="*) members=${1#--members=}; shift ;;
+    "up --estimator") estimator=--estimator; shift ;;
+    "up --failover") failover=--failover; shift ;;
+    "nodes --count" | "nodes --cpu" | "nodes --memory" | "nodes --pods" | "nodes --prefix")
+      [ $# -ge 2 ] || usage; node_args+=("$1" "$2"); shift 2 ;;
     *) usage ;;
   esac
 done
+case "$members" in ''|*[!0-9]*) say "--members takes a number, not \"$members\""; exit 2 ;; esac
+if [ -n "$estimator$failover" ] && [ "$members" -eq 0 ]; then say "${estimator:-$failover} needs --members N (N >= 1)"; exit 2; fi
 if [ "$cmd" != release ]; then
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
@@ -70,6 +98,41 @@ build() {
     go build -o "$bin/seed-examples" ./cmd/seed-examples)
   echo "$want" >"$stamp"
   say "built in $((SECONDS - t0)) s"
+}
+
+# build_members: what member clusters add (issue 39): kube-controller-manager and kube-scheduler (go.mod's
+# Kubernetes), karmadactl and karmada-scheduler-estimator (go.mod's Karmada), KWOK from go.kwok.mod (its
+# own graph: sigs.k8s.io/kwok v0.8.0 requires k8s.io/* v0.36.1, does not compile against go.mod's v0.35.3
+# replaces (k8s.io/cri-client's log API) and would raise controller-runtime, grpc and otel under every
+# component; docs/e2e.md,
+# "Member clusters") and kwok-nodes. Its own stamp, so that a
+# plane without members builds nothing more.
+build_members() {
+  local stamp want t0
+  want=$(cd "$here" && { go version; cat go.mod go.sum go.kwok.mod go.kwok.sum; declare -f build_members;
+    find cmd/kwok-nodes internal/plane -name '*.go' -print0 | sort -z | xargs -0 cat; } | sha256sum | cut -d' ' -f1)
+  stamp="$bin/.stamp-members"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  # karmada-scheduler and karmada-scheduler-estimator talk gRPC with messages that embed k8s.io/api types
+  # (pkg/estimator/pb); from k8s.io/api v0.35 those implement proto.Message only under this tag, which
+  # Karmada's own build sets on every binary (hack/build.sh:64-65; Makefile:119-120 for its tests).
+  # Without it karmada-scheduler panics on its first estimator call ("message *v1.NodeSelector is neither a
+  # v1 or v2 Message"). Both are built with it into $bin/estimator/, used with --estimator; the plane's
+  # other binaries stay as they are.
+  local estimator_tags=kubernetes_protomessage_one_more_release
+  mkdir -p "$bin/estimator"
+  say "building the member clusters' components into $bin (cold: minutes; then cached)"
+  t0=$SECONDS
+  (cd "$here" &&
+    go build -o "$bin/kube-controller-manager" k8s.io/kubernetes/cmd/kube-controller-manager &&
+    go build -o "$bin/kube-scheduler" k8s.io/kubernetes/cmd/kube-scheduler &&
+    go build -o "$bin/karmadactl" github.com/karmada-io/karmada/cmd/karmadactl &&
+    go build -tags "$estimator_tags" -o "$bin/estimator/karmada-scheduler-estimator" github.com/karmada-io/karmada/cmd/scheduler-estimator &&
+    go build -tags "$estimator_tags" -o "$bin/estimator/karmada-scheduler" github.com/karmada-io/karmada/cmd/scheduler &&
+    go build -modfile go.kwok.mod -o "$bin/kwok" sigs.k8s.io/kwok/cmd/kwok &&
+    go build -o "$bin/kwok-nodes" ./cmd/kwok-nodes)
+  echo "$want" >"$stamp"
+  say "built the member components in $((SECONDS - t0)) s"
 }
 
 # The releases: go.mod's Karmada (the default) and one per go.<release>.mod.
@@ -191,6 +254,10 @@ up() {
   default=$(default_release)
   release=$default
   [ -z "$version" ] || release=$(resolve "$version")
+  if [ "$members" -gt 0 ] && [ "$release" != "$default" ]; then
+    say "--members runs on the default release's plane ($default) only, not on $release"
+    exit 2
+  fi
   down # a previous run's leftovers, if any
   [ -x "$webhook" ] || { say "no $webhook: build it first (./dev.sh build)"; exit 1; }
   build
@@ -199,13 +266,18 @@ up() {
     build_release "$release"
     rbin=$bin/$release modfile=go.$release.mod
   fi
+  local member_args=()
+  if [ "$members" -gt 0 ]; then
+    build_members
+    member_args=(--members "$members" --kwok "$(cd "$here" && go list -modfile go.kwok.mod -m -f '{{.Dir}}' sigs.k8s.io/kwok)" $estimator $failover)
+  fi
   karmada=$(cd "$here" && go list -modfile "$modfile" -m -f '{{.Dir}}' github.com/karmada-io/karmada)
   mkdir -p "$dir/bin"
   ln -sf "$bin/kubectl" "$dir/bin/kubectl"
   # The release the plane runs, for the tests (e2eenv) and for whoever looks.
   printf '{"version": "%s", "default": "%s"}\n' "$release" "$default" >"$dir/karmada-release.json"
   setsid "$bin/control-plane" --dir "$dir" --bin "$rbin" --karmada "$karmada" --webhook "$webhook" --repo "$repo" \
-    --karmada-version "$release" --default-karmada-version "$default" \
+    --karmada-version "$release" --default-karmada-version "$default" "${member_args[@]}" \
     >"$dir/control-plane.log" 2>&1 </dev/null &
   local plane=$!
   echo "$plane $(starttime "$plane")" >"$dir/pid"
@@ -220,7 +292,21 @@ up() {
     fi
     sleep 0.2
   done
-  say "up in $((SECONDS - t0)) s (Karmada $release): KUBECONFIG=$dir/kubeconfig $dir/bin/kubectl get crd"
+  local with=""
+  [ "$members" -eq 0 ] || with=", $members member cluster(s)${estimator:+, karmada-scheduler-estimator}${failover:+, failover on}"
+  say "up in $((SECONDS - t0)) s (Karmada $release$with): KUBECONFIG=$dir/kubeconfig $dir/bin/kubectl get crd"
+}
+
+# nodes: KWOK nodes on a member (kwok-nodes prints them, the member's kubeconfig applies them).
+nodes() {
+  local kc="$dir/members/$member/kubeconfig" prefix="$member-node" i
+  [ -f "$dir/ready" ] || { say "$dir is not up: tests/e2e/control-plane.sh up $dir --members N first"; exit 1; }
+  [ -f "$kc" ] || { say "$dir has no member $member (members.json: $(cat "$dir/members.json" 2>/dev/null))"; exit 1; }
+  for ((i = 0; i < ${#node_args[@]}; i += 2)); do
+    [ "${node_args[i]}" != --prefix ] || prefix=${node_args[i + 1]}
+  done
+  build_members
+  "$bin/kwok-nodes" --prefix "$prefix" "${node_args[@]}" | "$bin/kubectl" --kubeconfig "$kc" apply -f -
 }
 
 examples() {
@@ -233,6 +319,7 @@ case "$cmd" in
   up) up ;;
   down) down ;;
   examples) examples ;;
+  nodes) nodes ;;
   release) resolve "$dir" ;;
   *) usage ;;
 esac

@@ -2,7 +2,7 @@
 // SIGINT (tests/e2e/control-plane.sh runs it in the background for `up` and signals it for `down`).
 //
 //	control-plane --dir DIR --bin BIN --karmada KARMADA_MODULE_DIR --webhook KPW_BINARY --repo REPO \
-//	  [--karmada-version RELEASE --default-karmada-version DEFAULT]
+//	  [--karmada-version RELEASE --default-karmada-version DEFAULT] [--members N --kwok KWOK_MODULE_DIR [--estimator] [--failover]]
 //
 // DIR/ready appears once every component is ready; DIR/failed holds the reason when starting failed.
 package main
@@ -30,8 +30,13 @@ func main() {
 	flag.StringVar(&cfg.Release, "karmada-version", "", "the Karmada release of BIN's components and of KARMADA_MODULE_DIR")
 	flag.StringVar(&cfg.Default, "default-karmada-version", "", "the default release (serve answers for it without --karmada-version)")
 	flag.DurationVar(&cfg.Timeout, "timeout", 90*time.Second, "time each component gets to become ready")
+	flag.IntVar(&cfg.Members, "members", 0, "member clusters to start and join (KWOK nodes and pods)")
+	flag.BoolVar(&cfg.Estimator, "estimator", false, "karmada-scheduler-estimator per member, karmada-scheduler --enable-scheduler-estimator")
+	flag.BoolVar(&cfg.Failover, "failover", false, "cluster failover on (Failover gate, NoExecute taint eviction, NoExecute ClusterTaintPolicies admitted; with --members)")
+	flag.StringVar(&cfg.KwokDir, "kwok", "", "source directory of the sigs.k8s.io/kwok module (its default stages; with --members)")
 	flag.Parse()
-	if cfg.Dir == "" || cfg.Bin == "" || cfg.KarmadaDir == "" || cfg.Webhook == "" {
+	if cfg.Dir == "" || cfg.Bin == "" || cfg.KarmadaDir == "" || cfg.Webhook == "" || cfg.Members < 0 ||
+		(cfg.Members > 0 && cfg.KwokDir == "") {
 		flag.Usage()
 		os.Exit(2)
 	}

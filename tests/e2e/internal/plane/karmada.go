@@ -74,18 +74,25 @@ func (p *Plane) startAggregatedAPIServer(ctx context.Context) error {
 	})
 }
 
-// startScheduler runs karmada-scheduler with its defaults (no scheduler-estimator, as the oracle) and no
-// leader election (one replica).
+// startScheduler runs karmada-scheduler with its defaults (no scheduler-estimator, as the oracle; with
+// members and Estimator, --enable-scheduler-estimator: estimator.go) and no leader election (one replica).
 func (p *Plane) startScheduler(ctx context.Context) error {
 	port, err := freePort()
 	if err != nil {
 		return err
 	}
+	args := []string{"--kubeconfig", p.Kubeconfig(), "--leader-elect=false", "--metrics-bind-address", "0",
+		"--health-probe-bind-address", fmt.Sprintf("127.0.0.1:%d", port)}
+	path := filepath.Join(p.cfg.Bin, "karmada-scheduler")
+	if p.cfg.Members > 0 && p.cfg.Estimator {
+		// Built with the tag that lets it encode the estimator's gRPC messages (control-plane.sh
+		// build_members).
+		path = filepath.Join(p.cfg.Bin, "estimator", "karmada-scheduler")
+		args = append(args, "--enable-scheduler-estimator")
+	}
 	c := Component{Name: "karmada-scheduler", Log: p.logFile("karmada-scheduler"),
-		Ports: map[string]int{"health": port},
-		Args: []string{"--kubeconfig", p.Kubeconfig(), "--leader-elect=false", "--metrics-bind-address", "0",
-			"--health-probe-bind-address", fmt.Sprintf("127.0.0.1:%d", port)}}
-	return p.start(ctx, c, filepath.Join(p.cfg.Bin, "karmada-scheduler"), fmt.Sprintf("http://127.0.0.1:%d/healthz", port), "")
+		Ports: map[string]int{"health": port}, Args: args}
+	return p.start(ctx, c, path, fmt.Sprintf("http://127.0.0.1:%d/healthz", port), "")
 }
 
 // ControllerManagerControllers are the controllers run without member clusters: the resource detector
@@ -93,7 +100,10 @@ func (p *Plane) startScheduler(ctx context.Context) error {
 // graceful-eviction and rebalancer controllers finish what the scheduler starts. Left out: clusterStatus
 // (it would overwrite the Cluster status the tests write, as no member answers), cluster (its Ready ->
 // taint rule is not needed by most tests; the dr-failover drill restarts the controller-manager with it),
-// execution and workStatus (they talk to members), and the rest (networking, HPA, quotas).
+// execution and workStatus (they talk to members), and the rest (networking, HPA, quotas). With member
+// clusters (Config.Members) the controller-manager runs Karmada's default set instead (no --controllers):
+// Cluster status, resource summaries, API enablements, Works executed on the members and their status
+// aggregated all come from Karmada.
 var ControllerManagerControllers = "binding,bindingStatus,gracefulEviction,workloadRebalancer,namespace"
 
 func (p *Plane) startControllerManager(ctx context.Context) error {
@@ -101,11 +111,15 @@ func (p *Plane) startControllerManager(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	args := []string{"--kubeconfig", p.Kubeconfig(), "--leader-elect=false", "--metrics-bind-address", "0",
+		"--health-probe-bind-address", fmt.Sprintf("127.0.0.1:%d", port)}
+	if p.cfg.Members == 0 {
+		args = append(args, "--controllers", ControllerManagerControllers)
+	} else if p.cfg.Failover {
+		args = append(args, "--feature-gates", "Failover=true", "--enable-no-execute-taint-eviction=true")
+	}
 	c := Component{Name: "karmada-controller-manager", Log: p.logFile("karmada-controller-manager"),
-		Ports: map[string]int{"health": port},
-		Args: []string{"--kubeconfig", p.Kubeconfig(), "--leader-elect=false", "--metrics-bind-address", "0",
-			"--controllers", ControllerManagerControllers,
-			"--health-probe-bind-address", fmt.Sprintf("127.0.0.1:%d", port)}}
+		Ports: map[string]int{"health": port}, Args: args}
 	return p.start(ctx, c, filepath.Join(p.cfg.Bin, "karmada-controller-manager"), fmt.Sprintf("http://127.0.0.1:%d/healthz", port), "")
 }
 

@@ -35,6 +35,18 @@ type Config struct {
 	// release (tests/e2e/go.mod's). On an older release our serve is started with --karmada-version Release,
 	// as an operator of that release configures it.
 	Release, Default string
+	// Members is how many member clusters to start and join (0: none, the Cluster status is the tests' to
+	// write); Estimator runs karmada-scheduler-estimator for each and karmada-scheduler with
+	// --enable-scheduler-estimator. KwokDir is the sigs.k8s.io/kwok module's source (its default stages).
+	Members   int
+	Estimator bool
+	KwokDir   string
+	// Failover turns on cluster failover as an operator does (with members only): the Failover gate and
+	// NoExecute taint eviction in karmada-controller-manager (cmd/controller-manager/app/
+	// controllermanager.go:297 and :828 in Karmada v1.18.2: the taint manager and the ClusterTaintPolicy
+	// controller run only with the gate), and karmada-webhook admitting a ClusterTaintPolicy with a
+	// NoExecute taint (--allow-no-execute-taint-policy).
+	Failover bool
 }
 
 // Component is what the state directory's components.json says of one started component.
@@ -52,6 +64,7 @@ type Plane struct {
 	env        *envtest.Environment
 	procs      []*proc.Process
 	Components []Component
+	Members    []*Member
 }
 
 // PidFile records every pid started, for `down` after a crash.
@@ -74,11 +87,27 @@ func Up(ctx context.Context, cfg Config) (p *Plane, err error) {
 	if err := p.startAPIServer(); err != nil {
 		return p, err
 	}
-	for _, step := range []func(context.Context) error{p.startAggregatedAPIServer, p.startKarmadaWebhook,
-		p.startOurWebhook, p.waitAdmission, p.startScheduler, p.startControllerManager} {
+	steps := []func(context.Context) error{p.startAggregatedAPIServer, p.startKarmadaWebhook,
+		p.startOurWebhook, p.waitAdmission}
+	if cfg.Members > 0 {
+		// The estimators' Services exist before karmada-scheduler starts and the Clusters after: the
+		// scheduler dials an estimator when it first sees its Cluster (and retries a failed dial).
+		steps = append(steps, p.startMembers)
+		if cfg.Estimator {
+			steps = append(steps, p.startEstimators)
+		}
+	}
+	steps = append(steps, p.startScheduler, p.startControllerManager)
+	if cfg.Members > 0 {
+		steps = append(steps, p.joinMembers)
+	}
+	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			return p, err
 		}
+	}
+	if err := p.writeMembers(); err != nil {
+		return p, err
 	}
 	return p, p.writeComponents()
 }
@@ -177,6 +206,9 @@ func (p *Plane) startKarmadaWebhook(ctx context.Context) error {
 		Args: []string{"--kubeconfig", p.Kubeconfig(), "--bind-address", "127.0.0.1",
 			"--secure-port", strconv.Itoa(ports[0]), "--cert-dir", certDir,
 			"--health-probe-bind-address", fmt.Sprintf("127.0.0.1:%d", ports[1]), "--metrics-bind-address", "0"}}
+	if p.cfg.Members > 0 && p.cfg.Failover {
+		c.Args = append(c.Args, "--allow-no-execute-taint-policy=true")
+	}
 	// karmada-webhook adds no checks to its health probe server: its readiness is /readyz/ on the webhook
 	// server itself (cmd/webhook/app/webhook.go), over TLS.
 	if err := p.start(ctx, c, filepath.Join(p.cfg.Bin, "karmada-webhook"),
@@ -287,11 +319,13 @@ func (p *Plane) writeComponents() error {
 	return os.WriteFile(filepath.Join(p.cfg.Dir, "components.json"), b, 0o644)
 }
 
-// Down stops the components in reverse order, then kube-apiserver and etcd.
+// Down stops the components in reverse order, then the members' kube-apiservers, then kube-apiserver and
+// etcd.
 func (p *Plane) Down() {
 	for i := len(p.procs) - 1; i >= 0; i-- {
 		p.procs[i].Stop(10 * time.Second)
 	}
+	p.stopMembers()
 	if p.env != nil {
 		_ = p.env.Stop()
 	}
