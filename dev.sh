@@ -25,7 +25,7 @@
 #                     picking the release); the others skip, named
 #   ./dev.sh e2e-releases   `e2e --karmada-version` for every older release, one after the other
 #   ./dev.sh e2e-members    the plane with two member clusters (KWOK nodes and pods, karmadactl join, an
-#                     estimator each) and tests/e2e/members (issue 39), with its timing; not part of `test`
+#                     estimator each) and tests/e2e/members (issue 39), with its timing; `e2e` and `test` run it too
 #   ./dev.sh build-asan   only the clang ASan+UBSan build with the fuzzers (CI's -O0 smoke runs)
 #   ./dev.sh build-fuzz   the optimised clang ASan+UBSan fuzzers for long runs (tests/fuzz/run_long.sh)
 # Every step says what it does and how long it took; a failing step is named with the tail of its output
@@ -521,8 +521,8 @@ e2e() {
 
 # e2e_members: the plane with two member clusters (issue 39: idc-1 and cloud-1, KWOK nodes and pods,
 # joined with karmadactl join, a karmada-scheduler-estimator each, cluster failover on) and
-# tests/e2e/members against it; says how long each part took. Not part of `test` (yet). -timeout 10m: the
-# package took 159 s, the failover test 124 s of it (two 30 s thresholds of the cluster-status controller).
+# tests/e2e/members against it; says how long each part took. `e2e` (default release) and `test` run it.
+# -timeout 10m: the package took 159 s, the failover test 124 s of it (two 30 s thresholds of the cluster-status controller).
 e2e_members() {
   ensure_go
   local dir=build-e2e/plane-members t_all=$SECONDS t0 rc=0 up_s tests_s
@@ -764,6 +764,8 @@ HINT
     fi
     if have_go; then
       check e2e-control-plane e2e
+      # The plane with two member clusters (issue 39), after the memberless one is down.
+      check e2e-members e2e_members
       # The older releases' planes (issue 37), each after the default's is down: their tests that need the
       # default release skip by design (count_results.py, EXPECTED_SKIP_REASONS).
       e2e_releases || true
@@ -834,6 +836,9 @@ HINT
     build build webhook/karmada-policy-webhook
     rm -f "$log_dir/checks"
     check "e2e-control-plane${release:+-$release}" e2e "$release"
+    if [ -z "$release" ]; then
+      check e2e-members e2e_members # the default release's: also the plane with member clusters (issue 39)
+    fi
     count_results
     ;;
   e2e-members) # the control plane with two member clusters (KWOK) and tests/e2e/members (issue 39)
