@@ -245,6 +245,29 @@ bool operator==(const value& a, const value& b)
     return false;
 }
 
+bool same_content(const value& a, const value& b)
+{
+    if (a.is_mapping() && b.is_mapping()) {
+        if (a.members().size() != b.members().size())
+            return false;
+        for (const auto& [key, v] : a.members()) {
+            const value* other = b.find(key);
+            if (!other || !same_content(v, *other))
+                return false;
+        }
+        return true;
+    }
+    if (a.is_sequence() && b.is_sequence()) {
+        if (a.items().size() != b.items().size())
+            return false;
+        for (std::size_t i = 0; i < a.items().size(); ++i)
+            if (!same_content(a.items()[i], b.items()[i]))
+                return false;
+        return true;
+    }
+    return a == b;
+}
+
 const value* list_items(const value& object)
 {
     if (!object.is_mapping())

@@ -170,6 +170,10 @@ inline value& value::operator=(value&& other) noexcept
 // a List's items as if each were a document.
 const value* list_items(const value& object);
 
+// The same content as JSON sees it: operator== with a mapping's members in any order (kubectl records
+// an applied object as JSON, whose object keys have no order).
+bool same_content(const value& a, const value& b);
+
 // Compact JSON in document order (keys as stored), Go-style escaping of <, > and &.
 std::string to_json(const value& v);
 void append_json(std::string& out, const value& v);

@@ -19,7 +19,8 @@ std::map<std::string, std::string> as_written(std::map<std::string, std::string>
 
 } // namespace
 
-bool reconciled_on_update(const model::policy& before, const model::policy& after, settings::karmada_release release)
+bool reconciled_on_update(const model::policy& before, const model::policy& after, settings::karmada_release release,
+                          const doc::value* before_applied, const doc::value* after_applied)
 {
     if (!(before.spec == after.spec))
         return true;
@@ -27,6 +28,8 @@ bool reconciled_on_update(const model::policy& before, const model::policy& afte
     // generation is not changed"); v1.18.2 is the first supported release with it.
     if (release >= settings::karmada_release::v1_18_2)
         return false;
+    if (before_applied && after_applied && !doc::same_content(*before_applied, *after_applied))
+        return true;
     return as_written(before.metadata.labels) != as_written(after.metadata.labels) ||
            as_written(before.metadata.annotations) != as_written(after.metadata.annotations);
 }

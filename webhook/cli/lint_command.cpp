@@ -54,7 +54,7 @@ lint::report run_lint_against_base(const lint_flags& flags, const lint::input_se
     const lint::input_set base_inputs = lint::collect_inputs(flags.base);
     std::vector<lint::typed_policy> base_admitted;
     if (dry_run)
-        dry_run->settled = [](const model::policy&) { return true; }; // the base side: nothing changes
+        dry_run->settled = [](const lint::typed_policy&) { return true; }; // the base side: nothing changes
     const lint::report base = lint::run_lint(base_inputs, options, base_admitted);
     // PATH's version of a base policy is an UPDATE to Karmada's validating webhook.
     const auto stored = plan::stored_policies(base, base_admitted);
@@ -67,7 +67,7 @@ lint::report run_lint_against_base(const lint_flags& flags, const lint::input_se
             gone.erase(kept);
         lint::settle_base_claims(*dry_run, base_admitted, base);
         lint::delete_policies(*dry_run, plan::admitted_policies(base, base_admitted, gone));
-        dry_run->settled = plan::unchanged_from(base, base_admitted, dry_run->gates.release());
+        dry_run->settled = plan::unchanged_from(base, base_admitted, dry_run->gates.release(), true);
         // A policy whose update is denied keeps its base version on the server, and that one still claims.
         lint::lint_options validation_only = change;
         validation_only.dry_run = nullptr;

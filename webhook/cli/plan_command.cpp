@@ -67,7 +67,7 @@ int run_plan_command(const lint_flags& flags)
     // The server side first (today: nothing changes). PATH's version of one of its policies is an UPDATE
     // to Karmada's validating webhook.
     std::vector<lint::typed_policy> after_admitted, server_admitted;
-    dry_run->settled = [](const model::policy&) { return true; };
+    dry_run->settled = [](const lint::typed_policy&) { return true; };
     const lint::report base = lint::run_lint(*server, *options, server_admitted);
     const auto stored = plan::stored_policies(base, server_admitted);
     lint::lint_options change = *options;
@@ -96,7 +96,9 @@ int run_plan_command(const lint_flags& flags)
     // bindings, which keep their clusters) and PATH's side is scheduled on that. PATH's templates are
     // applied too (kubectl apply of the whole directory).
     lint::delete_policies(*dry_run, plan::admitted_policies(base, server_admitted, prune.deleted));
-    dry_run->settled = plan::unchanged_from(base, server_admitted, dry_run->gates.release());
+    // The server's objects are not what kubectl applied (that is their last-applied annotation): the
+    // policies alone are compared.
+    dry_run->settled = plan::unchanged_from(base, server_admitted, dry_run->gates.release(), false);
     const auto templates = plan::workloads_in_path(applied, options->default_namespace, after.errors);
     const auto applied_templates = lint::apply_workloads(*dry_run, plan::manifests_of(templates));
     lint::report report = lint::run_lint(after, change, after_admitted);

@@ -360,7 +360,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     auto views = policy_views(policies, r);
     if (ctx.settled)
         for (std::size_t i = 0; i < views.size(); ++i)
-            views[i].settled = ctx.settled(policies[i].policy);
+            views[i].settled = ctx.settled(policies[i]);
     add_standing_views(ctx, views); // ranked with PATH's; an index past `policies` is one of them
     const auto claims = explain_claims(ctx, views);
     report_claims(ctx, policies, views, claims, r);

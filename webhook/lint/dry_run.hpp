@@ -21,6 +21,8 @@
 
 namespace kpw::lint {
 
+struct typed_policy;
+
 // A policy on the server that the change leaves standing (dry_run_context::standing).
 struct standing_policy {
     model::policy policy;
@@ -43,7 +45,7 @@ struct dry_run_context : snapshot::state {
     model::timestamp now = 0;      // what a re-schedule writes as lastScheduledTime (the wall clock)
     // The policies the change leaves as they are (plan: applied unchanged or not in PATH; lint --base: the
     // same spec on both sides). Unset: every policy is created or updated, as lint without a base reads PATH.
-    std::function<bool(const model::policy&)> settled;
+    std::function<bool(const typed_policy&)> settled;
     // Policies the server keeps as they are although PATH holds a version of each: admission denies
     // PATH's, so kubectl apply fails for it and changes nothing (lint --base: the base's version). They
     // still claim templates and rank among PATH's policies; what they hold is not predicted (they are not

@@ -102,17 +102,22 @@ std::vector<lint::standing_policy> standing_policies(const lint::report& r,
     return out;
 }
 
-std::function<bool(const model::policy&)> unchanged_from(const lint::report& r,
-                                                        const std::vector<lint::typed_policy>& admitted,
-                                                        settings::karmada_release release)
+std::function<bool(const lint::typed_policy&)> unchanged_from(const lint::report& r,
+                                                              const std::vector<lint::typed_policy>& admitted,
+                                                              settings::karmada_release release, bool applied)
 {
-    std::map<policy_key, model::policy> before;
+    std::map<policy_key, const lint::typed_policy*> before;
     for (const auto& t : admitted)
-        before.emplace(key_of(r.results[t.result]), t.policy);
-    return [before = std::move(before), release](const model::policy& p) {
+        before.emplace(key_of(r.results[t.result]), &t);
+    return [before = std::move(before), release, applied](const lint::typed_policy& t) {
+        const model::policy& p = t.policy;
         const bool namespaced = p.kind == model::kind_propagation_policy;
         auto it = before.find({p.kind, namespaced ? p.metadata.ns : std::string(), p.metadata.name});
-        return it != before.end() && !scheduling::reconciled_on_update(it->second, p, release);
+        if (it == before.end())
+            return false;
+        const lint::typed_policy& old = *it->second;
+        return !scheduling::reconciled_on_update(old.policy, p, release, applied ? &old.object : nullptr,
+                                                 applied ? &t.object : nullptr);
     };
 }
 

@@ -73,10 +73,11 @@ std::vector<lint::standing_policy> standing_policies(const lint::report& r,
 
 // Whether a policy is one of `admitted` (run_lint's, with `r` its report) unchanged: same kind, namespace
 // and name as admitted, and a change the detector of `release` does not reconcile
-// (scheduling::reconciled_on_update; dry_run_context::settled).
-std::function<bool(const model::policy&)> unchanged_from(const lint::report& r,
-                                                        const std::vector<lint::typed_policy>& admitted,
-                                                        settings::karmada_release release);
+// (scheduling::reconciled_on_update; dry_run_context::settled). `applied`: the admitted objects as written
+// are what kubectl last applied (lint --base's files), so a difference in what PATH writes counts too.
+std::function<bool(const lint::typed_policy&)> unchanged_from(const lint::report& r,
+                                                              const std::vector<lint::typed_policy>& admitted,
+                                                              settings::karmada_release release, bool applied);
 
 // The server's policy lists without the policies in `drop` (replaced by PATH, or pruned): each list
 // re-encoded as JSON with the same file name.

@@ -3,6 +3,7 @@
 // (pkg/detector/detector.go OnPropagationPolicyUpdate's generation check, v1.18.0).
 #include <doctest/doctest.h>
 
+#include "doc/load.hpp"
 #include "model/kubectl_apply.hpp"
 #include "model/well_known.hpp"
 #include "scheduling/policy_update.hpp"
@@ -31,4 +32,24 @@ TEST_CASE("labels alone: reconciled on v1.16 and v1.17, skipped on v1.18; the sp
     model::policy respecced = before;
     respecced.spec.priority = 3;
     CHECK(scheduling::reconciled_on_update(before, respecced, karmada_release::v1_18_2));
+}
+
+TEST_CASE("what kubectl applied differs (an explicit default written): reconciled before v1.18 only")
+{
+    // seed 2302 sub-case c12-25: the new file adds `preemption: Never`, the default, so the stored spec is
+    // the same; kubectl apply still patches its last-applied annotation, and v1.16/v1.17 reconcile that
+    // update (a relabelled template is then released). Key order is no difference (JSON objects).
+    model::policy p;
+    p.kind = std::string(model::kind_propagation_policy);
+    auto base = doc::load_yaml("kind: PropagationPolicy\nspec: {priority: 2}\n");
+    auto explicit_default = doc::load_yaml("kind: PropagationPolicy\nspec: {priority: 2, preemption: Never}\n");
+    auto reordered = doc::load_yaml("spec: {priority: 2}\nkind: PropagationPolicy\n");
+    REQUIRE((base && explicit_default && reordered));
+    const doc::value& a = (*base)[0].root;
+    for (auto r : {karmada_release::v1_16_0, karmada_release::v1_17_1}) {
+        CHECK(scheduling::reconciled_on_update(p, p, r, &a, &(*explicit_default)[0].root));
+        CHECK_FALSE(scheduling::reconciled_on_update(p, p, r, &a, &(*reordered)[0].root));
+        CHECK_FALSE(scheduling::reconciled_on_update(p, p, r)); // not known: the policies alone
+    }
+    CHECK_FALSE(scheduling::reconciled_on_update(p, p, karmada_release::v1_18_2, &a, &(*explicit_default)[0].root));
 }
