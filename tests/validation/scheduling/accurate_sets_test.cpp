@@ -11,6 +11,7 @@
 #include "model/workload_decode.hpp"
 #include "scheduling/accurate_estimator.hpp"
 #include "scheduling/component_sets.hpp"
+#include "scheduling/simulator.hpp"
 
 using namespace kpw;
 
@@ -326,4 +327,96 @@ TEST_CASE("calAvailableReplicas for component sets: the smaller of both estimato
     scheduling::job_sets js3(cache, plain.clusters(), pytorch, gates, &plain);
     CHECK(js3.accurate(0) == nullptr);
     CHECK(js3.available(0, true) == 33);
+}
+
+namespace {
+
+// m1 and m2, each with a resource summary of 100 CPUs and 1000 pods; placement on one cluster.
+struct two_members {
+    std::vector<model::cluster> clusters;
+    model::propagation_spec spec;
+    model::workload job;
+    settings::feature_gates gates = *settings::parse_feature_gates("MultiplePodTemplatesScheduling=true");
+
+    two_members()
+    {
+        for (const char* name : {"m1", "m2"}) {
+            model::cluster c;
+            c.name = name;
+            c.ready = "True";
+            c.api_enablements.push_back({"kubeflow.org/v1", {"PyTorchJob"}});
+            model::resource_summary s;
+            s.allocatable = {{"cpu", *model::parse_quantity("100")}, {"pods", *model::parse_quantity("1000")}};
+            c.resource_summary = s;
+            clusters.push_back(std::move(c));
+        }
+        spec.placement.spread_constraints.push_back({"cluster", {}, 1, 1});
+        job.api_version = "kubeflow.org/v1";
+        job.kind = "PyTorchJob";
+        job.namespace_ = "default";
+        job.name = "train";
+        job.uid = "u";
+        job.components = pytorch;
+    }
+
+    scheduling::decision run(const model::member_states& members)
+    {
+        scheduling::snapshot snap(clusters);
+        snap.use_members(members);
+        scheduling::options opts;
+        opts.gates = &gates;
+        opts.explain = true;
+        return scheduling::schedule(spec, job, snap, opts);
+    }
+};
+
+model::member_state named(std::string cluster, std::string_view yaml)
+{
+    auto m = member(yaml);
+    m.cluster = std::move(cluster);
+    return m;
+}
+
+} // namespace
+
+TEST_CASE("schedule: karmada-scheduler-estimator's sets choose the cluster, and --explain says which bound")
+{
+    two_members t;
+    model::member_states members;
+    members.members.push_back(named("m1", node("n0", "2")));  // no set
+    members.members.push_back(named("m2", node("n0", "30"))); // 10 sets
+    auto d = t.run(members);
+    REQUIRE(d.scheduled);
+    REQUIRE(d.clusters.size() == 1);
+    CHECK(d.clusters[0].name == "m2");
+    CHECK(d.message.find("complete component sets per cluster: the smaller of the general estimator") !=
+          std::string::npos);
+    REQUIRE(d.groups.size() == 1);
+    const auto& rows = d.groups[0].considered;
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].available == 0);
+    CHECK(rows[0].bound_by == "karmada-scheduler-estimator: cpu of component worker (1 of 1 node(s) match)");
+    CHECK(rows[1].available == 10);
+    CHECK(rows[1].bound_by.starts_with("karmada-scheduler-estimator: cpu of component "));
+}
+
+TEST_CASE("schedule: a member without state, or a call that fails, leaves the general estimator's sets")
+{
+    two_members t;
+    model::member_states one;
+    one.members.push_back(named("m1", node("n0", "2")));
+    auto d = t.run(one); // m2 has no estimator: every accurate answer is dropped
+    REQUIRE(d.scheduled);
+    CHECK(d.message.find("cluster m2 has no karmada-scheduler-estimator") != std::string::npos);
+    CHECK(d.groups[0].considered[0].available == 33);
+    CHECK(d.groups[0].considered[0].bound_by == "cpu");
+
+    // Every component of 0 replicas: m1's estimator never finishes its packing, and the call fails.
+    t.job.components = {component("master", 0, {{"cpu", 1000}}), component("worker", 0, {{"cpu", 1000}})};
+    model::member_states both;
+    both.members.push_back(named("m1", node("n0", "2")));
+    both.members.push_back(named("m2", node("n0", "2")));
+    auto e = t.run(both);
+    REQUIRE(e.scheduled);
+    CHECK(e.message.find("the call to m1's karmada-scheduler-estimator fails") != std::string::npos);
 }
