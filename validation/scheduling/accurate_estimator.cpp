@@ -433,7 +433,8 @@ accurate_estimate estimate_accurate_sets(const prepared_member& member, std::spa
             most = count;
             resource = name;
         }
-    out.bound = (resource == "pods" ? std::string("pod count") : resource) + " of component " + failed->c->name;
+    out.bound = resource;
+    out.component = failed->c->name;
     return out;
 }
 
@@ -442,11 +443,12 @@ std::string describe(const accurate_estimate& e)
     if (e.nodes == 0)
         return "karmada-scheduler-estimator: the member has no nodes";
     std::string s = "karmada-scheduler-estimator: ";
+    const std::string of = e.component.empty() ? std::string() : " of component " + e.component;
     if (e.matching == 0)
-        s += "no node matches";
+        s += "no node matches" + (e.component.empty() ? std::string() : " component " + e.component);
     else
-        s += (e.bound == "pods" ? std::string("pod count") : e.bound) + " (" + std::to_string(e.matching) + " of " +
-             std::to_string(e.nodes) + " node(s) match";
+        s += (e.bound == "pods" ? std::string("pod count") : e.bound) + of + " (" + std::to_string(e.matching) +
+             " of " + std::to_string(e.nodes) + " node(s) match";
     if (!e.first_excluded.empty())
         s += std::string(e.matching == 0 ? " (" : "; ") + "excluded " + e.first_excluded;
     return s + ")";

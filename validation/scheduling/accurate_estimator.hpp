@@ -49,6 +49,7 @@ struct accurate_estimate {
     std::size_t matching = 0;       // nodes that pass the node claim (affinity, selector, taints)
     std::string bound;              // the resource that bounds most matching nodes ("cpu", "pods", ...)
     std::string first_excluded;     // the first excluded node and why ("idc-b: taint k=v:NoSchedule", ...)
+    std::string component;          // component sets: the component that no longer fits (the others: its)
     // Non-empty: the call fails (karmada-scheduler then drops every karmada-scheduler-estimator answer of
     // the scheduling, available.hpp), and why. Only component sets can fail this way.
     std::string failure;
@@ -73,7 +74,8 @@ accurate_estimate estimate_accurate(const prepared_member& member, const model::
 accurate_estimate estimate_accurate_sets(const prepared_member& member, std::span<const model::component> components);
 
 // "karmada-scheduler-estimator: cpu (3 of 5 node(s) match; excluded gpu-1: taint gpu=true:NoSchedule)";
-// "pod count" when the pods a node still allows bind; "no node matches (excluded ...)".
+// "pod count" when the pods a node still allows bind; "no node matches (excluded ...)"; for component
+// sets "cpu of component worker (1 of 1 node(s) match)", "no node matches component worker (...)".
 std::string describe(const accurate_estimate& e);
 
 } // namespace kpw::scheduling

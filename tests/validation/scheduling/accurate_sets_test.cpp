@@ -81,7 +81,8 @@ TEST_CASE("a set must fit whole: one node of 2 CPUs holds no set of 3 one-CPU po
     auto e = sets(node("n0", "2"), pytorch);
     CHECK(e.replicas == 0);
     CHECK(e.failure.empty());
-    CHECK(e.bound == "cpu of component worker");
+    CHECK(e.bound == "cpu");
+    CHECK(e.component == "worker");
     CHECK(scheduling::describe(e) == "karmada-scheduler-estimator: cpu of component worker (1 of 1 node(s) match)");
     // Replicas of one component spread over nodes: 2 + 2 CPUs hold one set (master and a worker on n0,
     // the other worker on n1), not 4 / 3 rounded down twice.
@@ -145,12 +146,17 @@ status: {allocatable: {cpu: "8", memory: 64Gi, pods: "110", nvidia.com/gpu: "4"}
     auto e = sets(nodes, job);
     // Only gpu-1 takes trainers (gpu-2 is cordoned, cpu-1 has no gpu label): 4 GPUs, 2 per set.
     CHECK(e.replicas == 2);
-    CHECK(e.bound == "nvidia.com/gpu of component trainer");
+    CHECK(e.bound == "nvidia.com/gpu");
+    CHECK(e.component == "trainer");
     CHECK(e.matching == 1);
     CHECK(e.first_excluded == "cpu-1: node affinity/selector");
     // Without the claim the trainers find no node with a GPU they may use: gpu-1's taint is not tolerated.
     job[1].claim.reset();
     CHECK(sets(nodes, job).replicas == 0);
+    // A claim no node matches.
+    job[1].claim = claim_of(R"({nodeSelector: {gpu: "h100"}})");
+    CHECK(scheduling::describe(sets(nodes, job)) ==
+          "karmada-scheduler-estimator: no node matches component trainer (excluded cpu-1: node affinity/selector)");
     // Tolerating the cordon (node.kubernetes.io/unschedulable) opens gpu-2 as well.
     job[1].claim = claim_of(R"({nodeSelector: {gpu: "true"}, tolerations: [{operator: Exists}]})");
     CHECK(sets(nodes, job).replicas == 4);
@@ -176,7 +182,8 @@ status: {phase: Running}
     std::vector<model::component> tiny{component("a", 1, {}), component("b", 1, {})};
     auto e = sets(state, tiny);
     CHECK(e.replicas == 1); // 3 pods left, 2 per set
-    CHECK(e.bound == "pod count of component b");
+    CHECK(e.bound == "pods");
+    CHECK(scheduling::describe(e) == "karmada-scheduler-estimator: pod count of component b (1 of 1 node(s) match)");
 }
 
 TEST_CASE("a member without nodes answers 0; a loop that only stops at MaxInt32 is a failed call")
