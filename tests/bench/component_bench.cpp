@@ -81,7 +81,7 @@ model::cluster make_cluster(std::size_t i)
 
 model::component part(const char* name, std::int32_t replicas, std::int64_t cpu, const char* memory, int gpus)
 {
-    model::component c{name, replicas, true, {}, {{"cpu", std::to_string(cpu)}, {"memory", memory}}};
+    model::component c{name, replicas, true, {}, {{"cpu", std::to_string(cpu)}, {"memory", memory}}, {}};
     if (gpus > 0)
         c.request_text.emplace_back("nvidia.com/gpu", std::to_string(gpus));
     return c;

@@ -74,6 +74,9 @@ std::vector<component> decode_components(const doc::value* node, const field::pa
         const doc::value* req = item.find("replicaRequirements");
         c.has_requirements = present(req);
         decode_request(req, p.child("replicaRequirements"), errors, c.request, &c.request_text);
+        if (present(req) && req->is_mapping())
+            c.claim = decode_binding_node_claim(req->find("nodeClaim"), p.child("replicaRequirements").child("nodeClaim"),
+                                                errors);
         return c;
     });
 }

@@ -22,7 +22,7 @@ using field::path;
 component pod_template_component(std::string name, std::int32_t replicas, const doc::value* tmpl, const path& at,
                                  field::error_list& errors)
 {
-    component c{std::move(name), replicas, false, {}, {}};
+    component c{std::move(name), replicas, false, {}, {}, {}};
     const doc::value* spec = tmpl != nullptr ? tmpl->find("spec") : nullptr;
     if (spec == nullptr || !spec->is_mapping())
         return c;
@@ -30,7 +30,8 @@ component pod_template_component(std::string name, std::int32_t replicas, const 
         c.request_text.emplace_back(res, canonical_text(resource_list_quantity(res, units)));
         c.request.emplace_back(res, units);
     }
-    c.has_requirements = !c.request.empty() || claims_nodes(*spec);
+    c.claim = decode_node_claim(*spec, at.child("spec"), errors);
+    c.has_requirements = !c.request.empty() || c.claim.has_value();
     return c;
 }
 
@@ -273,7 +274,7 @@ quantity lua_float_quantity(double value)
 component quantity_component(std::string name, std::int32_t replicas,
                              const std::vector<std::pair<std::string, quantity>>& request)
 {
-    component c{std::move(name), replicas, true, {}, {}};
+    component c{std::move(name), replicas, true, {}, {}, {}};
     std::map<std::string, quantity, std::less<>> sorted(request.begin(), request.end());
     for (const auto& [res, q] : sorted) {
         if (q.is_zero())

@@ -28,6 +28,10 @@ struct component {
     // The request quantities as written (karmada's general estimator converts each by its own
     // notation: binary suffixes to units, everything else to thousandths; day2-semantics §6.3).
     std::vector<std::pair<std::string, std::string>> request_text;
+    // The pod template's nodeSelector, required node affinity and tolerations, as kube.accuratePodRequirements
+    // copies them into replicaRequirements.nodeClaim; nullopt when it has none (or no pod template).
+    // Only karmada-scheduler-estimator reads it (MaxAvailableComponentSets).
+    std::optional<node_claim> claim;
     friend bool operator==(const component&, const component&) = default;
 };
 

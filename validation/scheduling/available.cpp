@@ -64,28 +64,45 @@ std::string available_bound_by(const available_estimate& e, const prepared_reque
     return "general estimator: " + general + " (karmada-scheduler-estimator: " + std::to_string(e.accurate->replicas) + ")";
 }
 
-std::string accurate_request_key(const prepared_request& request)
+void append_claim_key(std::string& key, const model::node_claim* claim)
 {
-    std::string key;
-    for (const auto& [name, v] : request.by_name)
-        key.append(name).append(1, '=').append(std::to_string(v)).append(1, ',');
-    if (!request.claim)
-        return key;
+    if (claim == nullptr) {
+        key.append("#noclaim");
+        return;
+    }
     key.append("#claim:");
-    for (const auto& [k, v] : request.claim->node_selector)
+    for (const auto& [k, v] : claim->node_selector)
         key.append(k).append(1, '\x1f').append(v).append(1, '\x1e');
     key.append(1, '|');
-    if (request.claim->hard_node_affinity) {
+    if (claim->hard_node_affinity) {
         key.append("affinity:");
-        for (const auto& t : *request.claim->hard_node_affinity) {
+        for (const auto& t : *claim->hard_node_affinity) {
             append_requirements(key, t.match_expressions);
             append_requirements(key, t.match_fields);
             key.append(1, ';');
         }
     }
     key.append("|tolerations:");
-    for (const auto& t : request.claim->tolerations)
+    for (const auto& t : claim->tolerations)
         key.append(t.key).append(1, '\x1f').append(t.op).append(1, '\x1f').append(t.value).append(1, '\x1f').append(t.effect).append(1, '\x1e');
+}
+
+std::string estimate_key(const prepared_request& request, bool accurate)
+{
+    std::string key;
+    if (accurate) {
+        for (const auto& [name, v] : request.by_name)
+            key.append(name).append(1, '=').append(std::to_string(v)).append(1, ',');
+        append_claim_key(key, request.claim ? &*request.claim : nullptr);
+        key.append("\na");
+    } else {
+        key.append("-");
+    }
+    key.append(request.legacy_models ? "L" : "-");
+    key.append(request.has_requirements ? "r" : "-");
+    key += request.unknown_resource ? "u" : "-";
+    for (const auto& a : request.amounts)
+        key.append(std::to_string(a.id)).append(":").append(std::to_string(a.value)).append(",");
     return key;
 }
 

@@ -24,6 +24,9 @@ namespace kpw::scheduling {
 struct estimator_use {
     bool accurate = false;
     std::string missing; // estimators given, accurate is false: the first feasible cluster without one
+    // Estimators for every feasible cluster, accurate is false: the first one whose call fails and why
+    // (component sets only: accurate_estimate::failure).
+    std::string failed;
 };
 estimator_use estimator_use_of(const snapshot& snap, std::span<const group_filter::pass> feasible);
 
@@ -42,7 +45,12 @@ available_estimate estimate_available(const snapshot& snap, std::size_t index, c
 // --explain's `bound by` for it: the general estimator's bound, or karmada-scheduler-estimator's.
 std::string available_bound_by(const available_estimate& e, const prepared_request& request, const resource_table& table);
 
-// A key that tells apart requests karmada-scheduler-estimator answers differently (amounts and claim).
-std::string accurate_request_key(const prepared_request& request);
+// The key of a request's estimates: requests with one key get the same answers from the general estimator
+// (amounts by resource id, requirements, an unknown resource) and, when `accurate`, from
+// karmada-scheduler-estimator too (amounts by name and the node claim).
+std::string estimate_key(const prepared_request& request, bool accurate);
+
+// A node claim's part of such a key (nullptr: no claim), for single templates and component sets alike.
+void append_claim_key(std::string& key, const model::node_claim* claim);
 
 } // namespace kpw::scheduling

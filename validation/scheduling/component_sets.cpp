@@ -8,6 +8,7 @@
 
 #include "base/go_int.hpp"
 #include "model/components.hpp"
+#include "scheduling/available.hpp"
 
 namespace kpw::scheduling {
 
@@ -229,6 +230,20 @@ std::string shape_key(const set_job& job)
     return key;
 }
 
+// What karmada-scheduler-estimator reads of the components besides their replicas: each one's request and
+// node claim, in order (first-fit packs them in order).
+void append_accurate_key(std::string& key, std::span<const model::component> components)
+{
+    key.append("\naccurate:");
+    for (const auto& c : components) {
+        key.append(std::to_string(c.replicas)).append(1, '/');
+        for (const auto& [name, v] : c.request)
+            key.append(name).append(1, '=').append(std::to_string(v)).append(1, ',');
+        append_claim_key(key, c.claim ? &*c.claim : nullptr);
+        key.append(1, '\x1c');
+    }
+}
+
 } // namespace
 
 component_set_estimate max_available_component_sets(const set_cluster& c, const set_job& job)
@@ -251,12 +266,14 @@ std::string set_bound_by(const component_set_estimate& e, const set_job& job)
     return e.resource;
 }
 
-void component_set_cache::bind(std::span<const model::cluster> clusters, const settings::feature_gates& gates)
+void component_set_cache::bind(std::span<const model::cluster> clusters, const settings::feature_gates& gates,
+                               const snapshot* members)
 {
     bool modeling = gates.customized_cluster_resource_modeling();
-    if (bound_ && data_ == clusters.data() && size_ == clusters.size() && modeling_ == modeling)
+    if (bound_ && data_ == clusters.data() && size_ == clusters.size() && modeling_ == modeling && members_ == members)
         return;
     bound_ = true;
+    members_ = members;
     data_ = clusters.data();
     size_ = clusters.size();
     modeling_ = modeling;
@@ -269,26 +286,33 @@ void component_set_cache::bind(std::span<const model::cluster> clusters, const s
 }
 
 job_sets::job_sets(component_set_cache& cache, std::span<const model::cluster> clusters,
-                   const std::vector<model::component>& components, const settings::feature_gates& gates)
-    : cache_(&cache)
+                   const std::vector<model::component>& components, const settings::feature_gates& gates,
+                   const snapshot* members)
+    : cache_(&cache), components_(components)
 {
-    cache.bind(clusters, gates);
+    if (members != nullptr && !members->has_estimators())
+        members = nullptr;
+    cache.bind(clusters, gates, members);
     job_ = prepare_set_job(components, cache.table_);
     auto key = shape_key(job_);
+    if (members != nullptr)
+        append_accurate_key(key, components);
     auto it = cache.memo_.find(key);
     if (it == cache.memo_.end() && cache.memo_.size() >= component_set_cache::max_shapes) {
-        own_.resize(clusters.size());
+        own_.general.resize(clusters.size());
         memo_ = &own_;
         return;
     }
     if (it == cache.memo_.end())
-        it = cache.memo_.emplace(std::move(key), std::vector<component_set_cache::entry>(clusters.size())).first;
+        it = cache.memo_.emplace(std::move(key), component_set_cache::shape_memo{
+                                                     std::vector<component_set_cache::entry>(clusters.size()), {}})
+                 .first;
     memo_ = &it->second;
 }
 
 const component_set_cache::entry& job_sets::entry_of(std::size_t index)
 {
-    auto& e = (*memo_)[index];
+    auto& e = memo_->general[index];
     if (e.sets < 0)
         e = estimate_entry(cache_->clusters_[index], job_);
     return e;
@@ -297,6 +321,51 @@ const component_set_cache::entry& job_sets::entry_of(std::size_t index)
 component_set_estimate job_sets::estimate(std::size_t index)
 {
     return named(entry_of(index), job_);
+}
+
+const accurate_estimate* job_sets::accurate(std::size_t index)
+{
+    const prepared_member* member = cache_->members_ != nullptr ? cache_->members_->member(index) : nullptr;
+    if (member == nullptr)
+        return nullptr;
+    auto& slots = memo_->accurate;
+    if (slots.empty())
+        slots.resize(memo_->general.size());
+    auto& slot = slots[index];
+    if (!slot)
+        slot = estimate_accurate_sets(*member, components_);
+    return &*slot;
+}
+
+namespace {
+
+// karmada estimatorclient.UnauthenticReplica, skipped by the merge.
+constexpr std::int32_t unauthentic_sets = -1;
+
+const accurate_estimate* counted(const accurate_estimate* a)
+{
+    return a != nullptr && a->failure.empty() && a->replicas != unauthentic_sets ? a : nullptr;
+}
+
+} // namespace
+
+std::int32_t job_sets::available(std::size_t index, bool accurate)
+{
+    std::int32_t out = sets(index);
+    if (const accurate_estimate* a = accurate ? counted(this->accurate(index)) : nullptr; a != nullptr)
+        out = std::min(out, a->replicas);
+    return out == unlimited_replicas ? 0 : out;
+}
+
+std::string job_sets::bound_by(std::size_t index, bool accurate)
+{
+    std::string general = set_bound_by(estimate(index), job_);
+    const accurate_estimate* a = accurate ? counted(this->accurate(index)) : nullptr;
+    if (a == nullptr)
+        return general;
+    if (a->replicas < sets(index))
+        return describe(*a);
+    return "general estimator: " + general + " (karmada-scheduler-estimator: " + std::to_string(a->replicas) + ")";
 }
 
 component_set_estimate max_available_component_sets(const model::cluster& c,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,7 +14,9 @@
 #include "model/cluster.hpp"
 #include "model/policy.hpp"
 #include "model/workload.hpp"
+#include "scheduling/accurate_estimator.hpp"
 #include "scheduling/estimator.hpp"
+#include "scheduling/snapshot.hpp"
 #include "settings/feature_gates.hpp"
 
 // How the pipeline uses this header (day2-semantics §6.2):
@@ -115,8 +118,10 @@ std::string set_bound_by(const component_set_estimate& e, const set_job& job);
 // the clusters are prepared once (one resource table), and each answer is kept per (component shape,
 // cluster), so jobs whose components ask the same of a set share it. A shape is everything the estimate
 // reads of a job: pods per set, the per-set amounts, the per-replica model demand and the replicas of each
-// component (names do not matter). At most max_shapes shapes are kept (12 bytes per cluster each); a job
-// of another shape after that computes its own. Not thread-safe; borrows the clusters given to job_sets.
+// component (names do not matter), and with member state each component's request and node claim in
+// order (karmada-scheduler-estimator's answer). At most max_shapes shapes are kept (12 bytes per cluster
+// each, plus the accurate answers asked for); a job of another shape after that computes its own. Not
+// thread-safe; borrows the clusters (and the snapshot) given to job_sets.
 class component_set_cache {
 public:
     static constexpr std::size_t max_shapes = 256;
@@ -128,41 +133,62 @@ public:
         set_bound bound = set_bound::no_summary;
         std::int32_t resource = -1; // index into set_job::per_set_names; -2: set_job::unknown
     };
+    // One shape's answers per cluster: the general estimator's, karmada-scheduler-estimator's (sized on
+    // first use; nullopt: not asked yet).
+    struct shape_memo {
+        std::vector<entry> general;
+        std::vector<std::optional<accurate_estimate>> accurate;
+    };
 
 private:
     friend class job_sets;
-    // Prepares the clusters unless they are the ones (and the modeling gate the one) prepared already.
-    void bind(std::span<const model::cluster> clusters, const settings::feature_gates& gates);
+    // Prepares the clusters unless they are the ones (and the modeling gate and member state the ones)
+    // prepared already.
+    void bind(std::span<const model::cluster> clusters, const settings::feature_gates& gates, const snapshot* members);
 
     const model::cluster* data_ = nullptr;
     std::size_t size_ = 0;
     bool bound_ = false, modeling_ = false;
+    const snapshot* members_ = nullptr;
     resource_table table_;
     std::vector<set_cluster> clusters_;
-    std::unordered_map<std::string, std::vector<entry>> memo_; // shape key → one entry per cluster
+    std::unordered_map<std::string, shape_memo> memo_; // shape key → answers per cluster
 };
 
 // One job's component sets on the clusters of one snapshot, through a cache: sets(i) for cluster index
 // i of `clusters` is max_available_component_sets(clusters[i], components, gates).sets, computed once per
-// shape and cluster. Valid while the cache stays bound to these clusters (no job_sets over other ones).
+// shape and cluster. With `members` (the snapshot of `clusters` with member state), accurate(i) is
+// karmada-scheduler-estimator's MaxAvailableComponentSets for cluster i (estimate_accurate_sets), and
+// available(i, true) the smaller of both as calAvailableReplicas keeps it. Valid while the cache stays
+// bound to these clusters (no job_sets over other ones); borrows `components`.
 class job_sets {
 public:
     job_sets(component_set_cache& cache, std::span<const model::cluster> clusters,
-             const std::vector<model::component>& components, const settings::feature_gates& gates);
+             const std::vector<model::component>& components, const settings::feature_gates& gates,
+             const snapshot* members = nullptr);
     job_sets(const job_sets&) = delete; // memo_ may point at own_
     job_sets& operator=(const job_sets&) = delete;
 
+    // The general estimator's sets.
     std::int32_t sets(std::size_t index) { return entry_of(index).sets; }
     component_set_estimate estimate(std::size_t index);
-    std::string bound_by(std::size_t index) { return set_bound_by(estimate(index), job_); }
+    // karmada-scheduler-estimator's answer; nullptr when cluster `index` has none (no member state).
+    const accurate_estimate* accurate(std::size_t index);
+    // karmada: core/util.go calAvailableReplicas for a multi-template binding: the general estimator's sets,
+    // with `accurate` the smaller of those and karmada-scheduler-estimator's (mergeReplicaResults, v1.18.2;
+    // calculateMultiTemplateAvailableSets before), and MaxInt32 replaced by spec.replicas, 0.
+    std::int32_t available(std::size_t index, bool accurate);
+    // --explain's `bound by` of available(index, accurate).
+    std::string bound_by(std::size_t index, bool accurate = false);
 
 private:
     const component_set_cache::entry& entry_of(std::size_t index);
 
     component_set_cache* cache_;
     set_job job_;
-    std::vector<component_set_cache::entry>* memo_ = nullptr;
-    std::vector<component_set_cache::entry> own_; // when the cache holds max_shapes other shapes
+    std::span<const model::component> components_;
+    component_set_cache::shape_memo* memo_ = nullptr;
+    component_set_cache::shape_memo own_; // when the cache holds max_shapes other shapes
 };
 
 // karmada: pkg/scheduler/core/common.go AssignReplicas for a binding with components: every selected

@@ -3,6 +3,7 @@
 #include "scheduling/estimator.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "base/go_int.hpp"
 
@@ -66,6 +67,53 @@ std::int64_t model_estimate(const prepared_cluster& c, const prepared_request& r
             fit = std::min(fit, cap / a.value);
         }
         total = go::add(total, go::mul(g.count, std::max<std::int64_t>(fit, 0))); // Go int64: a count past range wraps
+    }
+    return total;
+}
+
+// karmada v1.16.0/v1.17.1 general.go getMaximumReplicasBasedOnResourceModels (:427-463 of v1.17.1, the same
+// in v1.16.0) and getNodeAvailableReplicas (:356-383): the first model index every requested resource's
+// minimum reaches (Quantity.Cmp; none: 0 replicas), then for each model from there with a non-zero count,
+// count × min over requests of floor(minimum / request) (cpu in millicores, else Value(), both rounded up;
+// 0 counts as 1, no request as MaxInt64), summed in wrapping int64. nullopt: a requested resource no model
+// defines (the error that sends Karmada to the summary). Karmada walks the request in Go's random map order
+// and returns at the first resource that decides; here, in name order. An index past a short list (a model
+// without that resource, fewer allocatableModelings than models) makes karmada-scheduler panic; here it
+// reads as a count of 0 or a minimum of 0.
+std::optional<std::int64_t> legacy_model_estimate(const prepared_cluster& c, const prepared_request& r)
+{
+    const auto& l = c.legacy;
+    auto minimums = [&](int id) -> const std::vector<quantity>* {
+        for (const auto& [rid, list] : l.minimums)
+            if (rid == id)
+                return &list;
+        return nullptr;
+    };
+    std::size_t first = 0;
+    for (const auto& a : r.amounts) {
+        const auto* list = minimums(a.id);
+        if (list == nullptr)
+            return std::nullopt;
+        const quantity want = a.id == resource_table::cpu ? quantity::from_millis(a.value) : quantity::from_int(a.value);
+        auto fits = std::find_if(list->begin(), list->end(), [&](const quantity& m) { return m >= want; });
+        if (fits == list->end())
+            return 0;
+        first = std::max(first, static_cast<std::size_t>(fits - list->begin()));
+    }
+    std::int64_t total = 0;
+    for (std::size_t i = first; i < l.models; ++i) {
+        std::int64_t count = i < l.counts.size() ? l.counts[i] : 0;
+        if (count == 0)
+            continue;
+        std::int64_t per = std::numeric_limits<std::int64_t>::max();
+        for (const auto& a : r.amounts) {
+            const auto* list = minimums(a.id);
+            std::int64_t have = list != nullptr && i < list->size() ? units(a.id, (*list)[i]) : 0;
+            per = std::min(per, have / a.value);
+        }
+        if (per == 0)
+            per = 1;
+        total = go::add(total, go::mul(count, per));
     }
     return total;
 }
@@ -134,6 +182,21 @@ prepared_cluster prepare_cluster(const model::cluster& c, resource_table& table)
         out.free.push_back({id, free.value_ceil() <= 0 ? -1 : units(id, free)});
     }
     prepare_models(c, s, table, out);
+    if (!s.allocatable_modelings.empty()) {
+        auto& l = out.legacy;
+        l.present = true;
+        l.models = c.resource_models.size();
+        for (const auto& m : s.allocatable_modelings)
+            l.counts.push_back(m.count);
+        for (const auto& m : c.resource_models)
+            for (const auto& r : m.ranges) {
+                int id = table.intern(r.name);
+                auto it = std::find_if(l.minimums.begin(), l.minimums.end(), [&](const auto& e) { return e.first == id; });
+                if (it == l.minimums.end())
+                    it = l.minimums.insert(l.minimums.end(), {id, {}});
+                it->second.push_back(r.min);
+            }
+    }
     return out;
 }
 
@@ -165,6 +228,21 @@ estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
         return {0, estimate_source::no_pods_left};
     if (!r.has_requirements)
         return capped(c.pods_left, estimate_source::pods_only);
+    if (r.legacy_models && c.legacy.present && r.unknown_resource)
+        return {0, estimate_source::summary, -1}; // no model defines it, nor does the summary
+    if (r.legacy_models && c.legacy.present) {
+        // maxAvailableReplicas of v1.16.0/v1.17.1 (general.go:66-105 of v1.17.1): the models' answer when it is
+        // below the pods left, converted to int32 as it is (negative or wrapped), else the pods left.
+        if (auto models = legacy_model_estimate(c, r)) {
+            if (*models < c.pods_left)
+                return {static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(*models))),
+                        estimate_source::resource_models};
+            return capped(c.pods_left, estimate_source::resource_models, resource_table::pods);
+        }
+        int bound = -1;
+        std::int64_t fit = summary_estimate(c, r, bound);
+        return capped(fit, estimate_source::summary, bound);
+    }
     if (r.unknown_resource)
         return {0, c.use_models ? estimate_source::resource_models : estimate_source::summary, -1};
     if (c.use_models) {

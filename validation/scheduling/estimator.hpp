@@ -65,6 +65,15 @@ struct prepared_cluster {
         std::vector<resource_amount> capacity; // the grade's range minimums; pods is implied (110)
     };
     std::vector<node_group> nodes;
+    // The models as v1.16.0 and v1.17.1 read them (settings::changes::model_node_simulation): used when
+    // allocatableModelings is non-empty; each resource's range minimums in spec.resourceModels order
+    // (convertToResourceModelsMinMap), the model count, and allocatableModelings' counts by position.
+    struct legacy_models {
+        bool present = false;
+        std::vector<std::pair<int, std::vector<model::quantity>>> minimums; // by resource id
+        std::size_t models = 0;
+        std::vector<std::int64_t> counts;
+    } legacy;
 };
 
 struct prepared_request {
@@ -75,6 +84,9 @@ struct prepared_request {
     // What karmada-scheduler-estimator receives besides: the request by name and the node claim.
     model::replica_request by_name;
     std::optional<model::node_claim> claim;
+    // The release's general estimator reads resource models by grade (before v1.18.0:
+    // settings::changes::model_node_simulation) rather than packing model nodes.
+    bool legacy_models = false;
 };
 
 // karmada general.go getAllowedPodNumber before its "<= 0: none" test: allocatable - allocated -

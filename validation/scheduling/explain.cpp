@@ -159,7 +159,7 @@ considered_cluster passed_row(const explain_input& in, const by_rank& idx, std::
     row.replicas = idx.replicas[c.name_rank];
     if (in.sets != nullptr) { // the component-set estimator decided `available`
         row.component_sets = true;
-        row.bound_by = in.sets->bound_by(i);
+        row.bound_by = in.sets->bound_by(i, in.accurate);
         row.holds_job = in.result != nullptr && idx.selected[c.name_rank];
         row.left_out = set_left_out(in, idx, c);
         return row;

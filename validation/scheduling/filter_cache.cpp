@@ -99,12 +99,7 @@ const std::vector<group_filter::pass>& filter_cache::first_order(shape& s, std::
 std::vector<std::int32_t>& filter_cache::estimates_for(const prepared_request& request, bool accurate)
 {
     // With the accurate estimator, the node claim separates shapes too.
-    std::string key = accurate ? accurate_request_key(request) : std::string();
-    key.append(accurate ? "\na" : "-");
-    key.append(request.has_requirements ? "r" : "-");
-    key += request.unknown_resource ? "u" : "-";
-    for (const auto& a : request.amounts)
-        key.append(std::to_string(a.id)).append(":").append(std::to_string(a.value)).append(",");
+    std::string key = estimate_key(request, accurate);
     auto it = estimates_.find(key);
     if (it == estimates_.end())
         it = estimates_.emplace(std::move(key), std::vector<std::int32_t>(snap_.clusters().size(), -1)).first;

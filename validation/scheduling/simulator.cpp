@@ -67,6 +67,20 @@ std::int64_t replicas_to_select(const run& r)
     return r.workload ? r.w.replicas : 0;
 }
 
+// karmada: estimator/client/accurate.go getClusterComponentSetsConcurrently aggregates the per-cluster
+// errors, and calAvailableReplicas drops the estimator's answers for every cluster when the call fails.
+void drop_failed_calls(estimator_use& use, job_sets& sets, const snapshot& snap,
+                       std::span<const group_filter::pass> feasible)
+{
+    for (const auto& p : feasible)
+        if (const accurate_estimate* e = sets.accurate(p.index); e != nullptr && !e->failure.empty()) {
+            use.accurate = false;
+            use.failed = "the call to " + snap.clusters()[p.index].name + "'s karmada-scheduler-estimator fails: " +
+                         e->failure;
+            return;
+        }
+}
+
 attempt try_term(const run& r, const filter_scope& scope)
 {
     attempt a;
@@ -85,9 +99,11 @@ attempt try_term(const run& r, const filter_scope& scope)
         }
         return a;
     }
-    // Estimators are asked only for workloads; component sets use the general estimator alone (not modelled).
-    if (r.estimates() && !r.sets)
+    // Estimators are asked only for workloads (component sets included).
+    if (r.estimates())
         a.estimators = estimator_use_of(r.snap, f.feasible);
+    if (r.sets != nullptr && a.estimators.accurate)
+        drop_failed_calls(a.estimators, *r.sets, r.snap, f.feasible);
     if (shape != nullptr && r.estimates() && !r.sets) {
         auto& memo = cache->estimates_for(r.request, a.estimators.accurate);
         a.feasible = candidates_of(r, f, cache->first_order(*shape, memo, r.request, a.estimators.accurate), memo,
@@ -208,12 +224,13 @@ decision schedule(const model::propagation_spec& spec, const model::workload& te
     run r{placement, workload, clusters, opts, effective_tolerations(placement, opts), view_of(previous, clusters),
           prepare_request(workload, clusters.resources()), clusters.api_id(workload.api_version, workload.kind),
           mode_of(previous), !d.non_workload};
+    r.request.legacy_models = !settings::has(release_of(r), settings::changes::model_node_simulation);
     // Component sets through the run's cache when there is one (jobs of one shape share them).
     std::optional<component_set_cache> own_sets;
     std::optional<job_sets> sets;
     if (multi_template_applicable(spec, workload, gates)) {
         auto& cache = opts.filters != nullptr ? opts.filters->component_sets() : own_sets.emplace();
-        r.sets = &sets.emplace(cache, clusters.clusters(), workload.components, gates);
+        r.sets = &sets.emplace(cache, clusters.clusters(), workload.components, gates, &clusters);
     }
     auto groups = groups_of(placement, d.non_workload);
     std::optional<attempt> first;
@@ -224,7 +241,7 @@ decision schedule(const model::propagation_spec& spec, const model::workload& te
         if (a.error.empty()) {
             fill(d, groups[t], a, workload, opts.candidate_rows);
             if (!workload.components.empty())
-                add_components(d, spec, workload, gates, r.sets != nullptr);
+                add_components(d, spec, workload, gates, r.sets != nullptr, a.estimators);
             return d;
         }
         d.failures.push_back({groups[t].name, a.error});

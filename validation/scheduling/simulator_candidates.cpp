@@ -34,7 +34,7 @@ struct candidate_maker {
     {
         std::uint32_t rank = r.snap.name_rank(p.index);
         std::int32_t estimate = !r.estimates() ? unlimited_replicas
-                                : r.sets    ? r.sets->sets(p.index)
+                                : r.sets    ? r.sets->available(p.index, accurate)
                                 : memo      ? r.opts.filters->estimate_for(*memo, p.index, r.request, accurate)
                                             : estimate_available(r.snap, p.index, r.request, accurate).replicas;
         std::int32_t current = locality ? current_of(r.previous, rank) : 0;

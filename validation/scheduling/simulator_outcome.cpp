@@ -52,18 +52,21 @@ std::string join(const std::vector<std::string>& names, std::string_view sep)
     return s;
 }
 
-// Which estimators the available replicas come from (calAvailableReplicas; available.hpp).
-std::string estimator_note(const estimator_use& use)
+// Which estimators the available replicas (or complete component sets) come from (calAvailableReplicas;
+// available.hpp).
+std::string estimator_note(const estimator_use& use, std::string_view what = "available replicas")
 {
+    const std::string w(what);
     if (use.accurate)
-        return "; available replicas per cluster: the smaller of the general estimator (resourceSummary and "
+        return "; " + w + " per cluster: the smaller of the general estimator (resourceSummary and "
                "resource models) and karmada-scheduler-estimator (the member's nodes and pods)";
-    if (!use.missing.empty())
-        return "; available replicas from the general estimator (resourceSummary and resource models) only: "
-               "cluster " + use.missing + " has no karmada-scheduler-estimator (no member state), and "
-               "karmada-scheduler drops every karmada-scheduler-estimator answer of a scheduling when one "
+    if (!use.missing.empty() || !use.failed.empty())
+        return "; " + w + " from the general estimator (resourceSummary and resource models) only: " +
+               (use.missing.empty() ? use.failed
+                                    : "cluster " + use.missing + " has no karmada-scheduler-estimator (no member state)") +
+               ", and karmada-scheduler drops every karmada-scheduler-estimator answer of a scheduling when one "
                "cluster's call fails";
-    return "; available replicas from the general estimator (resourceSummary and resource models), "
+    return "; " + w + " from the general estimator (resourceSummary and resource models), "
            "not karmada-scheduler-estimator";
 }
 
@@ -137,7 +140,7 @@ group_outcome outcome_of(const run& r, const filter_scope& scope, const attempt&
 // karmada: common.go AssignReplicas with components: every selected cluster gets {name} plus, when multi-
 // template scheduling applies and the job has >= 2 components, the components copied in full.
 void add_components(decision& d, const model::propagation_spec& spec, const model::workload& w,
-                    const settings::feature_gates& gates, bool applicable)
+                    const settings::feature_gates& gates, bool applicable, const estimator_use& use)
 {
     std::vector<std::string> names;
     for (const auto& c : d.clusters)
@@ -147,7 +150,10 @@ void add_components(decision& d, const model::propagation_spec& spec, const mode
         d.clusters[i].components = targets[i].components;
     d.message = applicable ? "multi-component job (" + std::to_string(w.components.size()) +
                                  " components) kept together on " + (names.empty() ? "-" : names.front()) +
-                                 "; available replicas are complete component sets"
+                                 "; available replicas are complete component sets" +
+                                 (use.accurate || !use.missing.empty() || !use.failed.empty()
+                                      ? estimator_note(use, "complete component sets")
+                                      : std::string())
                            : "multi-component job sent whole to " + std::to_string(names.size()) +
                                  " cluster(s): multi-template scheduling does not apply (it needs the "
                                  "MultiplePodTemplatesScheduling gate and a cluster spread constraint with "

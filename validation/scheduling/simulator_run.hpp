@@ -83,6 +83,6 @@ std::vector<candidate> candidates_of(const run& r, const group_filter& f, const 
 void fill(decision& d, const group_scope& term, const attempt& a, const model::workload& w, bool candidate_rows);
 group_outcome outcome_of(const run& r, const filter_scope& scope, const attempt& a);
 void add_components(decision& d, const model::propagation_spec& spec, const model::workload& w,
-                    const settings::feature_gates& gates, bool applicable);
+                    const settings::feature_gates& gates, bool applicable, const estimator_use& use);
 
 } // namespace kpw::scheduling::detail

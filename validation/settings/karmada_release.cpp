@@ -161,6 +161,13 @@ const karmada_change component_set_selection_unit{
     "v1.18.0", "pkg/scheduler/core/common.go SelectClusters (SelectBestClusters(placement, groupClustersInfo, 1))",
     karmada_release::v1_18_2, ""};
 
+const karmada_change model_node_simulation{
+    "a single-template workload's replicas on a cluster with resource models: one-pod sets packed on the model "
+    "nodes, at most 110 a node (before: each grade's count times the minimum's quotient from the first grade that "
+    "fits, 0 read as 1 and a request of nothing as MaxInt64, the product wrapping and the result unclamped)",
+    "v1.18.0", "pkg/estimator/client/general.go getMaximumReplicasBasedOnResourceModels", karmada_release::v1_18_2,
+    ""};
+
 const karmada_change duplicated_region_score_guard{
     "Duplicated with a region spread constraint: a region none of whose clusters holds the replicas scores 0 (before: "
     "karmada-scheduler divided by zero and panicked)",
@@ -182,11 +189,11 @@ const karmada_change json_embedded_field_names{
 
 std::span<const karmada_change* const> all()
 {
-    static constexpr std::array<const karmada_change*, 10> list{
+    static constexpr std::array<const karmada_change*, 11> list{
         &workload_affinity,           &resource_selector_namespace, &apimachinery_name_wording,
         &duplicated_region_score_guard, &json_embedded_field_names, &overflow_affinities,
         &cluster_toleration_operators, &single_component_sets,      &component_set_selection_unit,
-        &wrapped_division_errors};
+        &wrapped_division_errors,     &model_node_simulation};
     return list;
 }
 

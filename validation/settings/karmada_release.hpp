@@ -62,6 +62,11 @@ extern const karmada_change single_component_sets;
 // SelectClusters asks a multi-component job's selected clusters for one complete component set; before, for
 // spec.Replicas (0 in such a binding), so a cluster with no room for a set could be selected.
 extern const karmada_change component_set_selection_unit;
+// getMaximumReplicasBasedOnResourceModels packs one-pod components on model nodes (SchedulingSimulator: the
+// grades of allocatableModelings, 110 pods a node); before, it multiplied each grade's count from the minimum
+// compliant model on by min(floor(min / request)) (0 read as 1, no request as MaxInt64, in wrapping int64) and
+// returned that unclamped, so an estimate could be negative.
+extern const karmada_change model_node_simulation;
 // calcGroupScoreForDuplicate returns 0 for a region without a cluster that holds the replicas; before, it
 // divided by that zero count: karmada-scheduler panicked ("integer divide by zero").
 extern const karmada_change duplicated_region_score_guard;

@@ -13,7 +13,7 @@ namespace {
 model::component component(std::string name, std::int32_t replicas,
                            std::vector<std::pair<std::string, std::string>> request)
 {
-    return {std::move(name), replicas, true, {}, std::move(request)};
+    return {std::move(name), replicas, true, {}, std::move(request), {}};
 }
 
 model::workload job(std::vector<model::component> components)

@@ -174,3 +174,55 @@ TEST_CASE("grade 0 nodes are modelled as 0 CPU and hold nothing")
     c.resource_summary->allocatable_modelings = {{0, 10}};
     CHECK(general_estimate(c, requesting({{"cpu", 100}})).replicas == 0);
 }
+
+namespace {
+
+// The estimate with the grade-by-grade reading of the models of v1.16.0 and v1.17.1
+// (settings::changes::model_node_simulation), or v1.18.2's model nodes.
+scheduling::estimate estimate_as(const model::cluster& c, const model::workload& w, bool legacy)
+{
+    scheduling::resource_table table;
+    for (const auto& [name, value] : w.request)
+        table.intern(name);
+    auto prepared = scheduling::prepare_cluster(c, table);
+    auto request = scheduling::prepare_request(w, table);
+    request.legacy_models = legacy;
+    return general_estimate(prepared, request);
+}
+
+} // namespace
+
+TEST_CASE("v1.16/v1.17 resource models: a node claim without a request wraps count x MaxInt64 (v1.18: 110 a node)")
+{
+    auto c = model_example();
+    c.resource_summary->allocatable_modelings = {{0, 0}, {1, 0}, {2, 2}};
+    model::workload claim_only = requesting({});
+    claim_only.has_requirements = true; // a nodeSelector: ReplicaRequirements without a resource request
+    // getNodeAvailableReplicas answers MaxInt64 for no request; 2 x MaxInt64 in int64 is -2, below the pods
+    // left, and maxAvailableReplicas returns it as int32: a negative estimate.
+    auto legacy = estimate_as(c, claim_only, true);
+    CHECK(legacy.replicas == -2);
+    CHECK(legacy.source == estimate_source::resource_models);
+    CHECK(estimate_as(c, claim_only, false).replicas == 220);
+    // Three nodes: 3 x MaxInt64 wraps to 2^63 - 3, above the pods left (330): the pods left.
+    c.resource_summary->allocatable_modelings = {{0, 0}, {1, 0}, {2, 3}};
+    CHECK(estimate_as(c, claim_only, true).replicas == 330);
+}
+
+TEST_CASE("v1.16/v1.17 resource models: counts by position from the first grade every request reaches")
+{
+    auto c = model_example();
+    // 1 CPU and 2Gi reach grade 1 (cpu min 1, memory min 4Gi); the 3 nodes at position 2 hold
+    // min(2000m / 1000m, 16Gi / 2Gi) = 2 each, as v1.18.2's model nodes do.
+    auto request = requesting({{"cpu", 1000}, {"memory", 2LL << 30}});
+    CHECK(estimate_as(c, request, true).replicas == 6);
+    // A resource no model defines: the error sends Karmada to the summary (18), where v1.18.2's model
+    // nodes hold none of it (0).
+    c.resource_summary->allocatable["nvidia.com/gpu"] = q("4");
+    auto gpu = requesting({{"cpu", 1000}, {"nvidia.com/gpu", 1}});
+    CHECK(estimate_as(c, gpu, true).replicas == 4);
+    CHECK(estimate_as(c, gpu, true).source == estimate_source::summary);
+    CHECK(estimate_as(c, gpu, false).replicas == 0);
+    // A request beyond every grade's minimum: 0.
+    CHECK(estimate_as(c, requesting({{"cpu", 200000}}), true).replicas == 0);
+}

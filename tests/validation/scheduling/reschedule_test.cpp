@@ -259,7 +259,7 @@ TEST_CASE("apply_policy takes replicaRequirements and components from the templa
     const auto on = *settings::parse_feature_gates("MultiplePodTemplatesScheduling=true");
     auto job = deployment(3);
     job.kind = "PyTorchJob";
-    job.components = {{"worker", 3, false, {}, {}}};
+    job.components = {{"worker", 3, false, {}, {}, {}}};
     b.clusters = {{"member1", 0, {}}};
     auto read = apply_policy(b, p, &job, job.uid, on);
     CHECK(read.replicas == 0);
