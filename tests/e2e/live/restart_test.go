@@ -29,7 +29,7 @@ func restartAPIServer(t *testing.T, e e2eenv.Env) func() {
 			port = c.Ports["secure"]
 		}
 	}
-	pid, args := 0, []string(nil)
+	pid := 0
 	recorded, err := proc.Recorded(plane.PidFile(e.Dir))
 	if err != nil {
 		t.Fatalf("the plane's pids file: %v", err)
@@ -41,7 +41,7 @@ func restartAPIServer(t *testing.T, e e2eenv.Env) func() {
 		}
 		a := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
 		if filepath.Base(a[0]) == "kube-apiserver" && strings.Contains(string(cmdline), fmt.Sprintf("--secure-port=%d\x00", port)) {
-			pid, args = p, a
+			pid = p
 		}
 	}
 	// The plane always has one: not finding it is a broken plane (or pids file), never a reason to skip.
@@ -49,59 +49,27 @@ func restartAPIServer(t *testing.T, e e2eenv.Env) func() {
 		t.Fatalf("no running kube-apiserver on port %d among the plane's recorded processes %v (%s)", port,
 			recorded, plane.PidFile(e.Dir))
 	}
-	environ, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
 	// Not only its port: kube-apiserver closes its listener at once but keeps the open watches until its
 	// graceful shutdown ends (about 60 s here); a client can only notice once the process is gone.
-	e2eenv.WaitFor(t, "kube-apiserver to exit", 3*time.Minute, func() bool {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		return err != nil || strings.Contains(string(stat), ") Z ")
-	})
-	t.Logf("kube-apiserver (pid %d) stopped", pid)
+	stopped := e2eenv.Stop(t, "kube-apiserver", pid, syscall.SIGTERM, 3*time.Minute)
 	restarted := false
 	t.Cleanup(func() { // a failure before the restart must not leave the plane without its API server
 		if !restarted {
-			start(t, e, args, environ, cwd)
+			start(t, e, stopped)
 		}
 	})
 	return func() {
 		t.Helper()
 		restarted = true
-		start(t, e, args, environ, cwd)
+		start(t, e, stopped)
 	}
 }
 
-// start starts kube-apiserver with a command line, environment and directory, and waits until it serves
-// the Karmada APIs again (the aggregated cluster.karmada.io too).
-func start(t *testing.T, e e2eenv.Env, args []string, environ []byte, cwd string) {
+// start starts kube-apiserver again as it ran, and waits until it serves the Karmada APIs again (the
+// aggregated cluster.karmada.io too).
+func start(t *testing.T, e e2eenv.Env, stopped e2eenv.Stopped) {
 	t.Helper()
-	log, err := os.Create(filepath.Join(e.Dir, "logs", "kube-apiserver-restarted.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer log.Close()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = strings.Split(strings.TrimRight(string(environ), "\x00"), "\x00")
-	cmd.Dir = cwd
-	cmd.Stdout, cmd.Stderr = log, log
-	// Its own process group and no death signal: it must outlive this test for the packages after it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := proc.AppendPid(plane.PidFile(e.Dir), cmd.Process.Pid); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = cmd.Wait() }() // reaped while this test binary runs; init's afterwards
+	process, _ := stopped.Start(t, e, "kube-apiserver-restarted.log")
 	var last []byte
 	e2eenv.WaitFor(t, "kube-apiserver to serve the Karmada APIs again", 3*time.Minute, func() bool {
 		out, err := exec.Command(e.Kubectl, "--kubeconfig", e.Kubeconfig, "get", "clusters,resourcebindings", "-A",
@@ -109,5 +77,5 @@ func start(t *testing.T, e e2eenv.Env, args []string, environ []byte, cwd string
 		last = out
 		return err == nil && !bytes.Contains(out, []byte("error"))
 	})
-	t.Logf("kube-apiserver restarted (pid %d): %d objects listed", cmd.Process.Pid, bytes.Count(last, []byte("\n")))
+	t.Logf("kube-apiserver restarted (pid %d): %d objects listed", process.Pid, bytes.Count(last, []byte("\n")))
 }

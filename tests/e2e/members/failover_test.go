@@ -3,9 +3,6 @@ package members
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -234,54 +231,22 @@ func killMemberAPIServer(t *testing.T, e e2eenv.Env, m e2eenv.Member) func() {
 	if i < 0 || !slices.Contains(recorded, cs[i].Pid) {
 		t.Fatalf("no running %s among the plane's recorded processes %v", name, recorded)
 	}
-	pid := cs[i].Pid
-	cmdline, err1 := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	environ, err2 := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-	cwd, err3 := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
-	if err1 != nil || err2 != nil || err3 != nil {
-		t.Fatalf("reading %s's process: %v %v %v", name, err1, err2, err3)
-	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	e2eenv.WaitFor(t, name+" to exit", 30*time.Second, func() bool {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		return err != nil || strings.Contains(string(stat), ") Z ")
-	})
-	t.Logf("%s (pid %d) killed", name, pid)
+	stopped := e2eenv.Stop(t, name, cs[i].Pid, syscall.SIGKILL, 30*time.Second)
 	restarted := false
 	start := func() {
 		t.Helper()
 		restarted = true
-		args := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
-		log, err := os.Create(filepath.Join(e.Dir, "logs", m.Name+"-kube-apiserver-restarted.log"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer log.Close()
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Env = strings.Split(strings.TrimRight(string(environ), "\x00"), "\x00")
-		cmd.Dir = cwd
-		cmd.Stdout, cmd.Stderr = log, log
-		// Its own process group and no death signal: it outlives this test binary until `down`.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if err := proc.AppendPid(plane.PidFile(e.Dir), cmd.Process.Pid); err != nil {
-			t.Fatal(err)
-		}
-		go func() { _ = cmd.Wait() }()
+		process, log := stopped.Start(t, e, m.Name+"-kube-apiserver-restarted.log")
 		cs := e.Components(t)
 		if j := slices.IndexFunc(cs, func(c e2eenv.Component) bool { return c.Name == name }); j >= 0 {
-			cs[j].Pid, cs[j].Log = cmd.Process.Pid, log.Name()
+			cs[j].Pid, cs[j].Log = process.Pid, log
 			e.WriteComponents(t, cs)
 		}
 		e2eenv.WaitFor(t, name+" to answer again", 2*time.Minute, func() bool {
 			_, code := e.MemberKubectl(t, m, "", "get", "--raw", "/readyz")
 			return code == 0
 		})
-		t.Logf("%s restarted (pid %d)", name, cmd.Process.Pid)
+		t.Logf("%s restarted (pid %d)", name, process.Pid)
 	}
 	t.Cleanup(func() {
 		if !restarted {

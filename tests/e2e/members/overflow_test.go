@@ -343,24 +343,7 @@ func predict(t *testing.T, e e2eenv.Env, args []string) map[string]placement {
 	if code > 1 {
 		t.Fatalf("lint exited %d:\n%s%s", code, stdout, stderr)
 	}
-	var lo struct {
-		Results []struct {
-			Scheduling []struct {
-				Workload struct {
-					Kind, Namespace, Name string
-				} `json:"workload"`
-				Scheduled    bool   `json:"scheduled"`
-				AffinityName string `json:"affinityName"`
-				Clusters     []struct {
-					Name     string `json:"name"`
-					Replicas int64  `json:"replicas"`
-				} `json:"clusters"`
-				Condition struct {
-					Status, Reason, Message string
-				} `json:"condition"`
-			} `json:"scheduling"`
-		} `json:"results"`
-	}
+	var lo e2eenv.LintOutput
 	if err := json.Unmarshal([]byte(stdout), &lo); err != nil {
 		t.Fatalf("lint -o json: %v\n%s", err, stdout)
 	}

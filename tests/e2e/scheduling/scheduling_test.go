@@ -44,25 +44,6 @@ func (p placement) String() string {
 		p.Clusters, p.Reason, p.Message)
 }
 
-type lintOutput struct {
-	Results []struct {
-		Scheduling []struct {
-			Workload struct {
-				Kind, Namespace, Name string
-			} `json:"workload"`
-			Scheduled    bool   `json:"scheduled"`
-			AffinityName string `json:"affinityName"`
-			Clusters     []struct {
-				Name     string `json:"name"`
-				Replicas int64  `json:"replicas"`
-			} `json:"clusters"`
-			Condition struct {
-				Status, Reason, Message string
-			} `json:"condition"`
-		} `json:"scheduling"`
-	} `json:"results"`
-}
-
 // predict is lint's prediction, per workload "Kind/namespace/name": first-time without bindings, the
 // re-schedule of today's bindings with them.
 func predict(t *testing.T, e e2eenv.Env, clusters, workloads, bindings string, policies []string) map[string]placement {
@@ -81,7 +62,7 @@ func predict(t *testing.T, e e2eenv.Env, clusters, workloads, bindings string, p
 	if code > 1 {
 		t.Fatalf("lint exited %d:\n%s", code, out)
 	}
-	var lo lintOutput
+	var lo e2eenv.LintOutput
 	if err := json.Unmarshal([]byte(out), &lo); err != nil {
 		t.Fatalf("lint -o json: %v\n%s", err, out)
 	}
