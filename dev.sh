@@ -677,6 +677,12 @@ HINT
       manifests/examples/pr-edit || true
     echo "HTML report: build/demo-report.html (-o markdown gives the pull-request summary)"
     echo
+    echo "== a policy update Karmada refuses (spec.schedulerName cannot change on UPDATE): the base version stays"
+    echo "== on the server and keeps its workload, nothing moves (tests/data/lifecycle; exit 1 expected) =="
+    build/webhook/karmada-policy-webhook lint --clusters tests/data/lifecycle/clusters.yaml \
+      --workloads tests/data/lifecycle/workloads.yaml --bindings tests/data/lifecycle/bindings.yaml \
+      --base tests/data/lifecycle/base tests/data/lifecycle/scheduler-name || true
+    echo
     echo "== day two: today's bindings (manifests/examples/day2/) once the seed policies are applied =="
     build/webhook/karmada-policy-webhook lint --clusters manifests/examples/clusters.yaml \
       --workloads manifests/examples/workloads.yaml --bindings manifests/examples/day2/bindings.yaml \
