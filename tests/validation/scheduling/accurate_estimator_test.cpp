@@ -6,27 +6,15 @@
 #include "doc/load.hpp"
 #include "model/member_state_decode.hpp"
 #include "model/workload_decode.hpp"
+#include "member_support.hpp"
 #include "scheduling/accurate_estimator.hpp"
 #include "scheduling/available.hpp"
 
 using namespace kpw;
+using kpw::scheduling::test::claim_of;
+using kpw::scheduling::test::member;
 
 namespace {
-
-model::member_state member(std::string_view yaml)
-{
-    model::member_state m;
-    m.cluster = "member1";
-    std::vector<model::member_issue> issues;
-    auto docs = doc::load_yaml(yaml);
-    REQUIRE(docs);
-    for (const auto& d : *docs)
-        model::add_member_objects(m, d.root, issues);
-    model::seal_member(m, issues);
-    for (const auto& i : issues)
-        FAIL_CHECK(i.message);
-    return m;
-}
 
 std::int32_t estimate(std::string_view yaml, const model::replica_request& request, const model::node_claim* claim = nullptr)
 {
@@ -35,17 +23,6 @@ std::int32_t estimate(std::string_view yaml, const model::replica_request& reque
 }
 
 // A pod template's claim, decoded as the workload decoder decodes it.
-model::node_claim claim_of(std::string_view pod_spec_yaml)
-{
-    auto docs = doc::load_yaml(pod_spec_yaml);
-    REQUIRE(docs);
-    field::error_list errors;
-    auto c = model::decode_node_claim((*docs)[0].root, field::path::root("spec"), errors);
-    CHECK(errors.empty());
-    REQUIRE(c);
-    return *c;
-}
-
 const model::replica_request cpu500 = {{"cpu", 500}};
 
 const std::string two_nodes = R"(

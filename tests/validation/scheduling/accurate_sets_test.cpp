@@ -9,28 +9,16 @@
 #include "model/components.hpp"
 #include "model/member_state_decode.hpp"
 #include "model/workload_decode.hpp"
+#include "member_support.hpp"
 #include "scheduling/accurate_estimator.hpp"
 #include "scheduling/component_sets.hpp"
 #include "scheduling/simulator.hpp"
 
 using namespace kpw;
+using kpw::scheduling::test::claim_of;
+using kpw::scheduling::test::member;
 
 namespace {
-
-model::member_state member(std::string_view yaml)
-{
-    model::member_state m;
-    m.cluster = "member1";
-    std::vector<model::member_issue> issues;
-    auto docs = doc::load_yaml(yaml);
-    REQUIRE(docs);
-    for (const auto& d : *docs)
-        model::add_member_objects(m, d.root, issues);
-    model::seal_member(m, issues);
-    for (const auto& i : issues)
-        FAIL_CHECK(i.message);
-    return m;
-}
 
 model::component component(std::string name, std::int32_t replicas, model::replica_request request,
                            std::optional<model::node_claim> claim = std::nullopt)
@@ -44,17 +32,6 @@ model::component component(std::string name, std::int32_t replicas, model::repli
     c.request = std::move(request);
     c.claim = std::move(claim);
     return c;
-}
-
-model::node_claim claim_of(std::string_view pod_spec_yaml)
-{
-    auto docs = doc::load_yaml(pod_spec_yaml);
-    REQUIRE(docs);
-    field::error_list errors;
-    auto c = model::decode_node_claim((*docs)[0].root, field::path::root("spec"), errors);
-    CHECK(errors.empty());
-    REQUIRE(c);
-    return *c;
 }
 
 scheduling::accurate_estimate sets(std::string_view yaml, const std::vector<model::component>& components)
