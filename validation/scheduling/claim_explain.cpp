@@ -120,6 +120,16 @@ void apply_known_holder(std::span<const policy_view> ps, const model::workload& 
 {
     const std::string held = claim_label(*out.holder);
     claim_candidate* mine = find_candidate(out, holder);
+    // A holder the change leaves as it is keeps a template it no longer selects, unless a policy the change
+    // creates or updates preempts it: preemption.go compares priorities only, not whether the holder still
+    // selects the template (seed 2302 sub-case c18-2).
+    if (auto p = !mine && ps[holder].settled ? preemptor(ps, w, holder, gate, out) : std::nullopt) {
+        out.preempted = true;
+        out.policy = p;
+        out.reason = "preempts " + held + preempted_note;
+        find_candidate(out, *p)->why = out.reason;
+        return;
+    }
     if (!mine && ps[holder].settled) {
         const std::string ranked = out.reason;
         out.candidates.push_back({holder, ps[holder].spec->priority.value_or(0), match_priority::mismatch, false,

@@ -170,6 +170,26 @@ TEST_CASE("a policy the change leaves as it is preempts nothing: the detector pr
     CHECK_FALSE(explain_claim(alone.views, w, nullptr, true).preempted);
 }
 
+TEST_CASE("an unchanged holder that no longer selects the template is still preempted by a new policy")
+{
+    // Seed 2302 sub-case c18-2 (v1.16, v1.17): the holder's selectors no longer match, and it is settled, so it
+    // would keep the claim; a created cluster policy with preemption: Always and a higher priority takes it.
+    policy_set s;
+    s.add("holder", select_web("api"), 0, true);
+    auto& preemptor = s.add("new", select_web(), 10, true);
+    preemptor.preemption = "Always";
+    s.views[0].settled = true;
+    auto w = web_workload();
+    claim_by_cpp(w, "holder");
+    auto c = explain_claim(s.views, w, nullptr, true);
+    CHECK(c.preempted);
+    CHECK(c.policy == 1u);
+    c = explain_claim(s.views, w, nullptr, false); // gate off: the holder keeps it, unmatched
+    CHECK_FALSE(c.preempted);
+    CHECK(c.policy == 0u);
+    CHECK(c.holder_unmatched);
+}
+
 TEST_CASE("a PropagationPolicy preempts a cluster policy whatever the priorities; a cluster policy never a PP")
 {
     policy_set s;
