@@ -237,7 +237,7 @@ policy_result lint_policy_typed(policy_kind kind, const doc::value& object, cons
         r.errors.insert(r.errors.begin(), finding{"", "", verdict.mutating_refusal,
                                                   doc::locate(object, verdict.mutating_refusal_at), true});
     if (options.stored && verdict.mutating_refusal.empty())
-        if (auto old = options.stored->find(stored_key(r.kind, r.namespace_name, r.name)); old != options.stored->end())
+        if (auto old = options.stored->find(key_of(r)); old != options.stored->end())
             if (auto refusal = update_refusal(kind, verdict.defaulted, old->second, options.stored_as_applied)) {
                 // Karmada's admission.Denied: no field, reason Forbidden; placed at what changed.
                 const bool scheduler = refusal->find("schedulerName") != std::string::npos;
@@ -260,14 +260,6 @@ policy_result lint_policy_typed(policy_kind kind, const doc::value& object, cons
 }
 
 } // namespace
-
-std::string stored_key(std::string_view kind, std::string_view namespace_, std::string_view name)
-{
-    std::string key(kind);
-    key.append(1, '/').append(kind == model::kind_cluster_propagation_policy ? std::string_view() : namespace_);
-    key.append(1, '/').append(name);
-    return key;
-}
 
 policy_result lint_policy(policy_kind kind, const doc::value& object, const std::string& file, int document,
                           const lint_options& options)

@@ -29,16 +29,14 @@ struct lint_options {
     settings::feature_gates feature_gates; // --feature-gates, karmada-scheduler's syntax; Karmada's defaults
     // How validation.release was chosen ("--karmada-version v1.17", "the server: ..."); "" for the default.
     std::string release_decided_by;
-    // lint --base and plan: the policies on the server before the change, by stored_key (null: none). A
+    // lint --base and plan: the policies on the server before the change, by key (null: none). A
     // policy of PATH whose old version is here is an UPDATE to Karmada's validating webhook
     // (update_refusal: spec.schedulerName and the permanent-id label cannot change).
-    const std::map<std::string, model::policy>* stored = nullptr;
+    const std::map<policy_key, model::policy>* stored = nullptr;
     // The stored policies are the files kubectl last applied (lint --base), not the server's objects (plan).
     bool stored_as_applied = false;
 };
 
-// The key of lint_options::stored: kind, namespace ("" for a ClusterPropagationPolicy) and name.
-std::string stored_key(std::string_view kind, std::string_view namespace_, std::string_view name);
 
 // Lints every document of every input: documents of other kinds are counted as skipped, `kind: List`
 // items are linted one by one, unparsable files become file_errors.

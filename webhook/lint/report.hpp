@@ -127,6 +127,19 @@ struct policy_result {
     std::vector<scheduling_result> scheduling;
 };
 
+// A policy's identity on the server (kind, namespace, name); namespace_ is "" for a
+// ClusterPropagationPolicy. plan's policy sets and lint_options::stored are keyed by it.
+struct policy_key {
+    std::string kind, namespace_, name;
+    auto operator<=>(const policy_key&) const = default;
+};
+
+// The key of a linted policy (its namespace as it was judged in).
+inline policy_key key_of(const policy_result& r)
+{
+    return {r.kind, r.kind == "PropagationPolicy" ? r.namespace_name : std::string(), r.name};
+}
+
 // A file that could not be read or parsed: the run is broken (exit 2), the other files still count.
 struct file_error {
     std::string file;

@@ -56,11 +56,6 @@ std::set<policy_key> policy_keys(const lint::input_set& inputs, const std::strin
     return keys;
 }
 
-policy_key key_of(const lint::policy_result& r)
-{
-    return {r.kind, r.kind == "PropagationPolicy" ? r.namespace_name : std::string(), r.name};
-}
-
 std::vector<model::policy> admitted_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted,
                                              const std::set<policy_key>& keys)
 {
@@ -71,13 +66,11 @@ std::vector<model::policy> admitted_policies(const lint::report& r, const std::v
     return out;
 }
 
-std::map<std::string, model::policy> stored_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted)
+std::map<policy_key, model::policy> stored_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted)
 {
-    std::map<std::string, model::policy> out;
-    for (const auto& t : admitted) {
-        const lint::policy_result& result = r.results[t.result];
-        out.emplace(lint::stored_key(result.kind, result.namespace_name, result.name), t.policy);
-    }
+    std::map<policy_key, model::policy> out;
+    for (const auto& t : admitted)
+        out.emplace(key_of(r.results[t.result]), t.policy);
     return out;
 }
 

@@ -15,14 +15,8 @@
 
 namespace kpw::plan {
 
-// A policy's identity on the server; namespace_ is "" for a ClusterPropagationPolicy.
-struct policy_key {
-    std::string kind, namespace_, name;
-    auto operator<=>(const policy_key&) const = default;
-};
-
-// The key of a linted policy (its namespace as it was judged in).
-policy_key key_of(const lint::policy_result& r);
+using lint::key_of;
+using lint::policy_key;
 
 // The PropagationPolicies and ClusterPropagationPolicies of `inputs` (List items too); a
 // PropagationPolicy without a namespace is in `default_namespace`. Documents that do not parse are
@@ -61,9 +55,9 @@ std::vector<model::policy> admitted_policies(const lint::report& r, const std::v
 // what it selects.
 std::set<policy_key> refused_keys(const lint::report& validated);
 
-// The typed policies among `admitted` (run_lint's, with `r` its report) by lint::stored_key: what the server
+// The typed policies among `admitted` (run_lint's, with `r` its report) by key: what the server
 // holds before the change, which makes a policy of PATH with the same key an UPDATE (lint_options::stored).
-std::map<std::string, model::policy> stored_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted);
+std::map<policy_key, model::policy> stored_policies(const lint::report& r, const std::vector<lint::typed_policy>& admitted);
 
 // The typed policies among `admitted` (run_lint's, with `r` its report) whose key is in `keys`, as they stand
 // on the server: the server's versions of the policies whose update is refused (refused_keys).
