@@ -383,8 +383,18 @@ image() {
   [ "${1:-}" = tests ] && run_tests=1
   local limits
   mapfile -t limits < <(run_limits)
+  # The host's ccache lends the build stage its objects: the stage compiles the sources the host has just
+  # compiled, with the same Debian compiler, so on a fresh machine the image costs a link instead of a
+  # second release build (7 minutes of CPU). Without ccache on the host the stage keeps its own cache.
+  local host_cache=()
+  if command -v ccache >/dev/null 2>&1; then
+    local dir
+    dir=$(ccache -k cache_dir)
+    mkdir -p "$dir"
+    host_cache=(-v "$dir:/host-ccache" --build-arg KPW_CCACHE_DIR=/host-ccache)
+  fi
   step image-build podman_ build --pull=never --network host "${limits[@]}" --build-arg "KPW_TESTS=$run_tests" \
-    -f Containerfile -t "$image_tag" .
+    "${host_cache[@]}" -f Containerfile -t "$image_tag" .
   step image-exists podman_ image exists "$image_tag"
   step image-checks image_checks
   # Every build leaves the previous image and its build stage (with a whole build directory) untagged:
