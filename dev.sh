@@ -63,6 +63,9 @@ required_headers=( # header:package, for the libraries meson finds by their head
 
 started=$SECONDS
 log_dir=.cache/dev-logs
+# Where check, skip and the e2e results append their lines (count_results.py reads $log_dir/checks); a
+# job running beside another appends to a file of its own, merged when it ends (e2e_planes).
+checks_file=$log_dir/checks
 # ccache keys on paths below this root relative to it, so a fresh clone elsewhere (as CI makes) hits the
 # cache a previous clone filled.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
@@ -568,10 +571,33 @@ e2e_releases() {
   return "$rc"
 }
 
+# e2e_planes: every plane and its tests, as `test` runs them. Every plane's binaries are built first, one
+# build after the other (cold: many minutes); then the default release's plane runs its tests while,
+# beside it, the plane with member clusters (issue 39) and then each older release's (issue 37) run theirs.
+# The planes wait on their controllers far more than they compute, and each has its own directory,
+# etcd and loopback ports: side by side they take about the time of the longest instead of the sum
+# (RELIABILITY.md, "Session 24"). The older releases' tests that need the default release skip by design
+# (count_results.py, EXPECTED_SKIP_REASONS).
+e2e_planes() {
+  ensure_go
+  check e2e-build step e2e-build tests/e2e/control-plane.sh build
+  local beside="$log_dir/checks.beside"
+  rm -f "$beside"
+  (
+    checks_file=$beside
+    check e2e-members e2e_members
+    e2e_releases || true
+  ) &
+  local pid=$!
+  check e2e-control-plane e2e
+  wait "$pid" || true
+  [ ! -f "$beside" ] || cat "$beside" >>"$checks_file"
+}
+
 # e2e_results FILE LABEL: every leaf test of `go test -json` as a line "LABEL:package/test" of the checks
 # file (so `test` counts each), failures with their output.
 e2e_results() {
-  python3 - "$1" "$log_dir/checks" "$2" <<'PY'
+  python3 - "$1" "$checks_file" "$2" <<'PY'
 import json, sys
 label = sys.argv[3]
 results, output = {}, {}
@@ -612,7 +638,7 @@ PY
 # COMMAND runs in a subshell, so a failed step inside it ends only this check.
 check() {
   local name=$1; shift
-  if ( "$@" ); then echo "$name OK" >>"$log_dir/checks"; else echo "$name FAIL" >>"$log_dir/checks"; fi
+  if ( "$@" ); then echo "$name OK" >>"$checks_file"; else echo "$name FAIL" >>"$checks_file"; fi
 }
 
 # skip NAME WHY: a check that cannot run on this machine, counted as skipped and said. Never in CI
@@ -620,11 +646,11 @@ check() {
 skip() {
   if [ "${CI:-}" = true ]; then
     say "FAILED: $1 cannot run here: $2"
-    echo "$1 FAIL" >>"$log_dir/checks"
+    echo "$1 FAIL" >>"$checks_file"
     return
   fi
   say "SKIPPED: $1: $2"
-  echo "$1 SKIP" >>"$log_dir/checks"
+  echo "$1 SKIP" >>"$checks_file"
 }
 
 # can_run_containers: podman needs new mount, pid and network namespaces. A machine that is itself a container
@@ -779,12 +805,7 @@ HINT
       skip conformance "Go 1.26 is not installed (the project's machines carry it in /usr/local/go)"
     fi
     if have_go; then
-      check e2e-control-plane e2e
-      # The plane with two member clusters (issue 39), after the memberless one is down.
-      check e2e-members e2e_members
-      # The older releases' planes (issue 37), each after the default's is down: their tests that need the
-      # default release skip by design (count_results.py, EXPECTED_SKIP_REASONS).
-      e2e_releases || true
+      e2e_planes
     else
       skip e2e-control-plane "Go 1.26 is not installed (the project's machines carry it in /usr/local/go)"
     fi

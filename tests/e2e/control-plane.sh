@@ -26,6 +26,9 @@
 #                                             workloads, policies) and wait until they are scheduled
 #   tests/e2e/control-plane.sh release V      print the pinned release V runs as (v1.17 -> v1.17.1), or
 #                                             exit 2 naming the supported ones
+#   tests/e2e/control-plane.sh build          build what every plane needs (the default release's, the
+#                                             members', each older release's), one after the other, so that
+#                                             planes started together (./dev.sh test) build nothing at once
 # An older release's Karmada components (and CRDs, and webhook configuration) come from
 # tests/e2e/go.<release>.mod (built with -modfile, against the Kubernetes minor that release's go.mod
 # requires; docs/e2e.md, "Older Karmada releases"); etcd, kubectl and the plane's own commands are the
@@ -41,9 +44,10 @@ if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then PATH=$PA
 say() { printf 'control-plane.sh: %s\n' "$*" >&2; }
 usage() {
   echo "usage: $0 up DIR [--karmada-version v1.16|v1.17|v1.18] [--members N [--estimator] [--failover]] | down DIR | examples DIR" >&2
-  echo "       $0 nodes DIR MEMBER [--count K] [--cpu C] [--memory M] [--pods P] [--prefix X] | release VERSION" >&2
+  echo "       $0 nodes DIR MEMBER [--count K] [--cpu C] [--memory M] [--pods P] [--prefix X] | release VERSION | build" >&2
   exit 2
 }
+if [ "${1:-}" = build ] && [ $# -eq 1 ]; then set -- build -; fi
 [ $# -ge 2 ] || usage
 cmd=$1 dir=$2
 shift 2
@@ -68,7 +72,7 @@ while [ $# -gt 0 ]; do
 done
 case "$members" in ''|*[!0-9]*) say "--members takes a number, not \"$members\""; exit 2 ;; esac
 if [ -n "$estimator$failover" ] && [ "$members" -eq 0 ]; then say "${estimator:-$failover} needs --members N (N >= 1)"; exit 2; fi
-if [ "$cmd" != release ]; then
+if [ "$cmd" != release ] && [ "$cmd" != build ]; then
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
 fi
@@ -315,7 +319,19 @@ examples() {
   "$bin/seed-examples" --kubeconfig "$dir/kubeconfig" --kubectl "$dir/bin/kubectl" --examples "$repo/manifests/examples"
 }
 
+# build_all: every plane's binaries (each build skips itself when its stamp is current).
+build_all() {
+  local r default
+  default=$(default_release)
+  build
+  build_members
+  for r in $(releases); do
+    [ "$r" = "$default" ] || build_release "$r"
+  done
+}
+
 case "$cmd" in
+  build) build_all ;;
   up) up ;;
   down) down ;;
   examples) examples ;;

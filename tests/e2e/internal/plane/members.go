@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -184,9 +185,15 @@ func (p *Plane) writeMembers() error {
 
 // stopMembers stops the members' API servers (their other processes are in p.procs).
 func (p *Plane) stopMembers() {
+	var stopped sync.WaitGroup
 	for _, m := range p.Members {
 		if m.api != nil {
-			_ = m.api.Stop()
+			stopped.Add(1)
+			go func() {
+				defer stopped.Done()
+				_ = m.api.Stop()
+			}()
 		}
 	}
+	stopped.Wait()
 }
