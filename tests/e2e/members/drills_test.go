@@ -204,7 +204,7 @@ func TestSeedDrillsBySimulate(t *testing.T) {
 	waitEvictedCopyGone(t, e, idc, drillNS)
 	// The untaint is a Cluster event karmada-scheduler handles (pkg/scheduler/event_handler.go); by the
 	// time the member's copy is gone it has. simulate said it leaves the binding alone: nothing of it may
-	// have changed (scheduler.go:395-455 in v1.18.2: an untaint is none of doScheduleBinding's triggers).
+	// have changed (pkg/scheduler/scheduler.go:395-458 in v1.18.2: an untaint is none of doScheduleBinding's triggers).
 	rb = d.binding(t)
 	got = placementOf(rb)
 	d.compare(t, up.name, back, got)
