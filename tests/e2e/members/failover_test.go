@@ -25,7 +25,9 @@ const failoverNS = "members-failover"
 // NotReady Cluster NoSchedule only (cluster.karmada.io/not-ready), which evicts nothing.
 const notReadyTaint = "members.e2e.karmada.io/not-ready"
 
-const failoverManifests = `apiVersion: policy.karmada.io/v1alpha1
+// notReadyTaintPolicy is the ClusterTaintPolicy an operator configures for cluster failover: an IDC
+// Cluster that is not Ready gets the NoExecute taint notReadyTaint, which goes once it is Ready again.
+const notReadyTaintPolicy = `apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterTaintPolicy
 metadata: {name: members-e2e-not-ready}
 spec:
@@ -33,7 +35,9 @@ spec:
   addOnConditions: [{conditionType: Ready, operator: NotIn, statusValues: ["True"]}]
   removeOnConditions: [{conditionType: Ready, operator: In, statusValues: ["True"]}]
   taints: [{key: ` + notReadyTaint + `, effect: NoExecute}]
----
+`
+
+const failoverManifests = notReadyTaintPolicy + `---
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: shop, namespace: members-failover}
@@ -92,50 +96,18 @@ func TestClusterFailover(t *testing.T) {
 	waitPods(t, e, idc, failoverNS, "app=shop", 2)
 
 	restart := killMemberAPIServer(t, e, idc)
-	e2eenv.WaitFor(t, idc.Name+" Ready=False and tainted NoSchedule (Karmada) and NoExecute (the policy)", 3*time.Minute, func() bool {
-		c, err := dyn.Resource(clustersGVR).Get(ctx, idc.Name, metav1.GetOptions{})
-		if err != nil {
-			return false
-		}
-		status, _ := condition(c.Object, "Ready", "status")
-		taints := taintsOf(c)
-		return status == "False" && slices.Contains(taints, "cluster.karmada.io/not-ready:NoSchedule") &&
-			slices.Contains(taints, notReadyTaint+":NoExecute")
-	})
+	waitClusterDown(t, ctx, dyn, idc.Name)
 	waitBinding(t, ctx, dyn, rb, "cloud", cloud.Name+"=2")
 	// The taint manager's event (recorded asynchronously: the scheduler may have acted on the eviction first).
 	e2eenv.WaitFor(t, "the taint manager's EvictWorkloadFromClusterSucceed event for "+idc.Name+" on "+rb, time.Minute, func() bool {
-		return evicted(t, e, rb, idc.Name)
+		return evicted(t, e, failoverNS, rb, idc.Name)
 	})
 	waitPods(t, e, cloud, failoverNS, "app=shop", 2)
-	// Graceful eviction: the task the taint manager left on the binding goes once the new cluster's
-	// replicas are healthy (gracefulEviction controller), not after --graceful-eviction-timeout (10 min).
-	e2eenv.WaitFor(t, "the binding's graceful eviction task for "+idc.Name+" to be done", 2*time.Minute, func() bool {
-		b, err := dyn.Resource(bindingsGVR).Namespace(failoverNS).Get(ctx, rb, metav1.GetOptions{})
-		if err != nil {
-			return false
-		}
-		tasks, _, _ := unstructured.NestedSlice(b.Object, "spec", "gracefulEvictionTasks")
-		return len(tasks) == 0
-	})
+	waitEvictionDone(t, ctx, dyn, failoverNS, rb, idc.Name)
 
 	restart()
-	e2eenv.WaitFor(t, idc.Name+" Ready again and both taints gone", 3*time.Minute, func() bool {
-		c, err := dyn.Resource(clustersGVR).Get(ctx, idc.Name, metav1.GetOptions{})
-		if err != nil {
-			return false
-		}
-		status, _ := condition(c.Object, "Ready", "status")
-		return status == "True" && len(taintsOf(c)) == 0
-	})
-	// The evicted copy on the member: its Work was deleted while the member was away, and the execution
-	// controller keeps a Work's finalizer while its cluster is not Ready (pkg/controllers/execution/
-	// execution_controller.go:178-186 in Karmada v1.18.2), so once the member is back Karmada deletes the
-	// Deployment there and the member's garbage collector its pods.
-	e2eenv.WaitFor(t, "Karmada to remove the evicted shop from "+idc.Name+" once it is back", 3*time.Minute, func() bool {
-		out, code := e.MemberKubectl(t, idc, "", "get", "deployments,pods", "-n", failoverNS, "-o", "name")
-		return code == 0 && strings.TrimSpace(out) == ""
-	})
+	waitClusterBack(t, ctx, dyn, idc.Name)
+	waitEvictedCopyGone(t, e, idc, failoverNS)
 	// No fail-back: the untaint is a Cluster event karmada-scheduler handles (pkg/scheduler/
 	// event_handler.go); by the time the member's copy is gone it has, and the binding is where the
 	// failover put it.
@@ -146,6 +118,64 @@ func TestClusterFailover(t *testing.T) {
 	if got := clustersOf(b); got != cloud.Name+"=2" {
 		t.Errorf("after %s came back the binding is on %s, want %s=2 (no fail-back)", idc.Name, got, cloud.Name)
 	}
+}
+
+// waitClusterDown waits until Karmada's cluster-status controller has marked the Cluster Ready=False
+// (after --cluster-failure-threshold, 30 s), its cluster controller has tainted it
+// cluster.karmada.io/not-ready:NoSchedule and the ClusterTaintPolicy notReadyTaint:NoExecute.
+func waitClusterDown(t *testing.T, ctx context.Context, dyn dynamic.Interface, name string) {
+	t.Helper()
+	e2eenv.WaitFor(t, name+" Ready=False and tainted NoSchedule (Karmada) and NoExecute (the policy)", 3*time.Minute, func() bool {
+		c, err := dyn.Resource(clustersGVR).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false
+		}
+		status, _ := condition(c.Object, "Ready", "status")
+		taints := taintsOf(c)
+		return status == "False" && slices.Contains(taints, "cluster.karmada.io/not-ready:NoSchedule") &&
+			slices.Contains(taints, notReadyTaint+":NoExecute")
+	})
+}
+
+// waitClusterBack waits until the Cluster is Ready again and both taints are gone.
+func waitClusterBack(t *testing.T, ctx context.Context, dyn dynamic.Interface, name string) {
+	t.Helper()
+	e2eenv.WaitFor(t, name+" Ready again and both taints gone", 3*time.Minute, func() bool {
+		c, err := dyn.Resource(clustersGVR).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false
+		}
+		status, _ := condition(c.Object, "Ready", "status")
+		return status == "True" && len(taintsOf(c)) == 0
+	})
+}
+
+// waitEvictionDone waits until the graceful eviction task the taint manager left on the binding for the
+// cluster is gone: the gracefulEviction controller removes it once the new clusters' replicas are healthy,
+// not after --graceful-eviction-timeout (10 min).
+func waitEvictionDone(t *testing.T, ctx context.Context, dyn dynamic.Interface, ns, rb, cluster string) {
+	t.Helper()
+	e2eenv.WaitFor(t, "the binding's graceful eviction task for "+cluster+" to be done", 2*time.Minute, func() bool {
+		b, err := dyn.Resource(bindingsGVR).Namespace(ns).Get(ctx, rb, metav1.GetOptions{})
+		if err != nil {
+			return false
+		}
+		tasks, _, _ := unstructured.NestedSlice(b.Object, "spec", "gracefulEvictionTasks")
+		return len(tasks) == 0
+	})
+}
+
+// waitEvictedCopyGone waits until Karmada has removed the evicted copy from a member that came back: its
+// Work was deleted while the member was away, and the execution controller keeps a Work's finalizer while
+// its cluster is not Ready (pkg/controllers/execution/execution_controller.go:178-186 in Karmada
+// v1.18.2), so once the member is back Karmada deletes the Deployment there and the member's garbage
+// collector its pods.
+func waitEvictedCopyGone(t *testing.T, e e2eenv.Env, m e2eenv.Member, ns string) {
+	t.Helper()
+	e2eenv.WaitFor(t, "Karmada to remove the evicted copy in "+ns+" from "+m.Name+" once it is back", 3*time.Minute, func() bool {
+		out, code := e.MemberKubectl(t, m, "", "get", "deployments,pods", "-n", ns, "-o", "name")
+		return code == 0 && strings.TrimSpace(out) == ""
+	})
 }
 
 // failoverOn says whether the plane's karmada-controller-manager runs with the Failover gate.
@@ -206,9 +236,9 @@ func waitPods(t *testing.T, e e2eenv.Env, m e2eenv.Member, ns, selector string, 
 
 // evicted says whether the taint manager recorded evicting the binding from the cluster (its event,
 // pkg/util/helper/binding.go:501 in Karmada v1.18.2).
-func evicted(t *testing.T, e e2eenv.Env, rb, cluster string) bool {
+func evicted(t *testing.T, e e2eenv.Env, ns, rb, cluster string) bool {
 	t.Helper()
-	out, code := e.KubectlRun(t, "get", "events", "-n", failoverNS, "--field-selector",
+	out, code := e.KubectlRun(t, "get", "events", "-n", ns, "--field-selector",
 		"involvedObject.kind=ResourceBinding,involvedObject.name="+rb+",reason=EvictWorkloadFromClusterSucceed",
 		"-o", "jsonpath={.items[*].message}")
 	return code == 0 && strings.Contains(out, "Evict from cluster "+cluster+" succeed")

@@ -350,15 +350,20 @@ func predict(t *testing.T, e e2eenv.Env, args []string) map[string]placement {
 	out := map[string]placement{}
 	for _, r := range lo.Results {
 		for _, s := range r.Scheduling {
-			p := placement{Scheduled: s.Scheduled, AffinityName: s.AffinityName, Replicas: map[string]int64{},
-				Reason: s.Condition.Reason, Message: s.Condition.Message}
-			for _, c := range s.Clusters {
-				p.Replicas[c.Name] = c.Replicas
-			}
-			out[s.Workload.Kind+"/"+s.Workload.Namespace+"/"+s.Workload.Name] = p
+			out[s.Workload.Kind+"/"+s.Workload.Namespace+"/"+s.Workload.Name] = predicted(s)
 		}
 	}
 	return out
+}
+
+// predicted is one scheduling entry of lint (or of a simulate step) as a placement.
+func predicted(s e2eenv.LintScheduling) placement {
+	p := placement{Scheduled: s.Scheduled, AffinityName: s.AffinityName, Replicas: map[string]int64{},
+		Reason: s.Condition.Reason, Message: s.Condition.Message}
+	for _, c := range s.Clusters {
+		p.Replicas[c.Name] = c.Replicas
+	}
+	return p
 }
 
 // scheduledBinding waits until karmada-scheduler has handled the binding at the step's replicas
@@ -366,18 +371,34 @@ func predict(t *testing.T, e e2eenv.Env, args []string) map[string]placement {
 // Scheduled condition) and returns what it wrote.
 func scheduledBinding(t *testing.T, ctx context.Context, dyn dynamic.Interface, ns, name string, replicas int) placement {
 	t.Helper()
+	return placementOf(handledBinding(t, ctx, dyn, ns, name, "at "+fmt.Sprint(replicas)+" replicas", func(rb *unstructured.Unstructured) bool {
+		r, _, _ := unstructured.NestedInt64(rb.Object, "spec", "replicas")
+		return r == int64(replicas)
+	}))
+}
+
+// handledBinding waits until the binding is as the step makes it (done) and karmada-scheduler has handled
+// it since (schedulerObservedGeneration caught up with its generation, a Scheduled condition), and returns it.
+func handledBinding(t *testing.T, ctx context.Context, dyn dynamic.Interface, ns, name, what string,
+	done func(rb *unstructured.Unstructured) bool) *unstructured.Unstructured {
+	t.Helper()
 	var rb *unstructured.Unstructured
-	e2eenv.WaitFor(t, "karmada-scheduler to handle "+ns+"/"+name+" at "+fmt.Sprint(replicas)+" replicas", 2*time.Minute, func() bool {
+	e2eenv.WaitFor(t, "karmada-scheduler to handle "+ns+"/"+name+" "+what, 2*time.Minute, func() bool {
 		var err error
 		rb, err = dyn.Resource(bindingsGVR).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false
 		}
-		r, _, _ := unstructured.NestedInt64(rb.Object, "spec", "replicas")
 		observed, _, _ := unstructured.NestedInt64(rb.Object, "status", "schedulerObservedGeneration")
 		status, _ := condition(rb.Object, "Scheduled", "status")
-		return r == int64(replicas) && observed >= rb.GetGeneration() && status != ""
+		return done(rb) && observed >= rb.GetGeneration() && status != ""
 	})
+	return rb
+}
+
+// placementOf is what karmada-scheduler wrote into a binding: spec.clusters,
+// status.schedulerObservingAffinityName and the Scheduled condition.
+func placementOf(rb *unstructured.Unstructured) placement {
 	p := placement{Replicas: map[string]int64{}}
 	conds, _, _ := unstructured.NestedSlice(rb.Object, "status", "conditions")
 	for _, c := range conds {
