@@ -62,8 +62,8 @@ lint::report run_lint_against_base(const lint_flags& flags, const lint::input_se
     change.stored = &stored;
     change.stored_as_applied = true; // the base files are what kubectl last applied
     if (dry_run) {
-        std::set<plan::policy_key> gone = plan::policy_keys(base_inputs, options.default_namespace);
-        for (const auto& kept : plan::policy_keys(inputs, options.default_namespace))
+        std::set<plan::policy_key> gone = plan::policy_keys(base_inputs, options.default_namespace, options.enforce_namespace);
+        for (const auto& kept : plan::policy_keys(inputs, options.default_namespace, options.enforce_namespace))
             gone.erase(kept);
         lint::settle_base_claims(*dry_run, base_admitted, base);
         lint::delete_policies(*dry_run, plan::admitted_policies(base, base_admitted, gone));

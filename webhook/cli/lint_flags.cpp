@@ -56,7 +56,10 @@ void add_shared_lint_flags(CLI::App& sub, const std::shared_ptr<lint_flags>& fla
                    "namespace of PropagationPolicies that set none (kubectl's default; with --kubeconfig the "
                    "context's namespace)")
         ->capture_default_str()
-        ->each([flags](const std::string&) { flags->namespace_given = true; });
+        ->each([flags](const std::string&) {
+            flags->namespace_given = true;
+            flags->options.enforce_namespace = true; // kubectl apply -n: another namespace is refused
+        });
     sub.add_option("--unschedulable", flags->unschedulable, "an unschedulable workload is an error (exit 1) or only a warning")
         ->check(CLI::IsMember({"error", "warn"}))
         ->capture_default_str();

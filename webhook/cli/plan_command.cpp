@@ -74,7 +74,7 @@ int run_plan_command(const lint_flags& flags)
     change.stored = &stored;
 
     // kubectl apply: a policy of PATH replaces the server's of the same kind, namespace and name.
-    const auto applied_keys = plan::policy_keys(applied, options->default_namespace);
+    const auto applied_keys = plan::policy_keys(applied, options->default_namespace, options->enforce_namespace);
     const auto server_keys = plan::policy_keys(*server, options->default_namespace);
     const lint::report verdicts = validated(applied, change);
     plan::prune_outcome prune;

@@ -15,6 +15,9 @@ struct input_file {
     std::string name; // as shown in reports: the path as given/walked, or "<stdin>"
     std::string text;
     bool is_stdin = false;
+    // Read from the API server (plan, --kubeconfig), not a file kubectl apply would send: kubectl's
+    // checks of what it sends (-n) do not apply to it.
+    bool from_server = false;
 };
 
 struct input_set {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <iterator>
+#include <optional>
 #include <thread>
 
 #include "cli/exit_codes.hpp"
@@ -107,8 +108,26 @@ struct partial {
 policy_result lint_policy_typed(policy_kind kind, const doc::value& object, const std::string& file, int document,
                                 const lint_options& options, std::vector<typed_policy>* typed, std::size_t index);
 
+// kubectl apply -n NS (cli-runtime pkg/resource/visitor.go RequireNamespace): a namespaced object that names
+// another namespace is refused, and the file's other objects are still sent. Of the objects lint judges,
+// PropagationPolicy is namespaced; ClusterPropagationPolicy is not.
+std::optional<file_error> namespace_refusal(const doc::value& object, const std::string& file, const lint_options& options)
+{
+    const doc::value* metadata = object.find("metadata");
+    const doc::value* ns = metadata ? metadata->find("namespace") : nullptr;
+    if (!ns || !ns->is_string() || ns->text().empty() || ns->text() == options.default_namespace)
+        return std::nullopt;
+    const std::string& given = ns->text();
+    return file_error{file, ns->pos(),
+                      "the namespace from the provided object \"" + given + "\" does not match the namespace \"" +
+                          options.default_namespace + "\". You must pass '--namespace=" + given +
+                          "' to perform this operation. (kubectl apply -n " + options.default_namespace +
+                          " refuses this policy and applies the file's other objects; drop -n, or the policy's "
+                          "metadata.namespace, to apply it)"};
+}
+
 void lint_object(const doc::value& object, const std::string& file, int document, const lint_options& options,
-                 partial& part)
+                 bool enforce_namespace, partial& part)
 {
     report& out = part.out;
     ++out.totals.documents;
@@ -138,6 +157,11 @@ void lint_object(const doc::value& object, const std::string& file, int document
                                std::string(metadata ? metadata->string_at("name") : "")});
         return;
     }
+    if (enforce_namespace && *kind == policy_kind::propagation_policy)
+        if (auto refused = namespace_refusal(object, file, options)) {
+            out.file_errors.push_back(std::move(*refused));
+            return;
+        }
     out.results.push_back(
         lint_policy_typed(*kind, as_kubectl_sends(object), file, document, options, &part.typed, out.results.size()));
     const policy_result& r = out.results.back();
@@ -164,6 +188,7 @@ void warn_repeated_keys(const doc::document& d, const std::string& file, std::si
 void lint_file(const input_file& in, const lint_options& options, partial& part)
 {
     report& out = part.out;
+    const bool enforce_namespace = options.enforce_namespace && !in.from_server;
     auto docs = doc::load_yaml(in.text);
     if (!docs) {
         out.file_errors.push_back({in.name, docs.error().where, docs.error().message});
@@ -186,10 +211,10 @@ void lint_file(const input_file& in, const lint_options& options, partial& part)
         if (auto refused = kubectl_refusal(d.root, in.name)) {
             out.file_errors.push_back(std::move(*refused));
         } else if (!is_kubectl_list(d.root)) {
-            lint_object(d.root, in.name, d.index, options, part);
+            lint_object(d.root, in.name, d.index, options, enforce_namespace, part);
         } else {
             for (const doc::value& item : d.root.find("items")->items())
-                lint_object(item, in.name, d.index, options, part);
+                lint_object(item, in.name, d.index, options, enforce_namespace, part);
         }
         warn_repeated_keys(d, in.name, first_result, out);
     }

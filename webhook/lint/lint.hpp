@@ -18,6 +18,9 @@ namespace kpw::lint {
 
 struct lint_options {
     std::string default_namespace = "default"; // kubectl's namespace for a PropagationPolicy without one
+    // -n given on the command line: kubectl apply -n then refuses a namespaced object of another namespace
+    // (cli-runtime's RequireNamespace visitor, which the builder adds when the namespace is enforced).
+    bool enforce_namespace = false;
     validation_options validation;
     // --validate: what an unknown field does, as kubectl's flag of that name (sent to the API server as
     // fieldValidation). Strict, kubectl's default since 1.27: the object is refused (BadRequest).

@@ -39,7 +39,7 @@ result<bool> reader::add_list(const kube::api_resource& r, const std::string& na
     auto listed = client_.list(r, namespace_);
     if (!listed)
         return listed.error();
-    out.files.push_back({read_label(r, namespace_), std::move(listed->json), false});
+    out.files.push_back({read_label(r, namespace_), std::move(listed->json), false, true});
     return true;
 }
 

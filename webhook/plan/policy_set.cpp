@@ -45,13 +45,19 @@ void for_each_object(const lint::input_file& file, F&& take)
 
 } // namespace
 
-std::set<policy_key> policy_keys(const lint::input_set& inputs, const std::string& default_namespace)
+std::set<policy_key> policy_keys(const lint::input_set& inputs, const std::string& default_namespace,
+                                 bool enforce_namespace)
 {
     std::set<policy_key> keys;
     for (const auto& file : inputs.files)
         for_each_object(file, [&](const doc::value& object) {
-            if (is_policy(object.string_at("kind")))
-                keys.insert(key_of(object, default_namespace));
+            if (!is_policy(object.string_at("kind")))
+                return;
+            policy_key key = key_of(object, default_namespace);
+            if (enforce_namespace && !file.from_server && key.kind == "PropagationPolicy" &&
+                key.namespace_ != default_namespace)
+                return;
+            keys.insert(std::move(key));
         });
     return keys;
 }

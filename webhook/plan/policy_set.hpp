@@ -21,7 +21,10 @@ using lint::policy_key;
 // The PropagationPolicies and ClusterPropagationPolicies of `inputs` (List items too); a
 // PropagationPolicy without a namespace is in `default_namespace`. Documents that do not parse are
 // skipped here (lint reports them).
-std::set<policy_key> policy_keys(const lint::input_set& inputs, const std::string& default_namespace);
+// `enforce_namespace` (-n given): a PropagationPolicy of another namespace is one kubectl apply refuses, so
+// it is no key of what is applied (lint reports the refusal).
+std::set<policy_key> policy_keys(const lint::input_set& inputs, const std::string& default_namespace,
+                                 bool enforce_namespace = false);
 
 // The policies of `inputs` that carry kubectl.kubernetes.io/last-applied-configuration: the ones kubectl
 // apply created or last wrote client-side, the only ones its --prune deletes.

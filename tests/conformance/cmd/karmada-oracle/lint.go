@@ -134,6 +134,11 @@ func (l *linter) document(ctx context.Context, d inputs.Document) error {
 	if version != "v1alpha1" {
 		return fmt.Errorf("%s: document %d: no matches for kind %q in version %q", d.File, d.Index, obj.GetKind(), obj.GetAPIVersion())
 	}
+	if l.opts.namespaceGiven && obj.GetKind() == "PropagationPolicy" {
+		if err := requireNamespace(obj.GetNamespace(), l.opts.namespace); err != nil {
+			return fmt.Errorf("%s: document %d: %w", d.File, d.Index, err)
+		}
+	}
 	ns := l.admitter.RequestNamespace(obj, l.opts.namespace)
 	old := l.stored[storedKey(obj.GetKind(), ns, obj.GetName())] // nil: a CREATE
 	verdict, err := l.admitter.Admit(ctx, obj.DeepCopy(), l.opts.namespace, l.mode, old)
@@ -242,4 +247,16 @@ func objects(paths []string, stdin io.Reader) ([]*unstructured.Unstructured, err
 		}
 	}
 	return out, nil
+}
+
+// requireNamespace is kubectl apply -n NS on a namespaced object (PropagationPolicy; not
+// ClusterPropagationPolicy): cli-runtime's RequireNamespace visitor (k8s.io/cli-runtime v0.35.3
+// pkg/resource/visitor.go:665-683), which the builder adds when the namespace is enforced
+// (builder.go:296-298). The oracle's reader emulates cli-runtime's (package inputs) rather than linking it;
+// this is that visitor's rule and text. An object without a namespace takes NS.
+func requireNamespace(objectNamespace, namespace string) error {
+	if objectNamespace == "" || objectNamespace == namespace {
+		return nil
+	}
+	return fmt.Errorf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.", objectNamespace, namespace, objectNamespace)
 }

@@ -76,18 +76,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // options are lint's flags that the oracle reads.
 type options struct {
-	output       string
-	namespace    string
-	validate     string
-	clusters     []string
-	workloads    []string
-	bindings     []string
-	memberState  string
-	base         []string // --base: the policies before the change (lint's diff); the dry run models the change
-	featureGates string
-	crdDir       string
-	release      string // --karmada-version: must name the release this oracle was built against
-	paths        []string
+	output    string
+	namespace string
+	// namespaceGiven: -n was on the command line, so kubectl apply enforces it (apply.go FilenameParam's
+	// EnforceNamespace): a namespaced object of another namespace is refused.
+	namespaceGiven bool
+	validate       string
+	clusters       []string
+	workloads      []string
+	bindings       []string
+	memberState    string
+	base           []string // --base: the policies before the change (lint's diff); the dry run models the change
+	featureGates   string
+	crdDir         string
+	release        string // --karmada-version: must name the release this oracle was built against
+	paths          []string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -111,6 +114,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, err
 	}
 	o.paths = fs.Args()
+	o.namespaceGiven = fs.Changed("namespace")
 	if len(o.paths) == 0 {
 		o.paths = []string{"-"}
 	}

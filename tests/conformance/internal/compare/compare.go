@@ -172,7 +172,8 @@ func Judge(lint Run, oracle []Run, rules []Rule) Verdict {
 
 // kubectlRefusals are the texts of kubectl's resource builder (k8s.io/cli-runtime) refusing a file:
 // the oracle read it as kubectl does, so lint accepting it is a difference, not an oracle failure.
-var kubectlRefusals = []string{"error parsing ", "unable to decode ", "no objects passed to apply"}
+var kubectlRefusals = []string{"error parsing ", "unable to decode ", "no objects passed to apply",
+	"does not match the namespace"}
 
 // RefusedInput reports whether an exit 2 of the oracle is kubectl's reader refusing an input file
 // (rather than the oracle failing: a usage error, a snapshot it cannot load, ...).

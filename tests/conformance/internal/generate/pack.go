@@ -121,6 +121,11 @@ func GenerateAdmissionPack(seed uint64, index, k int) *Pack {
 	case x < 0.3:
 		p.Args = []string{"--validate=ignore"}
 	}
+	// kubectl apply -n in a tenth of the packs: a policy without a namespace takes it, a PropagationPolicy of
+	// the other namespace is refused (cli-runtime's RequireNamespace), the file's other objects still sent.
+	if pg.chance(0.1) {
+		p.Args = append(p.Args, "-n", pick(pg, []string{"default", "shop"}))
+	}
 	for j := 0; j < k; j++ {
 		g := &gen{r: rand.New(rand.NewPCG(seed, base|uint64(j)))}
 		c := g.admissionCase()
