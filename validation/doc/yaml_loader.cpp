@@ -660,6 +660,75 @@ std::size_t piece_of(const std::vector<std::size_t>& starts, std::size_t offset)
     return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin());
 }
 
+// A line as the stream-level reading sees it.
+enum class line_kind { other, blank, separator, document_end, directive };
+
+// `line` starts with `marker` and holds nothing else but spaces and a comment.
+bool marker_line(std::string_view line, std::string_view marker)
+{
+    if (!line.starts_with(marker))
+        return false;
+    const std::size_t rest = line.find_first_not_of(" \t", marker.size());
+    return rest == std::string_view::npos || line[rest] == '#';
+}
+
+line_kind classify(std::string_view line)
+{
+    while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))
+        line.remove_suffix(1);
+    const std::size_t first = line.find_first_not_of(" \t\r\n\v\f");
+    if (first == std::string_view::npos || line[first] == '#')
+        return line_kind::blank;
+    if (marker_line(line, "---"))
+        return line_kind::separator;
+    if (marker_line(line, "..."))
+        return line_kind::document_end;
+    return line.starts_with('%') ? line_kind::directive : line_kind::other;
+}
+
+// The document index lint reports for each piece's document: yaml-cpp's count of documents
+// (Parser::HandleNextDocument) at the piece's first content line, as its lines give it: each "---" starts a
+// document, content outside a document starts one, "..." ends one (a "..." before any document is an
+// empty document of its own). For a well-formed stream this is the count yaml-cpp reaches; in a malformed
+// piece yaml-cpp may recover into a second document the lines do not show, and the pieces after it keep
+// the index their lines give (the conformance oracle numbers documents by the same lines:
+// tests/conformance/internal/inputs/index.go). -1 for a piece without content.
+std::vector<int> piece_indexes(std::string_view text, const std::vector<std::size_t>& starts)
+{
+    std::vector<int> out(starts.size() + 1, -1);
+    int index = -1;
+    bool open = false;
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string_view::npos)
+            end = text.size();
+        switch (classify(text.substr(at, end - at))) {
+        case line_kind::separator:
+            ++index;
+            open = true;
+            break;
+        case line_kind::document_end:
+            if (!open && index < 0)
+                ++index;
+            open = false;
+            break;
+        case line_kind::other:
+            if (!open) {
+                ++index;
+                open = true;
+            }
+            if (int& first = out[piece_of(starts, at)]; first < 0)
+                first = index;
+            break;
+        case line_kind::blank:
+        case line_kind::directive:
+            break;
+        }
+        at = end + 1;
+    }
+    return out;
+}
+
 // Whether the piece starting at `from` (after its "---", blank and comment lines) starts with '{' or '['.
 bool flow_root(std::string_view text, std::size_t from)
 {
@@ -747,6 +816,7 @@ result<std::vector<document>> load_yaml_stream(std::string_view text, const load
 
     const std::size_t max_nodes = limits.max_nodes ? limits.max_nodes : 4 * text.size() + 1024;
     const std::vector<std::size_t> pieces = piece_starts(text);
+    const std::vector<int> numbered = piece_indexes(text, pieces);
     std::vector<document> docs;
     std::size_t read_piece = std::string_view::npos; // the last piece whose first document was read
     std::size_t base = 0;                              // where yaml-cpp starts reading
@@ -773,7 +843,8 @@ result<std::vector<document>> load_yaml_stream(std::string_view text, const load
             if (root.is_null())
                 return; // an empty document ("---" alone) is skipped, as kubectl skips it
             read_piece = piece;
-            docs.push_back({index, builder.start(), std::move(root), builder.take_repeated()});
+            docs.push_back({numbered[piece] >= 0 ? numbered[piece] : index, builder.start(), std::move(root),
+                            builder.take_repeated()});
         };
         std::optional<position> failed;
         std::string why;

@@ -59,3 +59,16 @@ TEST_CASE("list_items: an object with a sequence of items is a List, whatever it
     CHECK(items_of(R"({"kind":"List"})") == -1);
     CHECK(items_of(R"([{"kind":"List","items":[]}])") == -1);
 }
+
+TEST_CASE("load_yaml: a piece yaml-cpp reads as two documents keeps the pieces after it numbered by their lines")
+{
+    // The first piece dedents below its first key: yaml-cpp ends the document there and reads "spec:" as a
+    // second one; kubectl reads only the piece's first document. The next piece is document 1 by its lines
+    // (as the conformance oracle numbers it), not 2 by yaml-cpp's count.
+    auto r = doc::load_yaml("    app: x\nspec:\n  a: b\n---\nkind: K\n");
+    REQUIRE(r.ok());
+    REQUIRE(r->size() == 2);
+    CHECK((*r)[0].index == 0);
+    CHECK((*r)[1].index == 1);
+    CHECK((*r)[1].root.string_at("kind") == "K");
+}
