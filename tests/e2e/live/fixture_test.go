@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -140,6 +141,9 @@ type placement struct {
 	Generation, Observed int64
 	Scheduled            string // the Scheduled condition's status ("" when there is none)
 	Clusters             string // spec.clusters as "name=replicas", sorted, comma separated
+	// PlacementApplied: karmada-scheduler has scheduled the binding's current spec.placement (its
+	// policy.karmada.io/applied-placement annotation, written with spec.clusters, is that placement).
+	PlacementApplied bool
 }
 
 // bindings reads the examples' bindings, per workload "Kind/namespace/name".
@@ -154,7 +158,7 @@ func (x *examples) bindings(t *testing.T, ctx context.Context) map[string]placem
 		kind, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "kind")
 		ns, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "namespace")
 		name, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "name")
-		p := placement{Generation: rb.GetGeneration(), Clusters: clusterList(&rb)}
+		p := placement{Generation: rb.GetGeneration(), Clusters: clusterList(&rb), PlacementApplied: placementApplied(&rb)}
 		p.Observed, _, _ = unstructured.NestedInt64(rb.Object, "status", "schedulerObservedGeneration")
 		conds, _, _ := unstructured.NestedSlice(rb.Object, "status", "conditions")
 		for _, c := range conds {
@@ -296,4 +300,21 @@ func field(t *testing.T, doc, name string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// placementApplied: the placement karmada-scheduler last scheduled (scheduler.go
+// patchScheduleResultForResourceBinding writes it as the policy.karmada.io/applied-placement annotation
+// with spec.clusters) is the binding's spec.placement, compared as JSON values.
+func placementApplied(rb *unstructured.Unstructured) bool {
+	applied := rb.GetAnnotations()["policy.karmada.io/applied-placement"]
+	spec, found, err := unstructured.NestedMap(rb.Object, "spec", "placement")
+	if applied == "" || !found || err != nil {
+		return false
+	}
+	b, err := json.Marshal(spec)
+	if err != nil {
+		return false
+	}
+	var want, got any
+	return json.Unmarshal(b, &want) == nil && json.Unmarshal([]byte(applied), &got) == nil && reflect.DeepEqual(want, got)
 }

@@ -297,12 +297,14 @@ func planThenApply(t *testing.T, ctx context.Context, c lifecycleCase) {
 	}
 	// The plane has made the change when each workload the case changes is held as the case says (not as
 	// plan says: a wrong plan must fail the comparison below, not time out) and, unless released, its binding
-	// has a newer generation the scheduler has observed.
+	// has a newer generation the scheduler has observed, and the scheduler has scheduled its new placement
+	// (with a controller-manager restarted for the case, an earlier write may already have raised the
+	// generation: measured once under load, the preemption case compared before the scheduler had acted).
 	var now map[string]string
 	after := x.waitScheduled(t, ctx, func(w string, p placement) bool {
 		now = x.holders(t, ctx)
 		holder, changed := c.want[w]
-		return !changed || (now[w] == holder && (holder == "" || p.Generation > before[w].Generation))
+		return !changed || (now[w] == holder && (holder == "" || p.Generation > before[w].Generation && p.PlacementApplied))
 	})
 	for _, w := range exampleWorkloads {
 		if now[w] != predictedHolder[w] {
