@@ -418,16 +418,9 @@ func scheduleResults(t *testing.T, e e2eenv.Env, uid types.UID) map[string]int64
 	}
 	results := map[string]int64{}
 	for _, ev := range list.Items {
-		_, result, ok := strings.Cut(ev.Message, "Result: {")
-		if !ok {
-			continue
+		if result, ok := e2eenv.ScheduleResult(ev.Message); ok {
+			results[result] += max(ev.Count, 1)
 		}
-		var cs []string
-		for _, c := range strings.Split(strings.TrimSuffix(result, "}"), ", ") {
-			cs = append(cs, strings.Replace(c, ":", "=", 1))
-		}
-		sort.Strings(cs)
-		results[strings.Join(cs, ",")] += max(ev.Count, 1)
 	}
 	return results
 }

@@ -106,16 +106,9 @@ func scheduleResults(t *testing.T, ctx context.Context, dyn dynamic.Interface, w
 	var out []string
 	for _, ev := range items {
 		msg, _, _ := unstructured.NestedString(ev.Object, "message")
-		_, result, ok := strings.Cut(msg, "Result: {")
-		if !ok {
-			continue
+		if result, ok := e2eenv.ScheduleResult(msg); ok {
+			out = append(out, result)
 		}
-		var cs []string
-		for _, c := range strings.Split(strings.TrimSuffix(result, "}"), ", ") {
-			cs = append(cs, strings.Replace(c, ":", "=", 1))
-		}
-		sort.Strings(cs)
-		out = append(out, strings.Join(cs, ","))
 	}
 	return out
 }
