@@ -46,7 +46,7 @@ pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& l
     const int rc = posix_spawn(&pid, KPW_BINARY, &fa, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0)
-        throw std::runtime_error("cannot spawn " KPW_BINARY);
+        throw std::runtime_error(std::string("cannot spawn ") + KPW_BINARY);
     return pid;
 }
 
