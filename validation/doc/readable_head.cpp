@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "doc/load.hpp"
+#include "doc/stream_lines.hpp"
 
 namespace kpw::doc {
 namespace {
@@ -16,13 +17,8 @@ std::vector<std::size_t> separator_lines(std::string_view text)
         std::size_t end = text.find('\n', at);
         if (end == std::string_view::npos)
             end = text.size();
-        std::string_view line = text.substr(at, end - at);
-        if (line.starts_with("---")) {
-            std::string_view rest = line.substr(3);
-            const std::size_t first = rest.find_first_not_of(" \t\r");
-            if (first == std::string_view::npos || rest[first] == '#')
-                out.push_back(at);
-        }
+        if (classify_line(text.substr(at, end - at)) == line_kind::separator)
+            out.push_back(at);
         at = end + 1;
     }
     return out;

@@ -20,6 +20,7 @@
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
 
+#include "doc/stream_lines.hpp"
 #include "doc/yaml_errors.hpp"
 #include "doc/yaml_scalars.hpp"
 #include "doc/yaml_tabs.hpp"
@@ -660,32 +661,6 @@ std::size_t piece_of(const std::vector<std::size_t>& starts, std::size_t offset)
     return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin());
 }
 
-// A line as the stream-level reading sees it.
-enum class line_kind { other, blank, separator, document_end, directive };
-
-// `line` starts with `marker` and holds nothing else but spaces and a comment.
-bool marker_line(std::string_view line, std::string_view marker)
-{
-    if (!line.starts_with(marker))
-        return false;
-    const std::size_t rest = line.find_first_not_of(" \t", marker.size());
-    return rest == std::string_view::npos || line[rest] == '#';
-}
-
-line_kind classify(std::string_view line)
-{
-    while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))
-        line.remove_suffix(1);
-    const std::size_t first = line.find_first_not_of(" \t\r\n\v\f");
-    if (first == std::string_view::npos || line[first] == '#')
-        return line_kind::blank;
-    if (marker_line(line, "---"))
-        return line_kind::separator;
-    if (marker_line(line, "..."))
-        return line_kind::document_end;
-    return line.starts_with('%') ? line_kind::directive : line_kind::other;
-}
-
 // The document index lint reports for each piece's document: yaml-cpp's count of documents
 // (Parser::HandleNextDocument) at the piece's first content line, as its lines give it: each "---" starts a
 // document, content outside a document starts one, "..." ends one (a "..." before any document is an
@@ -702,7 +677,7 @@ std::vector<int> piece_indexes(std::string_view text, const std::vector<std::siz
         std::size_t end = text.find('\n', at);
         if (end == std::string_view::npos)
             end = text.size();
-        switch (classify(text.substr(at, end - at))) {
+        switch (classify_line(text.substr(at, end - at))) {
         case line_kind::separator:
             ++index;
             open = true;
