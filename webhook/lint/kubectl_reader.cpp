@@ -137,4 +137,22 @@ std::optional<file_error> kubectl_refusal(doc::value& document, const std::strin
     return std::nullopt;
 }
 
+std::optional<file_error> namespace_refusal(const doc::value& object, const std::string& file,
+                                            const std::string& enforced_namespace)
+{
+    if (object.string_at("kind") != "PropagationPolicy")
+        return std::nullopt;
+    const doc::value* metadata = object.find("metadata");
+    const doc::value* ns = metadata ? metadata->find("namespace") : nullptr;
+    if (!ns || !ns->is_string() || ns->text().empty() || ns->text() == enforced_namespace)
+        return std::nullopt;
+    const std::string& given = ns->text();
+    return file_error{file, ns->pos(),
+                      "the namespace from the provided object \"" + given + "\" does not match the namespace \"" +
+                          enforced_namespace + "\". You must pass '--namespace=" + given +
+                          "' to perform this operation. (kubectl apply -n " + enforced_namespace +
+                          " refuses this policy and applies the file's other objects; drop -n, or the policy's "
+                          "metadata.namespace, to apply it)"};
+}
+
 } // namespace kpw::lint

@@ -27,4 +27,11 @@ bool is_kubectl_list(const doc::value& document);
 // The refusal in kubectl's words at the node to edit, or nullopt.
 std::optional<file_error> kubectl_refusal(doc::value& document, const std::string& file);
 
+// kubectl apply -n NS (cli-runtime pkg/resource/visitor.go:665-683 RequireNamespace, which the builder adds
+// when -n is given): a namespaced object that names another namespace is refused, and the file's other
+// objects are still sent. Of the objects lint judges, PropagationPolicy is namespaced; a
+// ClusterPropagationPolicy is not. kubectl's text at metadata.namespace, or nullopt.
+std::optional<file_error> namespace_refusal(const doc::value& object, const std::string& file,
+                                            const std::string& enforced_namespace);
+
 } // namespace kpw::lint

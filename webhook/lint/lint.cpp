@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <atomic>
 #include <iterator>
-#include <optional>
 #include <thread>
 
 #include "cli/exit_codes.hpp"
@@ -108,24 +107,6 @@ struct partial {
 policy_result lint_policy_typed(policy_kind kind, const doc::value& object, const std::string& file, int document,
                                 const lint_options& options, std::vector<typed_policy>* typed, std::size_t index);
 
-// kubectl apply -n NS (cli-runtime pkg/resource/visitor.go RequireNamespace): a namespaced object that names
-// another namespace is refused, and the file's other objects are still sent. Of the objects lint judges,
-// PropagationPolicy is namespaced; ClusterPropagationPolicy is not.
-std::optional<file_error> namespace_refusal(const doc::value& object, const std::string& file, const lint_options& options)
-{
-    const doc::value* metadata = object.find("metadata");
-    const doc::value* ns = metadata ? metadata->find("namespace") : nullptr;
-    if (!ns || !ns->is_string() || ns->text().empty() || ns->text() == options.default_namespace)
-        return std::nullopt;
-    const std::string& given = ns->text();
-    return file_error{file, ns->pos(),
-                      "the namespace from the provided object \"" + given + "\" does not match the namespace \"" +
-                          options.default_namespace + "\". You must pass '--namespace=" + given +
-                          "' to perform this operation. (kubectl apply -n " + options.default_namespace +
-                          " refuses this policy and applies the file's other objects; drop -n, or the policy's "
-                          "metadata.namespace, to apply it)"};
-}
-
 void lint_object(const doc::value& object, const std::string& file, int document, const lint_options& options,
                  bool enforce_namespace, partial& part)
 {
@@ -157,8 +138,8 @@ void lint_object(const doc::value& object, const std::string& file, int document
                                std::string(metadata ? metadata->string_at("name") : "")});
         return;
     }
-    if (enforce_namespace && *kind == policy_kind::propagation_policy)
-        if (auto refused = namespace_refusal(object, file, options)) {
+    if (enforce_namespace)
+        if (auto refused = namespace_refusal(object, file, options.default_namespace)) {
             out.file_errors.push_back(std::move(*refused));
             return;
         }

@@ -2,6 +2,7 @@
 #include "plan/policy_set.hpp"
 
 #include "doc/load.hpp"
+#include "lint/kubectl_reader.hpp"
 #include "lint/lint.hpp"
 #include "scheduling/policy_update.hpp"
 
@@ -53,11 +54,9 @@ std::set<policy_key> policy_keys(const lint::input_set& inputs, const std::strin
         for_each_object(file, [&](const doc::value& object) {
             if (!is_policy(object.string_at("kind")))
                 return;
-            policy_key key = key_of(object, default_namespace);
-            if (enforce_namespace && !file.from_server && key.kind == "PropagationPolicy" &&
-                key.namespace_ != default_namespace)
-                return;
-            keys.insert(std::move(key));
+            if (enforce_namespace && !file.from_server && lint::namespace_refusal(object, file.name, default_namespace))
+                return; // kubectl apply -n refuses it: nothing of it is applied
+            keys.insert(key_of(object, default_namespace));
         });
     return keys;
 }
