@@ -696,6 +696,9 @@ HINT
     echo "== the overflow policy on Karmada v1.17 (--karmada-version): overflowAffinities came in v1.18.0 (exit 1 expected) =="
     build/webhook/karmada-policy-webhook lint --karmada-version v1.17 manifests/examples/overflow-onprem-cloud.yaml || true
     echo
+    echo "== -n as kubectl apply -n: a policy of another namespace is refused (exit 2 expected) =="
+    build/webhook/karmada-policy-webhook lint -n production manifests/examples/dc-groups.yaml || true
+    echo
     echo "== lint of the broken examples (exit 1 expected: Karmada would deny them) =="
     build/webhook/karmada-policy-webhook lint manifests/examples/broken || true
     echo
