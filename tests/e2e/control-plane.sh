@@ -34,8 +34,9 @@
 # requires; docs/e2e.md, "Older Karmada releases"); etcd, kubectl and the plane's own commands are the
 # default's, kube-apiserver too unless the release's modfile builds its own (v1.16.0: v1.34.1).
 # Environment: KPW_BINARY (default build/webhook/karmada-policy-webhook), KPW_E2E_BIN (built binaries,
-# default build-e2e/bin; an older release's in KPW_E2E_BIN/<release>), KPW_E2E_TIMEOUT (seconds for `up`,
-# default 300).
+# default build-e2e/bin; an older release's in KPW_E2E_BIN/<release>), KPW_PLANE_CACHE (where they are
+# built and kept per machine, default ~/.cache/karmada-policy-webhook/plane), KPW_E2E_TIMEOUT (seconds for
+# `up`, default 300).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -79,28 +80,64 @@ fi
 bin=${KPW_E2E_BIN:-$repo/build-e2e/bin}
 webhook=${KPW_BINARY:-$repo/build/webhook/karmada-policy-webhook}
 
-# build: the binaries, relinked only when the module's pins, its sources or Go change (a stamp), so a
-# second `up` on the same machine starts in seconds.
+# Built binaries are kept per machine, outside the clone, one directory per set of binaries and stamp
+# (KPW_PLANE_CACHE, default ~/.cache/karmada-policy-webhook/plane), and hard-linked into $bin: a clone at
+# another path (CI's) takes them in a second instead of relinking every binary (about four minutes on
+# two cores). Each set keeps its two newest stamps.
+cache=${KPW_PLANE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/karmada-policy-webhook/plane}
+
+# cached SET WANT STAMP BUILDER [ARG...]: when this returns, STAMP's directory holds SET's binaries of stamp
+# WANT (STAMP says so); `BUILDER OUT ARG...` builds them into OUT when the cache has none. A lock per set,
+# so that two clones building at once build once.
+cached() {
+  local set=$1 want=$2 stamp=$3 builder=$4 dest entry fd
+  shift 4
+  dest=$(dirname "$stamp")
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  mkdir -p "$cache" "$dest"
+  exec {fd}>"$cache/$set.lock"
+  flock "$fd"
+  entry="$cache/$set-$want"
+  if [ -f "$entry/.complete" ]; then
+    say "taking $set's binaries from $entry (built on this machine before)"
+  else
+    rm -rf "$entry.partial"
+    mkdir -p "$entry.partial"
+    "$builder" "$entry.partial" "$@"
+    touch "$entry.partial/.complete"
+    mv "$entry.partial" "$entry"
+  fi
+  # Hard links where the cache and the clone share a file system, copies where they do not.
+  cp -alf "$entry/." "$dest/" 2>/dev/null || cp -af "$entry/." "$dest/"
+  rm -f "$dest/.complete"
+  touch "$entry"
+  find "$cache" -mindepth 1 -maxdepth 1 -type d -name "$set-*" -printf '%T@ %p\n' | sort -rn | tail -n +3 |
+    cut -d' ' -f2- | xargs -r rm -rf
+  echo "$want" >"$stamp"
+  exec {fd}>&-
+}
+
+# build: the default plane's binaries, relinked only when the module's pins, its sources or Go change (the
+# stamp), so a second `up` on the same machine starts in seconds.
 build() {
-  local stamp want
+  local want
   # This script counts too: it lists what is built.
   want=$(cd "$here" && { go version; cat go.mod go.sum control-plane.sh; find cmd internal -name '*.go' -print0 | sort -z | xargs -0 cat; } | sha256sum | cut -d' ' -f1)
-  stamp="$bin/.stamp"
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
-  mkdir -p "$bin"
-  say "building etcd, kube-apiserver, kubectl and Karmada's components into $bin (cold: many minutes; then cached)"
-  local t0=$SECONDS
+  cached default "$want" "$bin/.stamp" build_default_into
+}
+build_default_into() {
+  local out=$1 t0=$SECONDS
+  say "building etcd, kube-apiserver, kubectl and Karmada's components into $out (cold: many minutes; then cached)"
   (cd "$here" &&
-    go build -o "$bin/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver &&
-    go build -o "$bin/kubectl" k8s.io/kubernetes/cmd/kubectl &&
-    go build -o "$bin/etcd" ./cmd/etcd &&
-    go build -o "$bin/karmada-webhook" github.com/karmada-io/karmada/cmd/webhook &&
-    go build -o "$bin/karmada-scheduler" github.com/karmada-io/karmada/cmd/scheduler &&
-    go build -o "$bin/karmada-aggregated-apiserver" github.com/karmada-io/karmada/cmd/aggregated-apiserver &&
-    go build -o "$bin/karmada-controller-manager" github.com/karmada-io/karmada/cmd/controller-manager &&
-    go build -o "$bin/control-plane" ./cmd/control-plane &&
-    go build -o "$bin/seed-examples" ./cmd/seed-examples)
-  echo "$want" >"$stamp"
+    go build -o "$out/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver &&
+    go build -o "$out/kubectl" k8s.io/kubernetes/cmd/kubectl &&
+    go build -o "$out/etcd" ./cmd/etcd &&
+    go build -o "$out/karmada-webhook" github.com/karmada-io/karmada/cmd/webhook &&
+    go build -o "$out/karmada-scheduler" github.com/karmada-io/karmada/cmd/scheduler &&
+    go build -o "$out/karmada-aggregated-apiserver" github.com/karmada-io/karmada/cmd/aggregated-apiserver &&
+    go build -o "$out/karmada-controller-manager" github.com/karmada-io/karmada/cmd/controller-manager &&
+    go build -o "$out/control-plane" ./cmd/control-plane &&
+    go build -o "$out/seed-examples" ./cmd/seed-examples)
   say "built in $((SECONDS - t0)) s"
 }
 
@@ -108,34 +145,33 @@ build() {
 # Kubernetes), karmadactl and karmada-scheduler-estimator (go.mod's Karmada), KWOK from go.kwok.mod (its
 # own graph: sigs.k8s.io/kwok v0.8.0 requires k8s.io/* v0.36.1, does not compile against go.mod's v0.35.3
 # replaces (k8s.io/cri-client's log API) and would raise controller-runtime, grpc and otel under every
-# component; docs/e2e.md,
-# "Member clusters") and kwok-nodes. Its own stamp, so that a
-# plane without members builds nothing more.
+# component; docs/e2e.md, "Member clusters") and kwok-nodes. Its own stamp, so that a plane without
+# members builds nothing more.
 build_members() {
-  local stamp want t0
-  want=$(cd "$here" && { go version; cat go.mod go.sum go.kwok.mod go.kwok.sum; declare -f build_members;
+  local want
+  want=$(cd "$here" && { go version; cat go.mod go.sum go.kwok.mod go.kwok.sum; declare -f build_members_into;
     find cmd/kwok-nodes internal/plane -name '*.go' -print0 | sort -z | xargs -0 cat; } | sha256sum | cut -d' ' -f1)
-  stamp="$bin/.stamp-members"
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  cached members "$want" "$bin/.stamp-members" build_members_into
+}
+build_members_into() {
+  local out=$1 t0=$SECONDS
   # karmada-scheduler and karmada-scheduler-estimator talk gRPC with messages that embed k8s.io/api types
   # (pkg/estimator/pb); from k8s.io/api v0.35 those implement proto.Message only under this tag, which
   # Karmada's own build sets on every binary (hack/build.sh:64-65; Makefile:119-120 for its tests).
   # Without it karmada-scheduler panics on its first estimator call ("message *v1.NodeSelector is neither a
-  # v1 or v2 Message"). Both are built with it into $bin/estimator/, used with --estimator; the plane's
+  # v1 or v2 Message"). Both are built with it into estimator/, used with --estimator; the plane's
   # other binaries stay as they are.
   local estimator_tags=kubernetes_protomessage_one_more_release
-  mkdir -p "$bin/estimator"
-  say "building the member clusters' components into $bin (cold: minutes; then cached)"
-  t0=$SECONDS
+  mkdir -p "$out/estimator"
+  say "building the member clusters' components into $out (cold: minutes; then cached)"
   (cd "$here" &&
-    go build -o "$bin/kube-controller-manager" k8s.io/kubernetes/cmd/kube-controller-manager &&
-    go build -o "$bin/kube-scheduler" k8s.io/kubernetes/cmd/kube-scheduler &&
-    go build -o "$bin/karmadactl" github.com/karmada-io/karmada/cmd/karmadactl &&
-    go build -tags "$estimator_tags" -o "$bin/estimator/karmada-scheduler-estimator" github.com/karmada-io/karmada/cmd/scheduler-estimator &&
-    go build -tags "$estimator_tags" -o "$bin/estimator/karmada-scheduler" github.com/karmada-io/karmada/cmd/scheduler &&
-    go build -modfile go.kwok.mod -o "$bin/kwok" sigs.k8s.io/kwok/cmd/kwok &&
-    go build -o "$bin/kwok-nodes" ./cmd/kwok-nodes)
-  echo "$want" >"$stamp"
+    go build -o "$out/kube-controller-manager" k8s.io/kubernetes/cmd/kube-controller-manager &&
+    go build -o "$out/kube-scheduler" k8s.io/kubernetes/cmd/kube-scheduler &&
+    go build -o "$out/karmadactl" github.com/karmada-io/karmada/cmd/karmadactl &&
+    go build -tags "$estimator_tags" -o "$out/estimator/karmada-scheduler-estimator" github.com/karmada-io/karmada/cmd/scheduler-estimator &&
+    go build -tags "$estimator_tags" -o "$out/estimator/karmada-scheduler" github.com/karmada-io/karmada/cmd/scheduler &&
+    go build -modfile go.kwok.mod -o "$out/kwok" sigs.k8s.io/kwok/cmd/kwok &&
+    go build -o "$out/kwok-nodes" ./cmd/kwok-nodes)
   say "built the member components in $((SECONDS - t0)) s"
 }
 
@@ -171,27 +207,27 @@ resolve() {
 # build_release R: an older release's Karmada components (and its kube-apiserver where its modfile builds
 # one) into $bin/R, against go.R.mod; everything else links to the default's. Its own stamp.
 build_release() {
-  local r=$1 rbin="$bin/$1" mod="go.$1.mod" stamp want t0
-  # The stamp: Go, the release's pins and this function (not the whole script: editing the rest of it
-  # does not change what is built here).
-  want=$(cd "$here" && { go version; cat "$mod" "go.$r.sum"; declare -f build_release; } | sha256sum | cut -d' ' -f1)
-  stamp="$rbin/.stamp"
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
-  mkdir -p "$rbin"
-  say "building Karmada $r's components into $rbin against $mod (cold: many minutes; then cached)"
-  t0=$SECONDS
-  local c
+  local want
+  # The stamp: Go, the release's pins and the builder (not the whole script: editing the rest of it does
+  # not change what is built here).
+  want=$(cd "$here" && { go version; cat "go.$1.mod" "go.$1.sum"; declare -f build_release_into; } | sha256sum | cut -d' ' -f1)
+  cached "$1" "$want" "$bin/$1/.stamp" build_release_into "$1"
+}
+build_release_into() {
+  local out=$1 r=$2 c t0=$SECONDS
+  local mod="go.$r.mod"
+  say "building Karmada $r's components into $out against $mod (cold: many minutes; then cached)"
   for c in webhook scheduler aggregated-apiserver controller-manager; do
-    (cd "$here" && go build -modfile "$mod" -o "$rbin/karmada-$c" "github.com/karmada-io/karmada/cmd/$c")
+    (cd "$here" && go build -modfile "$mod" -o "$out/karmada-$c" "github.com/karmada-io/karmada/cmd/$c")
   done
   if grep -q 'k8s.io/kubernetes/cmd/kube-apiserver' "$here/$mod"; then
-    (cd "$here" && go build -modfile "$mod" -o "$rbin/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+    (cd "$here" && go build -modfile "$mod" -o "$out/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
   else
-    ln -sfn ../kube-apiserver "$rbin/kube-apiserver"
+    ln -sfn ../kube-apiserver "$out/kube-apiserver"
   fi
-  ln -sfn ../etcd "$rbin/etcd"
-  ln -sfn ../kubectl "$rbin/kubectl"
-  echo "$want" >"$stamp"
+  # Relative: they name the default's binaries beside the release's directory wherever it is linked.
+  ln -sfn ../etcd "$out/etcd"
+  ln -sfn ../kubectl "$out/kubectl"
   say "built Karmada $r in $((SECONDS - t0)) s"
 }
 
