@@ -452,8 +452,10 @@ result<json_stream> read_json_stream(std::string_view text, const load_limits& l
     for (std::size_t at = 0;;) {
         while (at < text.size() && std::string_view(" \t\r\n").find(text[at]) != std::string_view::npos)
             ++at;
-        if (at == text.size())
+        if (at == text.size()) {
+            out.values_end = last_end;
             return out;
+        }
         rapidjson::InsituStringStream ms(buffer.data() + at);
         tree_builder builder(limits.max_depth, {}, surrogate_escapes);
         builder.track(text, at);
@@ -477,12 +479,15 @@ result<json_stream> read_json_stream(std::string_view text, const load_limits& l
         const position where = position_of(text, at + ok.Offset());
         if (builder.too_deep())
             return failure{"JSON nested deeper than " + std::to_string(limits.max_depth) + " levels", where};
-        if (values > 1)
-            return failure{std::string("invalid JSON after ") + std::to_string(values) +
-                               " JSON values: kubectl reads a file that starts with '{' as a stream of JSON values "
-                               "and refuses it here (" +
-                               rapidjson::GetParseError_En(error_code(text.substr(at), ok)) + ")",
-                           where};
+        out.values_end = last_end;
+        if (values > 1) {
+            out.error = failure{std::string("invalid JSON after ") + std::to_string(values) +
+                                    " JSON values: kubectl reads a file that starts with '{' as a stream of JSON "
+                                    "values and refuses it here (" +
+                                    rapidjson::GetParseError_En(error_code(text.substr(at), ok)) + ")",
+                                where};
+            return out;
+        }
         out.yaml_from = last_end;
         return out;
     }

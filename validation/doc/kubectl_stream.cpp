@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // load_yaml: a file cut into documents as kubectl's reader cuts it (apimachinery pkg/util/yaml
-// YAMLOrJSONDecoder): JSON values while Go's JSON decoder reads them, YAML after.
+// YAMLOrJSONDecoder): JSON values while Go's JSON decoder reads them, YAML after; and
+// kubectl_readable_head, how much of such a file kubectl takes before the document it cannot decode.
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -89,6 +90,8 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
     auto json = read_json_stream(text, limits);
     if (!json)
         return json.error();
+    if (json->error)
+        return *json->error;
     std::vector<document> docs = std::move(json->documents);
     if (json->yaml_from != std::string_view::npos) {
         const auto from = consume_whitespace(text, json->yaml_from);
@@ -108,6 +111,35 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
     for (std::size_t i = 0; i < docs.size(); ++i)
         docs[i].index = static_cast<int>(i);
     return docs;
+}
+
+std::size_t kubectl_readable_head(std::string_view text, const load_limits& limits)
+{
+    if (!kubectl_reads_json(text))
+        return yaml_readable_head(text, limits);
+    // The shape of load_yaml: the JSON values, then YAML from where the JSON decoder gave up.
+    auto json = read_json_stream(text, limits);
+    if (!json)
+        return 0;
+    if (json->error || json->yaml_from == std::string_view::npos)
+        return json->values_end;
+    const auto from = consume_whitespace(text, json->yaml_from);
+    if (!from)
+        return json->values_end;
+    const std::string_view rest = text.substr(*from);
+    if (load_yaml_stream(rest, limits))
+        return text.size();
+    const std::size_t yaml_head = yaml_readable_head(rest, limits);
+    return yaml_head == 0 ? json->values_end : *from + yaml_head;
+}
+
+std::vector<document> documents_before_failure(std::string_view text, const load_limits& limits)
+{
+    const std::size_t head = kubectl_readable_head(text, limits);
+    if (head == 0)
+        return {};
+    auto docs = load_yaml(text.substr(0, head), limits);
+    return docs ? std::move(*docs) : std::vector<document>{};
 }
 
 } // namespace kpw::doc

@@ -64,12 +64,19 @@ result<std::vector<document>> load_yaml(std::string_view text, const load_limits
 // Empty documents are dropped; indices still count them.
 result<std::vector<document>> load_yaml_stream(std::string_view text, const load_limits& limits = {});
 
-// A YAML stream that does not parse is not refused whole: apimachinery's YAMLReader cuts it at "---"
-// lines, and cli-runtime's StreamVisitor (pkg/resource/visitor.go:590-618) stops at the first document
-// that does not parse, after kubectl has taken every one before it (kubectl apply sends those). The
-// length of the longest head of whole documents that load_yaml_stream reads; 0 when there is none or
-// kubectl reads `text` as JSON.
+// A stream that does not parse is not refused whole: cli-runtime's StreamVisitor (pkg/resource/
+// visitor.go:590-618) stops at the first document YAMLOrJSONDecoder cannot decode, after kubectl has
+// taken every one before it (kubectl apply sends those): JSON values before a JSON syntax error, and
+// documents apimachinery's YAMLReader cuts at "---" lines before one that does not parse. The length of
+// the longest head of whole documents that load_yaml reads; 0 when there is none.
 std::size_t kubectl_readable_head(std::string_view text, const load_limits& limits = {});
+
+// The documents kubectl has taken from a text that does not parse (load_yaml of its readable head): every
+// face that reads files as kubectl does reads these before reporting the failure. Empty when none.
+std::vector<document> documents_before_failure(std::string_view text, const load_limits& limits = {});
+
+// The same for a stream read as YAML from its start (load_yaml_stream).
+std::size_t yaml_readable_head(std::string_view text, const load_limits& limits = {});
 
 // Whether kubectl's reader takes `text` for JSON (GuessJSONStream): its first 4 KiB, Unicode spaces
 // trimmed, start with '{'.
@@ -78,11 +85,14 @@ bool kubectl_reads_json(std::string_view text);
 // The JSON values at the head of a stream kubectl reads as JSON, each a positioned document (a null is
 // counted but yields none), and where the YAML decoder takes over when Go's JSON decoder fails after
 // fewer than two values: after the last value and the spaces up to the first line break
-// (YAMLOrJSONDecoder.consumeWhitespace). npos when the stream is JSON to its end. A failure after two
-// values is the file's error, as it is kubectl's.
+// (YAMLOrJSONDecoder.consumeWhitespace). npos when the stream is JSON to its end. A syntax error after two
+// values is the file's `error`, as it is kubectl's; the values before it are still read (kubectl has
+// applied them). `values_end`: where the last value read ends.
 struct json_stream {
     std::vector<document> documents;
     std::size_t yaml_from = std::string_view::npos;
+    std::size_t values_end = 0;
+    std::optional<failure> error;
 };
 result<json_stream> read_json_stream(std::string_view text, const load_limits& limits = {});
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// kubectl_readable_head: what kubectl apply still sends from a YAML stream that does not parse.
+// yaml_readable_head: what kubectl apply still sends from a YAML stream that does not parse.
 #include <vector>
 
 #include "doc/load.hpp"
@@ -26,10 +26,8 @@ std::vector<std::size_t> separator_lines(std::string_view text)
 
 } // namespace
 
-std::size_t kubectl_readable_head(std::string_view text, const load_limits& limits)
+std::size_t yaml_readable_head(std::string_view text, const load_limits& limits)
 {
-    if (kubectl_reads_json(text))
-        return 0; // one JSON stream: read_json_stream already keeps what Go's decoder reads
     // Chunk k ends at separator k. A head of whole chunks parses when every chunk in it does, so the
     // longest such head is found by bisection (a few parses of the head, not one per chunk).
     const std::vector<std::size_t> ends = separator_lines(text);

@@ -174,8 +174,8 @@ void lint_file(const input_file& in, const lint_options& options, partial& part)
     if (!docs) {
         out.file_errors.push_back({in.name, docs.error().where, docs.error().message});
         // kubectl has sent the documents before the one that does not parse: lint them too.
-        const std::size_t head = doc::kubectl_readable_head(in.text);
-        if (head == 0 || !(docs = doc::load_yaml(std::string_view(in.text).substr(0, head))))
+        docs = doc::documents_before_failure(in.text);
+        if (docs->empty())
             return;
         out.file_errors.back().message += " (kubectl stops reading the file here; it applies the documents before)";
     }

@@ -22,7 +22,9 @@ void for_each_document(std::string_view text, const std::string& name, std::vect
     auto docs = doc::load_documents(text);
     if (!docs) {
         errors.push_back({name, docs.error().where, docs.error().message});
-        return;
+        // Read as kubectl reads it (the reader a `kubectl apply` of the export would use): the documents
+        // before the one that does not parse still count, and their own refusals are reported.
+        docs = doc::documents_before_failure(text);
     }
     std::vector<scheduling::inventory_issue> issues;
     for (auto& d : *docs) {

@@ -90,7 +90,14 @@ TEST_CASE("kubectl_readable_head: the whole documents kubectl sends before one t
     CHECK(kubectl_readable_head("c: [\n") == 0); // the first document: nothing before it
     CHECK(kubectl_readable_head("a: 1\n--- # next\nc: [\n") == 5); // a comment may follow the separator
     CHECK(kubectl_readable_head("a: 1\n--- c: [\n") == 0); // not YAMLReader's separator: one document
-    CHECK(kubectl_readable_head("{\"a\": 1}\n---\nc: [\n") == 0); // a JSON stream is read as JSON
+    // A JSON stream: the values Go's decoder read before it failed, and the YAML after one value.
+    CHECK(kubectl_readable_head("{\"a\": 1}\n---\nc: [\n") == 8);
+    CHECK(kubectl_readable_head("{\"a\": 1}},\"b\": 2}") == 8);
+    CHECK(kubectl_readable_head("{\"a\": 1}\n---\nb: 2\n---\nc: [\n") == 18);
+    CHECK(kubectl_readable_head("{\"a\": 1} {\"b\": 2} ,") == 17); // after two values, JSON's own error
+    CHECK_FALSE(doc::load_yaml("{\"a\": 1} {\"b\": 2} ,"));
+    CHECK(doc::load_yaml(std::string_view("{\"a\": 1} {\"b\": 2} ,").substr(0, 17))->size() == 2);
+    CHECK(kubectl_readable_head("{\"a\": [1,\n") == 0); // the first value: nothing before it
     // Bisection finds the last good head among many documents.
     std::string many;
     for (int i = 0; i < 50; ++i) {
