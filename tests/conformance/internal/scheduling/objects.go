@@ -252,10 +252,10 @@ func newWorld(in Input) (*world, error) {
 		if err := storable(o, false); err != nil {
 			return nil, err
 		}
-		if err := decodable(o); err != nil {
+		t, err := stored(o)
+		if err != nil {
 			return nil, err
 		}
-		t := o.DeepCopy()
 		gvk := t.GroupVersionKind()
 		scope := meta.RESTScopeNamespace
 		if clusterScopedKinds[gvk.Kind] {
@@ -337,26 +337,37 @@ func storable(o *unstructured.Unstructured, namespaced bool) error {
 	return nil
 }
 
-// decodable refuses a template of a built-in kind that kube-apiserver could not decode into its Go type,
-// so could never have stored ("Deployment in version \"v1\" cannot be handled as a Deployment: ..."): a
-// quantity apimachinery does not parse, a string where an integer goes. Karmada's interpreter would fail
-// on it too, but only if a policy matched it; lint, like kubectl apply, refuses the file. The decoder is
-// client-go's (the same JSON decoding and types the API server's codec uses); kinds it does not know
-// (custom resources) are left to the interpreter.
-func decodable(o *unstructured.Unstructured) error {
+// stored is a template as kube-apiserver stores and serves it. A template of a built-in kind it could not
+// decode into its Go type is refused, as it could never have been stored ("Deployment in version \"v1\"
+// cannot be handled as a Deployment: ..."): a quantity apimachinery does not parse, a string where an
+// integer goes. Karmada's interpreter would fail on it too, but only if a policy matched it; lint, like
+// kubectl apply, refuses the file. One it decodes is read back through its Go type: kube-apiserver keeps
+// built-in objects as protobuf, which holds no empty map or list, and serves them without the omitempty
+// fields that are empty, so `nodeSelector: {}` in a file is no nodeSelector to Karmada's interpreter
+// (helper.GenerateNodeClaimByPodSpec tells a nil map from an empty one). The decoder is client-go's (the
+// same JSON decoding and types the API server's codec uses); kinds it does not know (custom resources)
+// are kept as written, as kube-apiserver keeps them.
+func stored(o *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	gvk := o.GroupVersionKind()
 	if !kubescheme.Scheme.Recognizes(gvk) {
-		return nil
+		return o.DeepCopy(), nil
 	}
 	data, err := o.MarshalJSON()
 	if err != nil {
-		return fmt.Errorf("%s %s/%s: %w", gvk.Kind, o.GetNamespace(), o.GetName(), err)
+		return nil, fmt.Errorf("%s %s/%s: %w", gvk.Kind, o.GetNamespace(), o.GetName(), err)
 	}
-	if _, _, err := kubescheme.Codecs.UniversalDeserializer().Decode(data, nil, nil); err != nil {
-		return fmt.Errorf("%s %s/%s: %s in version %q cannot be handled as a %s: %w", gvk.Kind, o.GetNamespace(),
+	typed, _, err := kubescheme.Codecs.UniversalDeserializer().Decode(data, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s/%s: %s in version %q cannot be handled as a %s: %w", gvk.Kind, o.GetNamespace(),
 			o.GetName(), gvk.Kind, gvk.Version, gvk.Kind, err)
 	}
-	return nil
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s/%s: %w", gvk.Kind, o.GetNamespace(), o.GetName(), err)
+	}
+	out := &unstructured.Unstructured{Object: content}
+	out.SetGroupVersionKind(gvk) // the decoder clears TypeMeta of typed objects
+	return out, nil
 }
 
 // canonicalize gives a Cluster from a file the stored form karmada-aggregated-apiserver writes on every
