@@ -137,9 +137,12 @@ attempt try_term(const run& r, const filter_scope& scope)
 // The scheduling groups in spec order: each clusterAffinities term (with its overflow entries for a
 // workload), or the single clusterAffinity / none. Karmada's scheduler walks the terms by position but
 // finds the term of each attempt by its name (cluster_affinity.go Filter, group_clusters.go
-// getClusterOverflowOrder, common.go enableOverflow: the first term of that name), and its Filter takes
-// clusterAffinity whenever one is set. Both differ from the term itself only in a binding written
-// without the webhook, which denies repeated names and both fields at once.
+// getClusterOverflowOrder: the first term of that name), and its Filter takes clusterAffinity whenever
+// one is set. Whether replicas are dealt tier by tier asks every term of that name (v1.18.2
+// core/common.go:140-154 enableOverflow returns true at any of them that sets overflowAffinities): a
+// later namesake's overflow list tiers the first term's clusters, one tier, each bounded by its
+// available replicas. All of this differs from the term itself only in a binding written without the
+// webhook, which denies repeated names and both fields at once.
 std::vector<group_scope> groups_of(const model::placement& placement, bool non_workload)
 {
     std::vector<group_scope> out;
@@ -151,7 +154,10 @@ std::vector<group_scope> groups_of(const model::placement& placement, bool non_w
         }
         const auto& named = *std::find_if(terms.begin(), terms.end(),
                                           [&](const auto& x) { return x.affinity_name == t.affinity_name; });
-        const bool declared = !named.overflow_affinities.empty() || named.overflow_affinities.explicitly_empty;
+        const bool declared = std::any_of(terms.begin(), terms.end(), [&](const auto& x) {
+            return x.affinity_name == t.affinity_name &&
+                   (!x.overflow_affinities.empty() || x.overflow_affinities.explicitly_empty);
+        });
         out.push_back({t.affinity_name, &named.cluster_affinity,
                        non_workload ? std::span<const model::overflow_cluster_affinity>{} : named.overflow_affinities,
                        !non_workload && declared && !t.affinity_name.empty()});
