@@ -303,7 +303,7 @@ selection select_clusters(std::vector<candidate> ordered, const model::placement
         spread_view spread = spread_of(placement);
         if (s == strategy::duplicated && !settings::has(release, settings::changes::duplicated_region_score_guard) &&
             duplicated_group_score_divides_by_zero(ordered, placement, replicas)) {
-            out.panic = "runtime error: integer divide by zero";
+            out.panic = std::string(divide_by_zero_panic);
             return out;
         }
         std::int64_t need = s == strategy::duplicated ? -1 : replicas;
@@ -319,6 +319,18 @@ selection select_clusters(std::vector<candidate> ordered, const model::placement
         out.empty = true;
     }
     return out;
+}
+
+panic_advice advice_for_panic(std::string_view runtime_error)
+{
+    if (runtime_error == divide_by_zero_panic)
+        return {"Karmada's webhook admits this placement: before v1.17.0, calcGroupScoreForDuplicate divides by "
+                "the clusters of a zone, region or provider group that hold every replica, and a group holds none",
+                "upgrade Karmada to v1.17 or later, give every group of that spread constraint a cluster that "
+                "holds the replicas, or spread by cluster only"};
+    return {"Karmada's webhook denies such a placement",
+            "correct the policy that claims it and apply it through karmada-apiserver (maxGroups >= 0), or delete "
+            "the binding"};
 }
 
 } // namespace kpw::scheduling

@@ -39,10 +39,22 @@ struct selection {
     std::vector<candidate> clusters;
     std::string error; // non-empty: the group fails with this message
     bool empty = false; // the error is assignReplicas' "no clusters available to schedule", not selection's
-    // Non-empty: Karmada's code crashes here instead of selecting, with this Go runtime error. Only a
-    // binding written without Karmada's webhook gets here (it denies such a placement).
+    // Non-empty: Karmada's code crashes here instead of selecting, with this Go runtime error: a binding
+    // written without Karmada's webhook (maxGroups < 0, which it denies), or before v1.17 a Duplicated
+    // placement its webhook admits (divide_by_zero_panic).
     std::string panic = {};
 };
+
+// The Go runtime error of calcGroupScoreForDuplicate before v1.17.0 (settings::changes::
+// duplicated_region_score_guard).
+inline constexpr std::string_view divide_by_zero_panic = "runtime error: integer divide by zero";
+
+// What a person needs beside one of selection's panics: why Karmada's code gets there, and the way out.
+struct panic_advice {
+    std::string_view why;
+    std::string_view remedy;
+};
+panic_advice advice_for_panic(std::string_view runtime_error);
 
 // Whether selection can reach Go's runtime panic for this placement (a cluster spread constraint with
 // maxGroups < 0 that is used; before v1.17 also Duplicated with a zone, region or provider constraint, whose

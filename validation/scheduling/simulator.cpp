@@ -275,7 +275,7 @@ std::string karmada_panic_text(const std::string& runtime_error, std::string_vie
 {
     return "karmada-scheduler panics" + std::string(when) + ": " + runtime_error +
            " (the process exits, and panics again on this binding after each restart, stalling the bindings queued "
-           "after it; Karmada's webhook denies such a placement)";
+           "after it; " + std::string(advice_for_panic(runtime_error).why) + ")";
 }
 
 } // namespace kpw::scheduling

@@ -302,6 +302,18 @@ scheduling_result to_result(const model::binding& applied, const scheduling::res
 // do to such a binding (its template may change its replicas), so a binding the scheduler leaves alone
 // today is tried once more as its next pass would see it (the applied placement forgotten): the crash
 // waits for any change of its replicas or placement, or a reschedule.
+// binding-crashes-scheduler at the binding: karmada-scheduler panics on it (`when`: "" for its next pass).
+void warn_scheduler_panics(const model::binding& b, const std::string& runtime_error, std::string_view when, report& r)
+{
+    const std::string subject = b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name;
+    r.snapshot_warnings.push_back({b.source, b.where, "binding-crashes-scheduler",
+                                   subject + ": " + scheduling::karmada_panic_text(runtime_error, when) + ": " +
+                                       std::string(scheduling::advice_for_panic(runtime_error).remedy),
+                                   subject});
+    ++r.totals.warnings;
+}
+
+// A binding scheduled as it stands (its policy is not among PATH): whether its next pass panics.
 void warn_if_scheduler_panics(const dry_run_context& ctx, const scheduling::options& opts, const model::binding& b,
                               report& r)
 {
@@ -313,16 +325,8 @@ void warn_if_scheduler_panics(const dry_run_context& ctx, const scheduling::opti
         out = scheduling::reschedule(next, *ctx.snapshot, opts, ctx.gates, ctx.now);
         when = " the next time it schedules this binding (a change of its replicas or placement, a reschedule)";
     }
-    if (out.result.karmada_panic.empty())
-        return;
-    const std::string subject = b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name;
-    r.snapshot_warnings.push_back(
-        {b.source, b.where, "binding-crashes-scheduler",
-         subject + ": " + scheduling::karmada_panic_text(out.result.karmada_panic, when) +
-             ": correct the policy that claims it and apply it through karmada-apiserver (maxGroups >= 0), or "
-             "delete the binding",
-         subject});
-    ++r.totals.warnings;
+    if (!out.result.karmada_panic.empty())
+        warn_scheduler_panics(b, out.result.karmada_panic, when, r);
 }
 
 // A binding whose policy the change deletes or edits away and that nothing claims now: it stays as it stands.
@@ -411,6 +415,10 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             const auto& held = update.applied;
             const auto out = scheduling::reschedule(held, *ctx.snapshot, opts, ctx.gates, ctx.now);
             r.standing.push_back({ref_of(views[*update.policy]), to_result(held, out, r.explain)});
+            // The policy on the server (PATH's version denied, or not in PATH) keeps it: a panic of its
+            // pass concerns every binding queued after it, whatever PATH changes.
+            if (!out.result.karmada_panic.empty())
+                warn_scheduler_panics(b, out.result.karmada_panic, {}, r);
             continue;
         }
         if (!update.policy) {
