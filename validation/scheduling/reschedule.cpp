@@ -43,7 +43,12 @@ bool replicas_changed(const model::binding& b, const settings::feature_gates& ga
     const auto& rs = b.placement->replica_scheduling;
     if (!rs)
         return false;
-    if (gates.multiple_pod_templates_scheduling() && !b.components.empty() && b.clusters.empty())
+    // A component-based binding without clusters (a failover's eviction cleared them): from v1.17, of two
+    // components or more (v1.17.1 binding.go:50, len > 1); from v1.18, of one or more (v1.18.2 binding.go:50,
+    // len > 0, with the rest of single_component_sets).
+    const std::size_t fewest = settings::has(gates.release(), settings::changes::single_component_sets) ? 1 : 2;
+    if (settings::has(gates.release(), settings::changes::empty_component_clusters_rescheduled) &&
+        gates.multiple_pod_templates_scheduling() && b.components.size() >= fewest && b.clusters.empty())
         return true;
     if (rs->replica_scheduling_type == model::replica_scheduling_duplicated)
         return std::any_of(b.clusters.begin(), b.clusters.end(),

@@ -150,9 +150,11 @@ const karmada_change cluster_toleration_operators{
     "v1.18.0", "pkg/util/validation/validation.go validateClusterTolerations", karmada_release::v1_18_2, ""};
 
 const karmada_change single_component_sets{
-    "with MultiplePodTemplatesScheduling, a workload of one component is estimated by component sets (before: "
-    "only two or more; one fell back to the general estimator's replicas)",
-    "v1.18.0", "pkg/scheduler/core/estimation.go isMultiTemplateSchedulingApplicable", karmada_release::v1_18_2, ""};
+    "with MultiplePodTemplatesScheduling, a workload of one component is estimated by component sets, and its "
+    "binding without clusters is re-scheduled (before: only two or more; one fell back to the general estimator's "
+    "replicas, and its empty binding was left alone)",
+    "v1.18.0", "pkg/scheduler/core/estimation.go isMultiTemplateSchedulingApplicable, pkg/util/binding.go "
+    "IsBindingReplicasChanged (len(Components) > 0)", karmada_release::v1_18_2, ""};
 
 const karmada_change component_set_selection_unit{
     "with MultiplePodTemplatesScheduling, a multi-component job's selected cluster must hold one complete component "
@@ -174,6 +176,13 @@ const karmada_change duplicated_region_score_guard{
     "v1.17.0", "pkg/scheduler/core/spreadconstraint/group_clusters.go calcGroupScoreForDuplicate",
     karmada_release::v1_17_1, ""};
 
+const karmada_change empty_component_clusters_rescheduled{
+    "a multi-component job's binding without target clusters is re-scheduled as a replica change "
+    "(MultiplePodTemplatesScheduling; before: its empty spec.clusters added up to its spec.replicas of 0, and "
+    "karmada-scheduler left it alone)",
+    "v1.17", "pkg/util/binding.go IsBindingReplicasChanged (absent in v1.16.0; v1.17.1: len(Components) > 1)",
+    karmada_release::v1_17_1, ""};
+
 const karmada_change wrapped_division_errors{
     "a dynamic division that runs short (\"failed to scale up: Clusters available replicas N are not enough to "
     "schedule.\") is Unschedulable; before, its error was re-wrapped with %v and the reason was SchedulerError",
@@ -189,11 +198,11 @@ const karmada_change json_embedded_field_names{
 
 std::span<const karmada_change* const> all()
 {
-    static constexpr std::array<const karmada_change*, 11> list{
+    static constexpr std::array<const karmada_change*, 12> list{
         &workload_affinity,           &resource_selector_namespace, &apimachinery_name_wording,
-        &duplicated_region_score_guard, &json_embedded_field_names, &overflow_affinities,
-        &cluster_toleration_operators, &single_component_sets,      &component_set_selection_unit,
-        &wrapped_division_errors,     &model_node_simulation};
+        &duplicated_region_score_guard, &empty_component_clusters_rescheduled, &json_embedded_field_names,
+        &overflow_affinities,         &cluster_toleration_operators, &single_component_sets,
+        &component_set_selection_unit, &wrapped_division_errors,    &model_node_simulation};
     return list;
 }
 

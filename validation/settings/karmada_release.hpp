@@ -70,6 +70,10 @@ extern const karmada_change model_node_simulation;
 // calcGroupScoreForDuplicate returns 0 for a region without a cluster that holds the replicas; before, it
 // divided by that zero count: karmada-scheduler panicked ("integer divide by zero").
 extern const karmada_change duplicated_region_score_guard;
+// IsBindingReplicasChanged: a multi-component binding (MultiplePodTemplatesScheduling) with no target cluster
+// counts as changed replicas, so karmada-scheduler re-schedules it (a failover's eviction cleared it); before,
+// only the Duplicated / Divided sums were compared.
+extern const karmada_change empty_component_clusters_rescheduled;
 // assignment.go wraps dynamic division's errors with %w: a capacity shortfall ("failed to scale up: Clusters
 // available replicas N are not enough") stays an UnschedulableError, condition reason Unschedulable; before,
 // %v made it a plain error, reason SchedulerError.
