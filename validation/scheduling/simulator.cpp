@@ -44,6 +44,35 @@ settings::karmada_release release_of(const run& r)
     return r.opts.gates != nullptr ? r.opts.gates->release() : settings::newest_karmada_release;
 }
 
+// Before v1.17 (settings::changes::scale_down_by_candidates) dynamicScaleDown dealt the desired replicas over
+// the whole previous spec.clusters (v1.16.0 division_algorithm.go:112-117), not over the chosen clusters
+// alone: the chosen clusters followed by every previous cluster of the snapshot with replicas that is not
+// chosen (current = its previous replicas), when the previous replicas of the chosen ones exceed the
+// desired count. Empty otherwise. (A previous cluster the snapshot lacks has no name rank and is left out.)
+std::vector<candidate> previous_outside(const run& r, const attempt& a, strategy s)
+{
+    if (settings::has(release_of(r), settings::changes::scale_down_by_candidates) || r.mode != division_mode::steady ||
+        (s != strategy::dynamic_weight && s != strategy::aggregated))
+        return {};
+    std::int64_t assigned = 0;
+    std::vector<bool> chosen_rank(r.snap.clusters().size(), false);
+    for (const auto& c : a.chosen.clusters) {
+        assigned += c.current;
+        chosen_rank[c.name_rank] = true;
+    }
+    if (assigned <= r.w.replicas)
+        return {};
+    std::vector<candidate> out = a.chosen.clusters;
+    for (std::size_t i = 0; i < r.snap.clusters().size(); ++i) {
+        const std::uint32_t rank = r.snap.name_rank(i);
+        const std::int32_t previous = current_of(r.previous, rank);
+        if (!chosen_rank[rank] && previous > 0)
+            out.push_back({&r.snap.clusters()[i], 0, previous, rank, 0, previous, 0, r.snap.region_rank(i)});
+    }
+    return out.size() == a.chosen.clusters.size() ? std::vector<candidate>{} : out;
+}
+
+// `a.scaled_down` is filled first (previous_outside), so that both name orders assign over the same list.
 assignment assign(const run& r, const attempt& a, bool overflow, name_order order)
 {
     if (!r.workload || !r.w.components.empty()) { // nothing to divide (common.go AssignReplicas)
@@ -53,8 +82,10 @@ assignment assign(const run& r, const attempt& a, bool overflow, name_order orde
         return out;
     }
     strategy s = strategy_of(r.placement);
-    return overflow ? assign_tiers(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode)
-                    : assign_strategy(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode, release_of(r));
+    if (overflow)
+        return assign_tiers(a.chosen.clusters, r.placement, s, r.w.replicas, order, r.mode);
+    const auto& over = a.scaled_down.empty() ? a.chosen.clusters : a.scaled_down;
+    return assign_strategy(over, r.placement, s, r.w.replicas, order, r.mode, release_of(r));
 }
 
 // karmada: common.go SelectClusters — the replicas the selected clusters must hold between them. From
@@ -123,6 +154,8 @@ attempt try_term(const run& r, const filter_scope& scope)
         return a;
     }
     bool overflow = scope.group.tiered;
+    if (!overflow && r.workload && r.w.components.empty())
+        a.scaled_down = previous_outside(r, a, strategy_of(r.placement));
     a.result = assign(r, a, overflow, name_order_for_uid(r.w.uid));
     a.stage = failure_stage::assignment;
     a.error = a.result.error;

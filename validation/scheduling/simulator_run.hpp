@@ -29,6 +29,9 @@ struct attempt {
     fit_diagnosis diagnosis;         // stage fit only
     std::vector<candidate> feasible; // canonical order
     selection chosen;
+    // Before v1.17, a scale-down also deals to the previous clusters that are not chosen (simulator.cpp
+    // previous_outside): they live here, so that `result` may point at them.
+    std::vector<candidate> scaled_down;
     assignment result;
     assignment reversed; // with the other name order, when ties are checked
     bool checked_tie = false;

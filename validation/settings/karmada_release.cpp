@@ -183,6 +183,13 @@ const karmada_change empty_component_clusters_rescheduled{
     "v1.17", "pkg/util/binding.go IsBindingReplicasChanged (absent in v1.16.0; v1.17.1: len(Components) > 1)",
     karmada_release::v1_17_1, ""};
 
+const karmada_change scale_down_by_candidates{
+    "a Divided dynamic-weight or Aggregated scale-down deals the replicas over the previous clusters that are still "
+    "selected (before: over every cluster of the previous spec.clusters, so a cluster the placement no longer "
+    "selects kept replicas in proportion to what it had)",
+    "v1.17", "pkg/scheduler/core/division_algorithm.go dynamicScaleDown (v1.16.0 copies spec.Clusters, v1.17.1 "
+    "state.scheduledClusters)", karmada_release::v1_17_1, ""};
+
 const karmada_change wrapped_division_errors{
     "a dynamic division that runs short (\"failed to scale up: Clusters available replicas N are not enough to "
     "schedule.\") is Unschedulable; before, its error was re-wrapped with %v and the reason was SchedulerError",
@@ -198,11 +205,12 @@ const karmada_change json_embedded_field_names{
 
 std::span<const karmada_change* const> all()
 {
-    static constexpr std::array<const karmada_change*, 12> list{
+    static constexpr std::array<const karmada_change*, 13> list{
         &workload_affinity,           &resource_selector_namespace, &apimachinery_name_wording,
-        &duplicated_region_score_guard, &empty_component_clusters_rescheduled, &json_embedded_field_names,
-        &overflow_affinities,         &cluster_toleration_operators, &single_component_sets,
-        &component_set_selection_unit, &wrapped_division_errors,    &model_node_simulation};
+        &duplicated_region_score_guard, &empty_component_clusters_rescheduled, &scale_down_by_candidates,
+        &json_embedded_field_names,   &overflow_affinities,         &cluster_toleration_operators,
+        &single_component_sets,       &component_set_selection_unit, &wrapped_division_errors,
+        &model_node_simulation};
     return list;
 }
 

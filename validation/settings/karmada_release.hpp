@@ -74,6 +74,10 @@ extern const karmada_change duplicated_region_score_guard;
 // counts as changed replicas, so karmada-scheduler re-schedules it (a failover's eviction cleared it); before,
 // only the Duplicated / Divided sums were compared.
 extern const karmada_change empty_component_clusters_rescheduled;
+// dynamicScaleDown deals the desired replicas over the previous clusters that are still candidates
+// (state.scheduledClusters); before, over the whole previous spec.clusters, so a cluster that left the
+// placement kept a share of a scale-down.
+extern const karmada_change scale_down_by_candidates;
 // assignment.go wraps dynamic division's errors with %w: a capacity shortfall ("failed to scale up: Clusters
 // available replicas N are not enough") stays an UnschedulableError, condition reason Unschedulable; before,
 // %v made it a plain error, reason SchedulerError.
