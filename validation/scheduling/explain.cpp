@@ -167,6 +167,8 @@ considered_cluster passed_row(const explain_input& in, const by_rank& idx, std::
     if (in.workload)
         row.bound_by = available_bound_by(estimate_available(in.snap, i, in.request, in.accurate), in.request,
                                           in.snap.resources());
+    else
+        row.receives_object = in.result != nullptr && idx.selected[c.name_rank];
     row.left_out = left_out(in, idx, c, row.replicas);
     return row;
 }

@@ -51,6 +51,9 @@ struct considered_cluster {
     // job (replicas stays 0: Karmada divides nothing and writes the components instead).
     bool component_sets = false;
     bool holds_job = false;
+    // Not a workload (no replica count): Karmada propagates the object to every cluster it selects, so a
+    // selected cluster receives it with replicas 0.
+    bool receives_object = false;
 };
 
 // One affinity group (clusterAffinities term, or the single clusterAffinity / none) that was tried.

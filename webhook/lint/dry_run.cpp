@@ -50,6 +50,7 @@ considered_row to_row(const scheduling::considered_cluster& c)
     row.left_out = c.left_out;
     row.component_sets = c.component_sets;
     row.holds_job = c.holds_job;
+    row.receives_object = c.receives_object;
     return row;
 }
 
@@ -61,7 +62,7 @@ left_out_summary summarise_left_out(const std::vector<scheduling::considered_clu
     std::map<std::string_view, int> reasons;
     bool cut = false;
     for (const auto& c : considered) {
-        if (c.passed && (c.replicas > 0 || c.holds_job))
+        if (c.passed && (c.replicas > 0 || c.holds_job || c.receives_object))
             continue;
         ++out.count;
         const std::string_view reason = c.passed ? (c.left_out.empty() ? std::string_view("not selected") : c.left_out)

@@ -53,6 +53,8 @@ void print_group_explained(std::ostream& out, const group_row& g)
             out << " (bound by " << c.bound_by << ")";
         if (c.holds_job)
             out << ", gets the whole job";
+        else if (c.receives_object)
+            out << ", gets the object (no replica count)";
         else
             out << ", gets " << c.replicas;
         if (!c.left_out.empty())

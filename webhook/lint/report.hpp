@@ -52,6 +52,7 @@ struct considered_row {
     std::string left_out;                // passed with fewer replicas than it could hold: why
     bool component_sets = false;         // a multi-component job kept on one cluster: `available` counts sets
     bool holds_job = false;              // ... and this cluster receives the whole job
+    bool receives_object = false;        // not a workload: this selected cluster receives it, no replica count
 };
 
 // The clusters of one group that got nothing, counted by reason (the short text output's line).

@@ -74,6 +74,21 @@ TEST_CASE("an overflow tier that is not needed is named as such")
     CHECK(row(g, "member2").left_out == "tier not needed");
 }
 
+TEST_CASE("a selected cluster receives a non-workload with no replica count; an unselected one is left out")
+{
+    std::vector<model::cluster> cs{cluster("member1", 10), cluster("member2", 8), cluster("member3", 5)};
+    auto spec = duplicated_spec();
+    spec.placement.spread_constraints = {by_cluster(2, 1)};
+    auto d = schedule(spec, deployment(0, "a"), snapshot(cs), explaining());
+    REQUIRE(d.scheduled);
+    const auto& g = d.groups.at(0);
+    CHECK(row(g, "member1").receives_object);
+    CHECK(row(g, "member2").receives_object);
+    CHECK(row(g, "member1").replicas == 0);
+    CHECK_FALSE(row(g, "member3").receives_object);
+    CHECK(row(g, "member3").left_out == "spread selection");
+}
+
 TEST_CASE("without a uid, the tie-breaker and Webster rounding are told apart")
 {
     std::vector<model::cluster> cs{cluster("a", 5), cluster("b", 5), cluster("c", 5)};
