@@ -84,6 +84,7 @@ bool zero_static_weight(const model::cluster& c, const model::placement& p)
 //   "static weight 0"   — got 0 under static weight and no positive rule matches it;
 //   "not in the Aggregated prefix" — got 0 under Aggregated (the prefix already covered the replicas);
 //   "no available replicas" — got 0 under DynamicWeight because its estimate is 0;
+//   "0 replicas to assign" — the workload has none (every cluster is dropped);
 //   "Webster rounding"  — got 0 although it had votes: the apportionment gave its seats to others.
 // A cluster that got replicas (and no tie) has no reason: holding fewer than `available` is the split.
 std::string left_out(const explain_input& in, const by_rank& idx, const candidate& c, std::int32_t replicas)
@@ -96,6 +97,10 @@ std::string left_out(const explain_input& in, const by_rank& idx, const candidat
         return "tie-breaker";
     if (replicas > 0)
         return {};
+    // A workload of 0 replicas whose requirements make it one (common.go:68): every share is 0 and
+    // removeZeroReplicasCluster drops every cluster.
+    if (in.result->clusters.empty())
+        return "0 replicas to assign";
     if (c.tier > idx.last_tier)
         return "tier not needed";
     if (in.s == strategy::static_weight && zero_static_weight(*c.cluster, in.placement))

@@ -89,6 +89,18 @@ TEST_CASE("a selected cluster receives a non-workload with no replica count; an 
     CHECK(row(g, "member3").left_out == "spread selection");
 }
 
+TEST_CASE("a workload of 0 replicas with requirements is assigned nowhere, for want of replicas")
+{
+    std::vector<model::cluster> cs{cluster("member1", 10), cluster("member2", 8)};
+    auto w = deployment(0, "a");
+    w.has_requirements = true; // a nodeSelector, say: ReplicaRequirements makes it a workload
+    auto d = schedule(duplicated_spec(), w, snapshot(cs), explaining());
+    REQUIRE(d.scheduled);
+    CHECK(d.clusters.empty());
+    CHECK(row(d.groups.at(0), "member1").left_out == "0 replicas to assign");
+    CHECK_FALSE(row(d.groups.at(0), "member1").receives_object);
+}
+
 TEST_CASE("without a uid, the tie-breaker and Webster rounding are told apart")
 {
     std::vector<model::cluster> cs{cluster("a", 5), cluster("b", 5), cluster("c", 5)};
