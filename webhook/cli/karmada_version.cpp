@@ -22,7 +22,7 @@ std::string supported_help()
 result<std::string> policy_crd(kube::client& client)
 {
     const kube::api_resource crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition",
-                                  false};
+                                  false, {}};
     auto got = client.get(crds, "", "propagationpolicies.policy.karmada.io");
     if (!got)
         return got.error();

@@ -89,16 +89,17 @@ int run_lint_command(const lint_flags& flags)
         std::cerr << "lint: --member-state needs --clusters (the snapshot whose members it describes)\n";
         return exit_usage;
     }
-    if (!check_diff_flags(flags))
+    if (!check_diff_flags(flags) || !check_member_state_flags(flags, flags.kube.requested(), "lint"))
         return exit_usage;
     lint::input_set inputs = lint::collect_inputs(flags.paths.empty() ? std::vector<std::string>{"-"} : flags.paths);
     auto options = lint_options_of(flags, "lint");
     if (!options)
         return exit_usage;
     std::unique_ptr<lint::dry_run_context> dry_run;
+    std::unique_ptr<kube::client> client;
     if (flags.kube.requested()) {
         // --kubeconfig / --context: what was not given as a file is read from karmada-apiserver.
-        auto client = connect(flags.kube, flags.namespace_given, "lint", options->default_namespace);
+        client = connect(flags.kube, flags.namespace_given, "lint", options->default_namespace);
         if (client &&
             !answer_for_release(*options, flags, karmada_version_with_server(flags.karmada_version, *client, "lint"), "lint"))
             return exit_usage;
@@ -112,7 +113,7 @@ int run_lint_command(const lint_flags& flags)
                                      inputs.errors);
     }
     if (dry_run) {
-        load_member_state(*dry_run, flags, inputs.errors);
+        load_member_state(*dry_run, flags, client.get(), "lint", inputs.errors);
         prepare_dry_run(*dry_run, flags, *options);
     }
     lint::report report = run_lint_against_base(flags, inputs, dry_run.get(), *options);

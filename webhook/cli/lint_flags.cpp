@@ -9,6 +9,7 @@
 #include "lint/diff_report.hpp"
 #include "lint/render.hpp"
 #include "live/dry_run_inputs.hpp"
+#include "live/reader.hpp"
 #include "model/release_fields.hpp"
 #include "settings/feature_gates.hpp"
 #include "snapshot/member_state.hpp"
@@ -94,14 +95,48 @@ void add_shared_lint_flags(CLI::App& sub, const std::shared_ptr<lint_flags>& fla
                    "dry run with karmada-scheduler-estimator: DIR holds one subdirectory per member cluster (named "
                    "as its Cluster) with that member's Nodes and Pods (`kubectl get nodes,pods -A -o yaml`); a "
                    "cluster without one has no estimator (docs/estimator.md)");
+    sub.add_flag("--members-through-proxy", flags->members_through_proxy,
+                 "with --kubeconfig/--context: the member state of --member-state read live, each member cluster's "
+                 "Nodes and Pods through karmada-apiserver's cluster proxy (/apis/cluster.karmada.io/v1alpha1/"
+                 "clusters/NAME/proxy); a member that cannot be read has no estimator");
     add_karmada_version_flag(sub, flags->karmada_version);
     add_kube_flags(sub, flags->kube);
 }
 
-void load_member_state(lint::dry_run_context& ctx, const lint_flags& flags, std::vector<lint::file_error>& errors)
+void load_member_state(lint::dry_run_context& ctx, const lint_flags& flags, kube::client* client, const char* command,
+                       std::vector<lint::file_error>& errors)
 {
     if (!flags.member_state.empty())
         snapshot::load_member_states(ctx, flags.member_state, errors);
+    if (!flags.members_through_proxy || client == nullptr)
+        return;
+    live::reader read(*client);
+    std::vector<snapshot::member_inputs> members;
+    for (const auto& c : ctx.clusters.clusters()) {
+        auto state = read.member_state(c.name);
+        if (!state) {
+            std::cerr << command << ": note: member cluster " << c.name << ": " << state.error().message
+                      << " (its karmada-scheduler-estimator is not predicted: the general estimator alone for it)\n";
+            continue;
+        }
+        members.push_back({c.name, live::cluster_proxy_path(c.name), std::move(*state)});
+    }
+    snapshot::load_member_inputs(ctx, std::move(members), errors);
+}
+
+bool check_member_state_flags(const lint_flags& flags, bool has_server, const char* command)
+{
+    if (flags.members_through_proxy && !flags.member_state.empty()) {
+        std::cerr << command << ": --member-state and --members-through-proxy are two sources of the same member "
+                                "state: give one\n";
+        return false;
+    }
+    if (flags.members_through_proxy && !has_server) {
+        std::cerr << command << ": --members-through-proxy reads through karmada-apiserver: give --kubeconfig or "
+                                "--context (or --member-state DIR with the members' exports)\n";
+        return false;
+    }
+    return true;
 }
 
 bool answer_for_release(lint::lint_options& options, const lint_flags& flags, const karmada_version_choice& choice,

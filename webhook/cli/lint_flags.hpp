@@ -38,6 +38,7 @@ struct lint_flags {
     bool namespace_given = false;    // -n was set (else a live run takes the context's namespace)
     bool prune = false;              // plan --prune
     std::string member_state;        // --member-state DIR: members' Nodes and Pods (karmada-scheduler-estimator)
+    bool members_through_proxy = false; // --members-through-proxy: the same, read through Karmada's cluster proxy
 };
 
 // -o, -n, --unschedulable, --explain, --legacy-default-tolerations, --fail-on, --link-base, --report,
@@ -54,9 +55,16 @@ std::optional<lint::lint_options> lint_options_of(const lint_flags& flags, const
 bool answer_for_release(lint::lint_options& options, const lint_flags& flags, const karmada_version_choice& choice,
                         const char* command);
 
-// --member-state: the members' nodes and pods into the dry run's snapshot (snapshot/member_state.hpp); file
-// errors go to `errors`. Nothing without the flag.
-void load_member_state(lint::dry_run_context& ctx, const lint_flags& flags, std::vector<lint::file_error>& errors);
+// --member-state / --members-through-proxy: the members' nodes and pods into the dry run's snapshot
+// (snapshot/member_state.hpp), from DIR or through `client` (karmada-apiserver's cluster proxy, one member
+// after the other; a member that cannot be read gets a note on stderr and no estimator). File errors go to
+// `errors`. Nothing without either flag.
+void load_member_state(lint::dry_run_context& ctx, const lint_flags& flags, kube::client* client, const char* command,
+                       std::vector<lint::file_error>& errors);
+
+// The usage errors of the member-state flags: both given, or --members-through-proxy without a server to
+// read through (`has_server`). A message naming `command` on stderr; true when the flags are usable.
+bool check_member_state_flags(const lint_flags& flags, bool has_server, const char* command);
 
 // The dry run's settings from the flags; `options.dry_run` points at it afterwards.
 void prepare_dry_run(lint::dry_run_context& ctx, const lint_flags& flags, lint::lint_options& options);

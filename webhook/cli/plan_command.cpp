@@ -43,7 +43,7 @@ bool applies_cleanly(const lint::report& validated) { return validated.file_erro
 int run_plan_command(const lint_flags& flags)
 {
     auto options = lint_options_of(flags, "plan");
-    if (!options)
+    if (!options || !check_member_state_flags(flags, true, "plan"))
         return exit_usage;
     auto client = connect(flags.kube, flags.namespace_given, "plan", options->default_namespace);
     if (!client ||
@@ -61,7 +61,7 @@ int run_plan_command(const lint_flags& flags)
                                      joined(applied, *server), options->default_namespace, load_errors);
     if (!dry_run)
         return exit_usage;
-    load_member_state(*dry_run, flags, load_errors);
+    load_member_state(*dry_run, flags, client.get(), "plan", load_errors);
     prepare_dry_run(*dry_run, flags, *options);
 
     // The server side first (today: nothing changes). PATH's version of one of its policies is an UPDATE

@@ -59,7 +59,7 @@ std::string status_message(const std::string& body)
 
 std::string api_resource::path(std::string_view namespace_) const
 {
-    std::string out = group_version_path(group, version);
+    std::string out = via + group_version_path(group, version);
     if (namespaced && !namespace_.empty())
         out += "/namespaces/" + std::string(namespace_);
     return out + "/" + resource;
@@ -153,7 +153,7 @@ result<std::vector<api_resource>*> client::impl::discover(std::string_view group
         return fail(error_kind::bad_reply, "the API server's reply to " + what + " has no resources list");
     std::vector<api_resource> found;
     for (const auto& item : resources->GetArray()) {
-        api_resource r{std::string(group), std::string(version), string_member(item, "name"), string_member(item, "kind")};
+        api_resource r{std::string(group), std::string(version), string_member(item, "name"), string_member(item, "kind"), false, {}};
         const rapidjson::Value* namespaced = member(item, "namespaced");
         r.namespaced = namespaced != nullptr && namespaced->IsBool() && namespaced->GetBool();
         if (!r.resource.empty() && r.resource.find('/') == std::string::npos && !r.kind.empty())

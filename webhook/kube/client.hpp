@@ -38,6 +38,9 @@ struct api_resource {
     std::string resource; // plural: "clusters", "deployments"
     std::string kind;     // "Cluster"
     bool namespaced = false;
+    // Where the request goes through: "" the server itself, or a proxy path of it, such as Karmada's cluster
+    // proxy to a member's API server ("/apis/cluster.karmada.io/v1alpha1/clusters/idc-1/proxy").
+    std::string via;
 
     std::string api_version() const { return group.empty() ? version : group + "/" + version; }
     // The collection path; `namespace_` is ignored for cluster-scoped resources, "" = all namespaces.

@@ -20,7 +20,14 @@ std::string read_label(const kube::api_resource& r, const std::string& namespace
         label += "/" + name;
     if (r.namespaced)
         label += namespace_.empty() ? " -A" : " -n " + namespace_;
+    if (!r.via.empty())
+        label += " via " + r.via;
     return label;
+}
+
+std::string cluster_proxy_path(const std::string& cluster)
+{
+    return "/apis/cluster.karmada.io/v1alpha1/clusters/" + cluster + "/proxy";
 }
 
 result<kube::api_resource> reader::require(std::string_view api_version, std::string_view kind)
@@ -41,6 +48,17 @@ result<bool> reader::add_list(const kube::api_resource& r, const std::string& na
         return listed.error();
     out.files.push_back({read_label(r, namespace_), std::move(listed->json), false, true});
     return true;
+}
+
+result<lint::input_set> reader::member_state(const std::string& cluster)
+{
+    lint::input_set out;
+    const std::string via = cluster_proxy_path(cluster);
+    for (const kube::api_resource& r : {kube::api_resource{"", "v1", "nodes", "Node", false, via},
+                                        kube::api_resource{"", "v1", "pods", "Pod", true, via}})
+        if (auto added = add_list(r, {}, out); !added)
+            return added.error();
+    return out;
 }
 
 result<lint::input_set> reader::clusters()

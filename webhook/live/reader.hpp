@@ -29,6 +29,10 @@ public:
     // The resource templates behind `queries`, namespace by namespace. A kind the server does not serve
     // reads nothing and adds a line to `notes`.
     result<lint::input_set> workloads(const std::vector<workload_query>& queries, std::vector<std::string>& notes);
+    // One member cluster's Nodes and Pods (all namespaces) through karmada-aggregated-apiserver's cluster
+    // proxy, what `kubectl get nodes,pods -A -o json` against the member prints: the member state
+    // karmada-scheduler-estimator works from (snapshot::add_member_files reads it as it reads the files).
+    result<lint::input_set> member_state(const std::string& cluster);
 
 private:
     // One list as an input file named after the read ("<server> clusters.cluster.karmada.io").
@@ -43,5 +47,8 @@ private:
 // How a read is named in messages and as the "file" of what it returned: "clusters.cluster.karmada.io",
 // "deployments.apps -n shop", "deployments.apps/web -n shop" (kubectl's resource.group notation).
 std::string read_label(const kube::api_resource& r, const std::string& namespace_, const std::string& name = {});
+
+// The path of Karmada's cluster proxy to member `cluster`'s API server.
+std::string cluster_proxy_path(const std::string& cluster);
 
 } // namespace kpw::live

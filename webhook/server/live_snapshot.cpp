@@ -82,7 +82,7 @@ live_snapshot::live_snapshot(kube::rest_config config, kube::client_options opti
 {
     // Karmada's own CRD: its plural is part of its API, not a guess.
     auto clusters = std::make_unique<watched>();
-    clusters->resource = {"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false};
+    clusters->resource = {"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false, {}};
     watched_.push_back(std::move(clusters));
     start_reflector(0, false);
     for (const auto& k : workload_kinds) {

@@ -53,7 +53,7 @@ void load_member_states(state& out, const std::string& dir, std::vector<lint::fi
         return;
     }
     std::sort(entries.begin(), entries.end());
-    model::member_states members;
+    std::vector<member_inputs> members;
     for (const auto& path : entries) {
         std::string cluster = path.filename().string();
         if (!fs::is_directory(path, ec)) {
@@ -70,16 +70,25 @@ void load_member_states(state& out, const std::string& dir, std::vector<lint::fi
             errors.push_back({path.string(), {}, "--member-state: no Cluster " + cluster + " in the snapshot"});
             continue;
         }
+        members.push_back({std::move(cluster), path.string(), lint::collect_inputs({path.string()})});
+    }
+    load_member_inputs(out, std::move(members), errors);
+}
+
+void load_member_inputs(state& out, std::vector<member_inputs> members, std::vector<lint::file_error>& errors)
+{
+    model::member_states states;
+    for (auto& m : members) {
         model::member_state state;
-        state.cluster = cluster;
-        add_member_files(state, lint::collect_inputs({path.string()}), errors);
+        state.cluster = m.cluster;
+        add_member_files(state, m.files, errors);
         std::vector<model::member_issue> issues;
         model::seal_member(state, issues);
         for (auto& i : issues)
-            errors.push_back({path.string(), {}, std::move(i.message)});
-        members.members.push_back(std::move(state));
+            errors.push_back({m.source, {}, std::move(i.message)});
+        states.members.push_back(std::move(state));
     }
-    out.members = std::move(members);
+    out.members = std::move(states);
     if (out.snapshot)
         out.snapshot->use_members(out.members);
 }

@@ -22,4 +22,13 @@ void add_member_files(model::member_state& out, const lint::input_set& files, st
 // snapshot (snapshot::use_members); an empty DIR attaches none (no estimator anywhere).
 void load_member_states(state& out, const std::string& dir, std::vector<lint::file_error>& errors);
 
+// The same from inputs read another way (live, through Karmada's cluster proxy): each member's files under
+// the name of its Cluster, which `out`'s snapshot must hold.
+struct member_inputs {
+    std::string cluster;
+    std::string source; // where a problem of the whole member is reported: its directory, or the proxy read
+    lint::input_set files;
+};
+void load_member_inputs(state& out, std::vector<member_inputs> members, std::vector<lint::file_error>& errors);
+
 } // namespace kpw::snapshot

@@ -138,7 +138,7 @@ TEST_CASE("the --help reader finds the flags (checked on lint, which is always b
     CHECK(help_flags(r.out) == std::set<std::string>{"--help", "--output", "--namespace", "--allow-aggregated-overflow",
                                                      "--clusters", "--workloads", "--bindings", "--unschedulable", "--explain",
                                                      "--legacy-default-tolerations", "--base", "--fail-on", "--validate",
-                                                     "--link-base", "--report", "--feature-gates", "--member-state", "--karmada-version",
+                                                     "--link-base", "--report", "--feature-gates", "--member-state", "--members-through-proxy", "--karmada-version",
                                                      "--kubeconfig", "--context", "--request-timeout"});
 }
 

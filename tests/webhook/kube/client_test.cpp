@@ -32,8 +32,8 @@ namespace {
 
 const fake_resource clusters_def{"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false};
 const fake_resource deployments_def{"apps", "v1", "deployments", "Deployment", true};
-const api_resource clusters{"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false};
-const api_resource deployments{"apps", "v1", "deployments", "Deployment", true};
+const api_resource clusters{"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false, {}};
+const api_resource deployments{"apps", "v1", "deployments", "Deployment", true, {}};
 
 rest_config config_for(const fake_apiserver& s)
 {
@@ -299,7 +299,7 @@ TEST_CASE("client: a 404 collection is not_found; an unserved Karmada group asks
 {
     served s;
     client c(config_for(s.server));
-    const api_resource unknown{"example.com", "v1", "widgets", "Widget", false};
+    const api_resource unknown{"example.com", "v1", "widgets", "Widget", false, {}};
     auto listed = c.list(unknown);
     REQUIRE_FALSE(listed.ok());
     CHECK(c.last_error_kind() == error_kind::not_found);

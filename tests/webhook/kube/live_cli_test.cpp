@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -517,4 +518,67 @@ TEST_CASE("lint --kubeconfig --request-timeout 0 is no limit, and 0s or a bare n
     const auto bad = run(p.live({"lint", "--request-timeout", "soon", policy}));
     CHECK(bad.exit_code == 2);
     CHECK(bad.err.find("--request-timeout soon: not a duration") != std::string::npos);
+}
+
+TEST_CASE("--members-through-proxy reads each member's Nodes and Pods through the cluster proxy, as --member-state")
+{
+    plane p;
+    p.load(examples + "clusters.yaml");
+    p.load(examples + "workloads.yaml");
+    // Small IDC members (checkout asks 500m and 1Gi a replica: idc-east-1 holds 3 beside its running pod,
+    // idc-east-2 one), a roomy cloud member; cloud-east-2's proxy fails; the rest are not served (404).
+    const std::map<std::string, std::pair<std::string, std::string>> members = {
+        {"idc-east-1",
+         {R"({"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"i1-a"},"status":{"allocatable":{"cpu":"2","memory":"8Gi","pods":"110"},"conditions":[{"type":"Ready","status":"True"}]}}]})",
+          R"({"kind":"PodList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"db-0","namespace":"data","uid":"0a0a0a0a-0000-4000-8000-000000000001"},"spec":{"nodeName":"i1-a","containers":[{"name":"db","image":"db","resources":{"requests":{"cpu":"500m"}}}]},"status":{"phase":"Running"}}]})"}},
+        {"idc-east-2",
+         {R"({"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"i2-a"},"status":{"allocatable":{"cpu":"1","memory":"4Gi","pods":"110"},"conditions":[{"type":"Ready","status":"True"}]}}]})",
+          R"({"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]})"}},
+        {"cloud-east-1",
+         {R"({"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"c1-a"},"status":{"allocatable":{"cpu":"64","memory":"256Gi","pods":"110"},"conditions":[{"type":"Ready","status":"True"}]}}]})",
+          R"({"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]})"}},
+    };
+    const auto proxy = [](const std::string& cluster, const std::string& what) {
+        return "/apis/cluster.karmada.io/v1alpha1/clusters/" + cluster + "/proxy/api/v1/" + what;
+    };
+    for (const auto& [cluster, lists] : members) {
+        p.api.respond(proxy(cluster, "nodes"), {200, lists.first});
+        p.api.respond(proxy(cluster, "pods"), {200, lists.second});
+        // The same state as files, for --member-state (a kubectl export of each member).
+        p.dir.write("members/" + cluster + "/nodes.json", lists.first);
+        p.dir.write("members/" + cluster + "/pods.json", lists.second);
+    }
+    p.api.respond(proxy("cloud-east-2", "nodes"), {503, R"({"kind":"Status","message":"cluster unreachable"})"});
+    for (const std::string other : {"cluster1", "cluster2", "cluster3", "member1", "member2"})
+        p.api.respond(proxy(other, "nodes"), {404, R"({"kind":"Status","message":"the server could not find the requested resource"})"});
+    const std::string policy = examples + "checkout-local-idc.yaml";
+
+    const auto through = run(p.live({"lint", "-o", "json", "--explain", "--members-through-proxy", policy}));
+    const auto from_files = run(p.live({"lint", "-o", "json", "--explain", "--member-state",
+                                        (p.dir.path / "members").string(), policy}));
+    const auto general = run(p.live({"lint", "-o", "json", "--explain", policy}));
+    REQUIRE_MESSAGE(through.exit_code == from_files.exit_code, through.err);
+    CHECK(results_of(through.out) == results_of(from_files.out));
+    CHECK(results_of(through.out) != results_of(general.out)); // the members' nodes decide: the feature is on
+    CHECK(through.out.find("karmada-scheduler-estimator") != std::string::npos);
+    CHECK(through.err.find("note: member cluster cloud-east-2") != std::string::npos);
+    CHECK(through.err.find("note: member cluster idc-east-1") == std::string::npos);
+    // Both members' lists went through the proxy, with the kubeconfig's token.
+    std::set<std::string> proxied;
+    for (const auto& r : p.api.requests())
+        if (r.path.find("/proxy/api/v1/") != std::string::npos) {
+            proxied.insert(r.path);
+            CHECK(r.authorization == "Bearer s3cret");
+        }
+    CHECK(proxied.contains(proxy("idc-east-1", "nodes")));
+    CHECK(proxied.contains(proxy("idc-east-1", "pods")));
+
+    // The flag needs a server to read through, and is the other source of --member-state.
+    const auto no_server = run({"lint", "--clusters", examples + "clusters.yaml", "--members-through-proxy", policy});
+    CHECK(no_server.exit_code == 2);
+    CHECK(no_server.err.find("--members-through-proxy reads through karmada-apiserver") != std::string::npos);
+    const auto both = run(p.live({"lint", "--members-through-proxy", "--member-state", (p.dir.path / "members").string(),
+                                  policy}));
+    CHECK(both.exit_code == 2);
+    CHECK(both.err.find("two sources of the same member state") != std::string::npos);
 }

@@ -27,7 +27,7 @@ using namespace std::chrono_literals;
 namespace {
 
 const fake_resource clusters_def{"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false};
-const api_resource clusters{"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false};
+const api_resource clusters{"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false, {}};
 
 struct served {
     fake_apiserver server;

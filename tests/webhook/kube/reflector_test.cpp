@@ -20,8 +20,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const api_resource clusters{"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false};
-const api_resource deployments{"apps", "v1", "deployments", "Deployment", true};
+const api_resource clusters{"cluster.karmada.io", "v1alpha1", "clusters", "Cluster", false, {}};
+const api_resource deployments{"apps", "v1", "deployments", "Deployment", true, {}};
 
 std::string cluster(const std::string& name, const std::string& mode = "Push")
 {
