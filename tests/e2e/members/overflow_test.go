@@ -123,6 +123,7 @@ func TestOverflowDrill(t *testing.T) {
 		{"traffic peak, scale to 8: the next replicas overflow to the cloud", 8, both("idc", "cloud")},
 	}
 	const workload = "Deployment/" + drillNS + "/checkout"
+	grantProxyReads(t, e, ms, policy)
 	for i, s := range steps {
 		settle(t, ctx, e, dyn, ms)
 		sdir := filepath.Join(dir, fmt.Sprintf("step%d", i+1))
@@ -141,6 +142,13 @@ func TestOverflowDrill(t *testing.T) {
 			t.Fatalf("step %d (%s): lint predicted nothing for %s", i+1, s.name, workload)
 		}
 		t.Logf("step %d (%s): lint predicts %s", i+1, s.name, want)
+		// The same members read live through karmada-aggregated-apiserver's cluster proxy (impersonating the
+		// admin on each member) instead of kubectl's exports: the same prediction.
+		live := withoutFlag(args, "--member-state")
+		live = append(live, "--kubeconfig", e.Kubeconfig, "--members-through-proxy", policy)
+		if got, ok := predict(t, e, live)[workload]; !ok || got.String() != want.String() {
+			t.Errorf("step %d (%s): lint --members-through-proxy predicts %s, with --member-state %s", i+1, s.name, got, want)
+		}
 		if err := s.where(want); err != nil {
 			t.Fatalf("step %d (%s): the drill's premise does not hold on these members: %v (lint: %s; exports in %s)",
 				i+1, s.name, err, want, sdir)
@@ -417,4 +425,73 @@ func placementOf(rb *unstructured.Unstructured) placement {
 		p.Replicas[fmt.Sprint(m["name"])] = n
 	}
 	return p
+}
+
+// withoutFlag is args without `flag` and its value.
+func withoutFlag(args []string, flag string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		if args[i] == flag {
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// The reads lint --members-through-proxy makes, granted as an operator grants them: clusters/proxy in
+// karmada-apiserver (Karmada's unified-auth controller then lets the members' karmada-impersonator act as
+// that user) and list on nodes and pods in each member, to the plane's admin user (docs/estimator.md).
+const proxyReadsKarmada = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: kpw-cluster-proxy}
+rules:
+- {apiGroups: [cluster.karmada.io], resources: [clusters/proxy], verbs: [get]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: kpw-cluster-proxy}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: kpw-cluster-proxy}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: admin}]
+`
+
+const proxyReadsMember = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: kpw-member-state}
+rules:
+- {apiGroups: [""], resources: [nodes, pods], verbs: [list]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: kpw-member-state}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: kpw-member-state}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: admin}]
+`
+
+// grantProxyReads applies both grants and waits until lint reads every member through the proxy (no
+// "note: member cluster" on its stderr: the unified-auth controller has synced the impersonation rules).
+func grantProxyReads(t *testing.T, e e2eenv.Env, ms []e2eenv.Member, policy string) {
+	t.Helper()
+	if out, code := kubectlIn(t, e, proxyReadsKarmada, "apply", "-f", "-"); code != 0 {
+		t.Fatal(out)
+	}
+	for _, m := range ms {
+		if out, code := e.MemberKubectl(t, m, proxyReadsMember, "apply", "-f", "-"); code != 0 {
+			t.Fatalf("%s: %s", m.Name, out)
+		}
+	}
+	last := ""
+	e2eenv.WaitFor(t, "lint --members-through-proxy to read every member (karmada-impersonator's rules synced)",
+		time.Minute, func() bool {
+			_, stderr, _ := e2eenv.RunSplit(t, e.Lint, "lint", "-o", "json", "--kubeconfig", e.Kubeconfig,
+				"--members-through-proxy", policy)
+			if blocked := strings.Contains(stderr, "note: member cluster"); blocked && stderr != last {
+				t.Logf("not yet: %s", stderr)
+				last = stderr
+			} else if !blocked {
+				return true
+			}
+			return false
+		})
 }
