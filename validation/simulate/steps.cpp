@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "controllers/rebalancer.hpp"
+#include "scheduling/deprioritised.hpp"
 #include "scheduling/policy_deletion.hpp"
 #include "simulate/detector.hpp"
 
@@ -147,12 +148,19 @@ void apply_policies(world& w, const std::vector<model::policy>& policies, const 
                     step_log& log)
 {
     std::vector<model::policy> reconciled; // created, or updated with another spec (a new generation)
+    std::vector<model::policy> cut;         // updated to a lower priority (their new versions)
+    std::vector<std::int32_t> cut_from;
     for (const auto& p : policies) {
         auto it = std::find_if(w.policies.begin(), w.policies.end(), [&](const model::policy& x) { return same_policy(x, p); });
         const bool created = it == w.policies.end();
         const bool changed = created || it->spec != p.spec;
         if (changed)
             reconciled.push_back(p);
+        if (!created && gates.policy_preemption())
+            if (auto lowered = scheduling::lowered(*it, p)) {
+                cut.push_back(p);
+                cut_from.push_back(lowered->before);
+            }
         if (created)
             w.policies.push_back(p);
         else
@@ -160,6 +168,13 @@ void apply_policies(world& w, const std::vector<model::policy>& policies, const 
         // kubectl apply of the same spec leaves the generation: the detector skips it (OnPropagationPolicyUpdate).
         log.events.push_back(policy_label(p) + (created ? " created" : changed ? " updated" : " unchanged"));
     }
+    // A priority cut re-queues the policies between the old and the new priority (preemption.go).
+    std::vector<scheduling::lowered_priority> cuts;
+    for (std::size_t i = 0; i < cut.size(); ++i)
+        cuts.push_back({&cut[i], cut_from[i]});
+    for (const auto& p : w.policies)
+        if (scheduling::requeued_by_priority_cut(p, cuts))
+            reconciled.push_back(p);
     const reconciled_policies is_reconciled = [&](const model::policy& p) {
         return std::any_of(reconciled.begin(), reconciled.end(), [&](const model::policy& r) { return same_policy(r, p); });
     };

@@ -68,6 +68,7 @@ lint::report run_lint_against_base(const lint_flags& flags, const lint::input_se
         lint::settle_base_claims(*dry_run, base_admitted, base);
         lint::delete_policies(*dry_run, plan::admitted_policies(base, base_admitted, gone));
         dry_run->settled = plan::unchanged_from(base, base_admitted, dry_run->gates.release(), true);
+        dry_run->base_version = plan::base_version_from(base, base_admitted);
         // A policy whose update is denied keeps its base version on the server, and that one still claims.
         lint::lint_options validation_only = change;
         validation_only.dry_run = nullptr;

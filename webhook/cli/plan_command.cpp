@@ -99,6 +99,7 @@ int run_plan_command(const lint_flags& flags)
     // The server's objects are not what kubectl applied (that is their last-applied annotation): the
     // policies alone are compared.
     dry_run->settled = plan::unchanged_from(base, server_admitted, dry_run->gates.release(), false);
+    dry_run->base_version = plan::base_version_from(base, server_admitted);
     const auto templates = plan::workloads_in_path(applied, options->default_namespace, after.errors);
     const auto applied_templates = lint::apply_workloads(*dry_run, plan::manifests_of(templates));
     lint::report report = lint::run_lint(after, change, after_admitted);

@@ -13,6 +13,7 @@
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
 #include "scheduling/component_pitfalls.hpp"
+#include "scheduling/deprioritised.hpp"
 #include "scheduling/detector_update.hpp"
 #include "scheduling/filter_cache.hpp"
 #include "scheduling/moves.hpp"
@@ -363,9 +364,15 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     opts.filters = &shared;
     opts.candidate_rows = false; // rows come from decision::clusters (to_result)
     auto views = policy_views(policies, r);
+    std::vector<scheduling::lowered_priority> cuts;
+    if (ctx.base_version && ctx.gates.policy_preemption())
+        for (const auto& p : policies)
+            if (const model::policy* before = ctx.base_version(p))
+                if (auto cut = scheduling::lowered(*before, p.policy))
+                    cuts.push_back(*cut);
     if (ctx.settled)
         for (std::size_t i = 0; i < views.size(); ++i)
-            views[i].settled = ctx.settled(policies[i]);
+            views[i].settled = ctx.settled(policies[i]) && !scheduling::requeued_by_priority_cut(policies[i].policy, cuts);
     add_standing_views(ctx, views); // ranked with PATH's; an index past `policies` is one of them
     const auto claims = explain_claims(ctx, views);
     report_claims(ctx, policies, views, claims, r);

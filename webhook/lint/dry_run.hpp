@@ -46,6 +46,10 @@ struct dry_run_context : snapshot::state {
     // The policies the change leaves as they are (plan: applied unchanged or not in PATH; lint --base: the
     // same spec on both sides). Unset: every policy is created or updated, as lint without a base reads PATH.
     std::function<bool(const typed_policy&)> settled;
+    // The version a policy of the change updates (nullptr: created). Unset: no base to compare with. With
+    // the PropagationPolicyPreemption gate, an update that lowers a priority re-queues the policies between
+    // the old and the new priority (scheduling::requeued_by_priority_cut): they are not settled.
+    std::function<const model::policy*(const typed_policy&)> base_version;
     // Policies the server keeps as they are although PATH holds a version of each: admission denies
     // PATH's, so kubectl apply fails for it and changes nothing (lint --base: the base's version). They
     // still claim templates and rank among PATH's policies; what they hold is not predicted (they are not

@@ -100,22 +100,47 @@ std::vector<lint::standing_policy> standing_policies(const lint::report& r,
     return out;
 }
 
+namespace {
+
+// `admitted` by key, and the one of them a policy of the change updates (nullptr: it creates one).
+class versions_before {
+public:
+    versions_before(const lint::report& r, const std::vector<lint::typed_policy>& admitted)
+    {
+        for (const auto& t : admitted)
+            by_key_.emplace(key_of(r.results[t.result]), &t);
+    }
+    const lint::typed_policy* of(const model::policy& p) const
+    {
+        const bool namespaced = p.kind == model::kind_propagation_policy;
+        auto it = by_key_.find({p.kind, namespaced ? p.metadata.ns : std::string(), p.metadata.name});
+        return it == by_key_.end() ? nullptr : it->second;
+    }
+
+private:
+    std::map<policy_key, const lint::typed_policy*> by_key_;
+};
+
+} // namespace
+
 std::function<bool(const lint::typed_policy&)> unchanged_from(const lint::report& r,
                                                               const std::vector<lint::typed_policy>& admitted,
                                                               settings::karmada_release release, bool applied)
 {
-    std::map<policy_key, const lint::typed_policy*> before;
-    for (const auto& t : admitted)
-        before.emplace(key_of(r.results[t.result]), &t);
-    return [before = std::move(before), release, applied](const lint::typed_policy& t) {
-        const model::policy& p = t.policy;
-        const bool namespaced = p.kind == model::kind_propagation_policy;
-        auto it = before.find({p.kind, namespaced ? p.metadata.ns : std::string(), p.metadata.name});
-        if (it == before.end())
-            return false;
-        const lint::typed_policy& old = *it->second;
-        return !scheduling::reconciled_on_update(old.policy, p, release, applied ? &old.object : nullptr,
-                                                 applied ? &t.object : nullptr);
+    return [before = versions_before(r, admitted), release, applied](const lint::typed_policy& t) {
+        const lint::typed_policy* old = before.of(t.policy);
+        return old != nullptr && !scheduling::reconciled_on_update(old->policy, t.policy, release,
+                                                                   applied ? &old->object : nullptr,
+                                                                   applied ? &t.object : nullptr);
+    };
+}
+
+std::function<const model::policy*(const lint::typed_policy&)> base_version_from(
+    const lint::report& r, const std::vector<lint::typed_policy>& admitted)
+{
+    return [before = versions_before(r, admitted)](const lint::typed_policy& t) -> const model::policy* {
+        const lint::typed_policy* old = before.of(t.policy);
+        return old == nullptr ? nullptr : &old->policy;
     };
 }
 

@@ -76,6 +76,11 @@ std::function<bool(const lint::typed_policy&)> unchanged_from(const lint::report
                                                               const std::vector<lint::typed_policy>& admitted,
                                                               settings::karmada_release release, bool applied);
 
+// The version among `admitted` (run_lint's, with `r` its report; they must outlive the function) that a
+// policy of the change updates, nullptr for a policy it creates (dry_run_context::base_version).
+std::function<const model::policy*(const lint::typed_policy&)> base_version_from(
+    const lint::report& r, const std::vector<lint::typed_policy>& admitted);
+
 // The server's policy lists without the policies in `drop` (replaced by PATH, or pruned): each list
 // re-encoded as JSON with the same file name.
 lint::input_set without(const lint::input_set& server, const std::set<policy_key>& drop);

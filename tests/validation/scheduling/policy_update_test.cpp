@@ -6,6 +6,7 @@
 #include "doc/load.hpp"
 #include "model/kubectl_apply.hpp"
 #include "model/well_known.hpp"
+#include "scheduling/deprioritised.hpp"
 #include "scheduling/policy_update.hpp"
 
 using namespace kpw;
@@ -52,4 +53,39 @@ TEST_CASE("what kubectl applied differs (an explicit default written): reconcile
         CHECK_FALSE(scheduling::reconciled_on_update(p, p, r)); // not known: the policies alone
     }
     CHECK_FALSE(scheduling::reconciled_on_update(p, p, karmada_release::v1_18_2, &a, &(*explicit_default)[0].root));
+}
+
+namespace {
+
+model::policy pp(std::string ns, std::string name, std::optional<std::int32_t> priority, std::string preemption)
+{
+    model::policy p;
+    p.kind = std::string(model::kind_propagation_policy);
+    p.metadata.ns = std::move(ns);
+    p.metadata.name = std::move(name);
+    p.spec.priority = priority;
+    p.spec.preemption = std::move(preemption);
+    return p;
+}
+
+} // namespace
+
+TEST_CASE("a priority cut re-queues the Always-preempting policies of its namespace strictly between old and new")
+{
+    const model::policy before = pp("shop", "holder", 10, "Never");
+    const model::policy after = pp("shop", "holder", std::nullopt, "Always"); // priority removed: 0
+    const auto cut = scheduling::lowered(before, after);
+    REQUIRE(cut);
+    CHECK(cut->before == 10);
+    const scheduling::lowered_priority cuts[] = {*cut};
+    CHECK(scheduling::requeued_by_priority_cut(pp("shop", "p6", 6, "Always"), cuts));
+    CHECK_FALSE(scheduling::requeued_by_priority_cut(pp("shop", "p6", 6, "Never"), cuts));    // no preemption
+    CHECK_FALSE(scheduling::requeued_by_priority_cut(pp("shop", "p10", 10, "Always"), cuts)); // not below the old
+    CHECK_FALSE(scheduling::requeued_by_priority_cut(pp("shop", "p0", 0, "Always"), cuts));   // not above the new
+    CHECK_FALSE(scheduling::requeued_by_priority_cut(pp("shop", "unset", std::nullopt, "Always"), cuts));
+    CHECK_FALSE(scheduling::requeued_by_priority_cut(pp("other", "p6", 6, "Always"), cuts)); // another namespace
+    model::policy cluster = pp("", "c6", 6, "Always");
+    cluster.kind = std::string(model::kind_cluster_propagation_policy);
+    CHECK_FALSE(scheduling::requeued_by_priority_cut(cluster, cuts)); // another kind
+    CHECK_FALSE(scheduling::lowered(after, before)); // a raise cuts nothing
 }
