@@ -159,7 +159,25 @@ func (g *gen) relabel(t *Node) {
 func (g *gen) change(base []*Doc) []*Doc {
 	var out []*Doc
 	deleteAll := g.chance(0.1)
+	cut, kept, below := -1, -1, 0
+	if !deleteAll && g.chance(0.08) {
+		cut, kept, below = g.priorityCut(base)
+	}
 	for i, d := range base {
+		if i == cut {
+			p := cloneNode(d.Root)
+			if below > 0 && g.chance(0.7) {
+				setPair(lookup(p, "spec"), "priority", node(g.between(0, below-1)))
+			} else {
+				dropPair(lookup(p, "spec"), "priority")
+			}
+			out = append(out, &Doc{Root: p})
+			continue
+		}
+		if i == kept {
+			out = append(out, d)
+			continue
+		}
 		x := g.r.Float64()
 		switch {
 		case deleteAll || x < 0.2: // deleted
@@ -245,6 +263,30 @@ func (g *gen) otherKind(p *Node, i int) *Node {
 	}
 	name := g.policyName(i, cluster) + "-" + map[bool]string{true: "cpp", false: "pp"}[cluster]
 	return g.policyOf(cluster, name, target, selectors)
+}
+
+// priorityCut prepares a cut of priority (found missing by seed 2503's c92-26): in the base, one policy gets a
+// high priority and another of its kind (and namespace, for PropagationPolicies) a priority below it and
+// preemption Always; the change then lowers the first below the second (returned: the first's index, the
+// second's, and the second's priority) and keeps the second byte for byte. Karmada re-queues the second
+// (preemption.go HandleDeprioritized*: strictly between the new and the old priority), which may then take
+// what the first holds. -1, -1 when no two base policies share a scope.
+func (g *gen) priorityCut(base []*Doc) (int, int, int) {
+	for tries := 0; tries < 4 && len(base) > 1; tries++ {
+		i, j := g.r.IntN(len(base)), g.r.IntN(len(base))
+		a, b := base[i].Root, base[j].Root
+		if i == j || plain(lookup(a, "kind")) != plain(lookup(b, "kind")) ||
+			plainOr(lookup(a, "metadata", "namespace")) != plainOr(lookup(b, "metadata", "namespace")) {
+			continue
+		}
+		high := g.between(6, 10)
+		mid := g.between(1, high-1)
+		setPair(lookup(a, "spec"), "priority", node(high))
+		setPair(lookup(b, "spec"), "priority", node(mid))
+		setPair(lookup(b, "spec"), "preemption", Str("Always"))
+		return i, j, mid
+	}
+	return -1, -1, 0
 }
 
 // reprioritise draws the policy's priority and preemption again (the rest of its spec stays).
