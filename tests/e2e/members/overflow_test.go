@@ -443,31 +443,26 @@ func withoutFlag(args []string, flag string) []string {
 // The reads lint --members-through-proxy makes, granted as an operator grants them: clusters/proxy in
 // karmada-apiserver (Karmada's unified-auth controller then lets the members' karmada-impersonator act as
 // that user) and list on nodes and pods in each member, to the plane's admin user (docs/estimator.md).
-const proxyReadsKarmada = `apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: kpw-cluster-proxy}
-rules:
-- {apiGroups: [cluster.karmada.io], resources: [clusters/proxy], verbs: [get]}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: kpw-cluster-proxy}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: kpw-cluster-proxy}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: admin}]
-`
+var (
+	proxyReadsKarmada = grantToAdmin("kpw-cluster-proxy", "{apiGroups: [cluster.karmada.io], resources: [clusters/proxy], verbs: [get]}")
+	proxyReadsMember  = grantToAdmin("kpw-member-state", `{apiGroups: [""], resources: [nodes, pods], verbs: [list]}`)
+)
 
-const proxyReadsMember = `apiVersion: rbac.authorization.k8s.io/v1
+// grantToAdmin is a ClusterRole of one rule and its binding to the user admin.
+func grantToAdmin(name, rule string) string {
+	return fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
-metadata: {name: kpw-member-state}
+metadata: {name: %[1]s}
 rules:
-- {apiGroups: [""], resources: [nodes, pods], verbs: [list]}
+- %[2]s
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
-metadata: {name: kpw-member-state}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: kpw-member-state}
+metadata: {name: %[1]s}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[1]s}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: admin}]
-`
+`, name, rule)
+}
 
 // grantProxyReads applies both grants and waits until lint reads every member through the proxy (no
 // "note: member cluster" on its stderr: the unified-auth controller has synced the impersonation rules).

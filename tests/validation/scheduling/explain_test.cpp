@@ -31,6 +31,19 @@ model::spread_constraint by_cluster(std::int64_t max, std::int64_t min)
     return {"cluster", "", max, min};
 }
 
+// member1, member2 and member3, room for 10, 8 and 5 pods.
+std::vector<model::cluster> three_members()
+{
+    return {cluster("member1", 10), cluster("member2", 8), cluster("member3", 5)};
+}
+
+// The spec spread over one or two clusters.
+model::propagation_spec on_two_clusters(model::propagation_spec spec)
+{
+    spec.placement.spread_constraints = {by_cluster(2, 1)};
+    return spec;
+}
+
 } // namespace
 
 TEST_CASE("considered rows are left out without explain, and group outcomes are always there")
@@ -44,10 +57,8 @@ TEST_CASE("considered rows are left out without explain, and group outcomes are 
 
 TEST_CASE("a cluster the spread selection leaves out says so")
 {
-    std::vector<model::cluster> cs{cluster("member1", 10), cluster("member2", 8), cluster("member3", 5)};
-    auto spec = dynamic_weight_spec();
-    spec.placement.spread_constraints = {by_cluster(2, 1)};
-    auto d = schedule(spec, deployment(6, "a"), snapshot(cs), explaining());
+    const std::vector<model::cluster> cs = three_members();
+    auto d = schedule(on_two_clusters(dynamic_weight_spec()), deployment(6, "a"), snapshot(cs), explaining());
     REQUIRE(d.scheduled);
     const auto& g = d.groups.at(0);
     REQUIRE(g.considered.size() == 3);
@@ -76,10 +87,8 @@ TEST_CASE("an overflow tier that is not needed is named as such")
 
 TEST_CASE("a selected cluster receives a non-workload with no replica count; an unselected one is left out")
 {
-    std::vector<model::cluster> cs{cluster("member1", 10), cluster("member2", 8), cluster("member3", 5)};
-    auto spec = duplicated_spec();
-    spec.placement.spread_constraints = {by_cluster(2, 1)};
-    auto d = schedule(spec, deployment(0, "a"), snapshot(cs), explaining());
+    const std::vector<model::cluster> cs = three_members();
+    auto d = schedule(on_two_clusters(duplicated_spec()), deployment(0, "a"), snapshot(cs), explaining());
     REQUIRE(d.scheduled);
     const auto& g = d.groups.at(0);
     CHECK(row(g, "member1").receives_object);
