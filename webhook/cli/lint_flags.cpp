@@ -108,9 +108,14 @@ void load_member_state(lint::dry_run_context& ctx, const lint_flags& flags, kube
 {
     if (!flags.member_state.empty())
         snapshot::load_member_states(ctx, flags.member_state, errors);
-    if (!flags.members_through_proxy || client == nullptr)
-        return;
-    live::reader read(*client);
+    if (flags.members_through_proxy && client != nullptr)
+        load_members_through_proxy(ctx, *client, command, errors);
+}
+
+void load_members_through_proxy(lint::dry_run_context& ctx, kube::client& client, const char* command,
+                                std::vector<lint::file_error>& errors)
+{
+    live::reader read(client);
     std::vector<snapshot::member_inputs> members;
     for (const auto& c : ctx.clusters.clusters()) {
         auto state = read.member_state(c.name);
@@ -126,12 +131,17 @@ void load_member_state(lint::dry_run_context& ctx, const lint_flags& flags, kube
 
 bool check_member_state_flags(const lint_flags& flags, bool has_server, const char* command)
 {
-    if (flags.members_through_proxy && !flags.member_state.empty()) {
+    return check_member_state_flags(flags.member_state, flags.members_through_proxy, has_server, command);
+}
+
+bool check_member_state_flags(const std::string& member_state, bool through_proxy, bool has_server, const char* command)
+{
+    if (through_proxy && !member_state.empty()) {
         std::cerr << command << ": --member-state and --members-through-proxy are two sources of the same member "
                                 "state: give one\n";
         return false;
     }
-    if (flags.members_through_proxy && !has_server) {
+    if (through_proxy && !has_server) {
         std::cerr << command << ": --members-through-proxy reads through karmada-apiserver: give --kubeconfig or "
                                 "--context (or --member-state DIR with the members' exports)\n";
         return false;

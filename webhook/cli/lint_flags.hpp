@@ -65,6 +65,11 @@ void load_member_state(lint::dry_run_context& ctx, const lint_flags& flags, kube
 // The usage errors of the member-state flags: both given, or --members-through-proxy without a server to
 // read through (`has_server`). A message naming `command` on stderr; true when the flags are usable.
 bool check_member_state_flags(const lint_flags& flags, bool has_server, const char* command);
+bool check_member_state_flags(const std::string& member_state, bool through_proxy, bool has_server, const char* command);
+
+// --members-through-proxy itself: each Cluster's Nodes and Pods through `client`, one member after the other.
+void load_members_through_proxy(lint::dry_run_context& ctx, kube::client& client, const char* command,
+                                std::vector<lint::file_error>& errors);
 
 // The dry run's settings from the flags; `options.dry_run` points at it afterwards.
 void prepare_dry_run(lint::dry_run_context& ctx, const lint_flags& flags, lint::lint_options& options);

@@ -40,7 +40,8 @@ bool resolve_release(simulate_command_flags& flags, kube::client* client)
 int run_simulate_command(simulate_command_flags flags)
 {
     std::unique_ptr<lint::dry_run_context> live;
-    if (!resolve_release(flags, nullptr))
+    if (!resolve_release(flags, nullptr) ||
+        !check_member_state_flags(flags.member_state, flags.members_through_proxy, flags.kube.requested(), "simulate"))
         return exit_usage;
     if (flags.kube.requested()) {
         auto client = connect(flags.kube, flags.namespace_given, "simulate", flags.default_namespace);
@@ -50,6 +51,8 @@ int run_simulate_command(simulate_command_flags flags)
         if (client)
             live = load_live_dry_run("simulate", *client, flags.clusters, flags.workloads, flags.bindings,
                                      lint::collect_inputs(flags.policies), flags.default_namespace, errors);
+        if (live && flags.members_through_proxy)
+            load_members_through_proxy(*live, *client, "simulate", errors);
         for (const auto& e : errors)
             std::cerr << e.str() << '\n';
         if (!live || !errors.empty())
@@ -98,6 +101,9 @@ command add_simulate_command(CLI::App& parent)
     sub->add_option("--member-state", flags->member_state,
                     "karmada-scheduler-estimator: one subdirectory per member cluster with its Nodes and Pods, as "
                     "for lint; wins over the scenario's memberState (docs/estimator.md)");
+    sub->add_flag("--members-through-proxy", flags->members_through_proxy,
+                  "with --kubeconfig/--context: the member state read live through karmada-apiserver's cluster "
+                  "proxy, as for lint; wins over the scenario's memberState");
     sub->add_option("-o,--output", flags->output, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
     sub->add_option("-n,--namespace", flags->default_namespace,
                     "namespace of objects that set none (with --kubeconfig: the context's)")

@@ -151,7 +151,7 @@ loaded_drill load_drill(const simulate_flags& flags, std::unique_ptr<lint::dry_r
     const std::string members = !flags.member_state.empty()      ? flags.member_state
                                 : out.scenario.member_state.empty() ? std::string()
                                                                     : relative_to(flags.scenario, out.scenario.member_state);
-    if (!members.empty())
+    if (!members.empty() && !flags.members_through_proxy) // read live already (the command did)
         snapshot::load_member_states(*ctx, members, out.errors);
     out.inputs = step_files(out.scenario, *ctx, flags, out.errors);
     std::vector<std::string> names;

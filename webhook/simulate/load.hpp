@@ -20,6 +20,7 @@ struct simulate_flags {
     std::string scenario;
     std::vector<std::string> clusters, workloads, bindings;
     std::string member_state; // --member-state DIR (wins over the scenario's memberState)
+    bool members_through_proxy = false; // --members-through-proxy: read live, and wins over the scenario's too
     std::string output = "text";
     std::string default_namespace = "default";
     std::string feature_gates;

@@ -537,6 +537,10 @@ TEST_CASE("--members-through-proxy reads each member's Nodes and Pods through th
         {"cloud-east-1",
          {R"({"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"c1-a"},"status":{"allocatable":{"cpu":"64","memory":"256Gi","pods":"110"},"conditions":[{"type":"Ready","status":"True"}]}}]})",
           R"({"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]})"}},
+        // The on-prem tier of the hybrid-cloud drill (simulate, below): one small node.
+        {"cluster1",
+         {R"({"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"on-prem-a"},"status":{"allocatable":{"cpu":"2","memory":"8Gi","pods":"110"},"conditions":[{"type":"Ready","status":"True"}]}}]})",
+          R"({"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]})"}},
     };
     const auto proxy = [](const std::string& cluster, const std::string& what) {
         return "/apis/cluster.karmada.io/v1alpha1/clusters/" + cluster + "/proxy/api/v1/" + what;
@@ -549,7 +553,7 @@ TEST_CASE("--members-through-proxy reads each member's Nodes and Pods through th
         p.dir.write("members/" + cluster + "/pods.json", lists.second);
     }
     p.api.respond(proxy("cloud-east-2", "nodes"), {503, R"({"kind":"Status","message":"cluster unreachable"})"});
-    for (const std::string other : {"cluster1", "cluster2", "cluster3", "member1", "member2"})
+    for (const std::string other : {"cluster2", "cluster3", "member1", "member2"})
         p.api.respond(proxy(other, "nodes"), {404, R"({"kind":"Status","message":"the server could not find the requested resource"})"});
     const std::string policy = examples + "checkout-local-idc.yaml";
 
@@ -572,6 +576,21 @@ TEST_CASE("--members-through-proxy reads each member's Nodes and Pods through th
         }
     CHECK(proxied.contains(proxy("idc-east-1", "nodes")));
     CHECK(proxied.contains(proxy("idc-east-1", "pods")));
+
+    // simulate reads the members the same way: the hybrid-cloud drill, its on-prem tier sized by cluster1's node.
+    const std::vector<std::string> drill{"--scenario", examples + "drills/hybrid-cloud-overflow.yaml", "-o", "json",
+                                         examples + "overflow-onprem-cloud.yaml"};
+    auto sim_proxy = p.live({"simulate", "--members-through-proxy"});
+    auto sim_files = p.live({"simulate", "--member-state", (p.dir.path / "members").string()});
+    auto sim_general = p.live({"simulate"});
+    for (auto* args : {&sim_proxy, &sim_files, &sim_general})
+        args->insert(args->end(), drill.begin(), drill.end());
+    const auto sim_through = run(sim_proxy);
+    const auto sim_from_files = run(sim_files);
+    REQUIRE_MESSAGE(sim_through.exit_code == sim_from_files.exit_code, sim_through.err);
+    const auto steps = [](const std::string& out) { return kpw::doc::to_json(*json_of(out).find("steps")); };
+    CHECK(steps(sim_through.out) == steps(sim_from_files.out));
+    CHECK(steps(sim_through.out) != steps(run(sim_general).out));
 
     // The flag needs a server to read through, and is the other source of --member-state.
     const auto no_server = run({"lint", "--clusters", examples + "clusters.yaml", "--members-through-proxy", policy});
