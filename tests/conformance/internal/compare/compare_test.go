@@ -347,6 +347,37 @@ func TestJudgeReportsEachDifferingKey(t *testing.T) {
 	}
 }
 
+// Two entries of one kind, namespace and name (another API group's kind of that name) are both compared:
+// the second is "#1" and apiVersion is a field, so neither hides the other.
+func TestJudgeKeepsEntriesOfOneWorkloadNameApart(t *testing.T) {
+	crd := placed(false, tc("m2", 3))
+	crd.Workload.APIVersion = "example.com/v1"
+	apps := placed(false, tc("m1", 3))
+	tests := []struct {
+		name       string
+		lint, karm []Scheduling
+		want       []string
+	}{
+		{"both, same order", []Scheduling{apps, crd}, []Scheduling{apps, crd}, nil},
+		{"the second absent", []Scheduling{apps, crd}, []Scheduling{apps}, []string{"scheduling[Deployment default/web#1]"}},
+		{"another apiVersion", []Scheduling{crd}, []Scheduling{apps}, []string{
+			"scheduling[Deployment default/web].workload.apiVersion", "scheduling[Deployment default/web].clusters[m1]",
+			"scheduling[Deployment default/web].clusters[m2]"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Judge(ok(out(t, schedResult(tt.lint...)), 0), []Run{ok(out(t, schedResult(tt.karm...)), 0)}, nil)
+			var got []string
+			for _, d := range v.Diffs {
+				got = append(got, d.Path)
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("diffs at %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
 // The items of a List share their document's index: they are paired in order, not by that index alone
 // (which compared lint's first item with Karmada's last).
 func TestJudgePairsTheItemsOfAListInOrder(t *testing.T) {

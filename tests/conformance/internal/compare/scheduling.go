@@ -17,10 +17,11 @@ const NoClusterFit = "NoClusterFit"
 // oracle's result in each run (nil where a run lacks it).
 func diffSchedulings(l *Result, runs []*Result) []Diff {
 	var diffs []Diff
+	lKeys := schedulingKeys(l.Scheduling)
 	lIndex := map[string]*Scheduling{}
 	for i := range l.Scheduling {
 		s := &l.Scheduling[i]
-		w := workloadKey(s.Workload)
+		w := lKeys[i]
 		lIndex[w] = s
 		variants := make([]*Scheduling, 0, len(runs))
 		for _, r := range runs {
@@ -31,8 +32,7 @@ func diffSchedulings(l *Result, runs []*Result) []Diff {
 			diffs = append(diffs, d)
 		}
 	}
-	for i := range runs[0].Scheduling {
-		w := workloadKey(runs[0].Scheduling[i].Workload)
+	for i, w := range schedulingKeys(runs[0].Scheduling) {
 		if lIndex[w] == nil {
 			diffs = append(diffs, Diff{File: l.File, Document: l.Document, Path: "scheduling[" + w + "]",
 				Lint: "absent", Karmada: outcome(&runs[0].Scheduling[i])})
@@ -41,12 +41,30 @@ func diffSchedulings(l *Result, runs []*Result) []Diff {
 	return diffs
 }
 
+// schedulingKeys names each entry by its workload; a second entry of the same kind, namespace and name (two
+// policies' claims on one workload, or two API groups serving a kind of that name) is "#1" after it, the
+// third "#2", in the order printed, so that none overwrites another. apiVersion is compared as a field.
+func schedulingKeys(list []Scheduling) []string {
+	keys := make([]string, len(list))
+	seen := map[string]int{}
+	for i := range list {
+		w := workloadKey(list[i].Workload)
+		if n := seen[w]; n > 0 {
+			keys[i] = fmt.Sprintf("%s#%d", w, n)
+		} else {
+			keys[i] = w
+		}
+		seen[w]++
+	}
+	return keys
+}
+
 func findScheduling(r *Result, w string) *Scheduling {
 	if r == nil {
 		return nil
 	}
-	for i := range r.Scheduling {
-		if workloadKey(r.Scheduling[i].Workload) == w {
+	for i, k := range schedulingKeys(r.Scheduling) {
+		if k == w {
 			return &r.Scheduling[i]
 		}
 	}
@@ -97,6 +115,7 @@ func diffEntry(l, k *Scheduling) []Diff {
 			diffs = append(diffs, Diff{Path: path, Lint: lv, Karmada: kv})
 		}
 	}
+	add(".workload.apiVersion", l.Workload.APIVersion, k.Workload.APIVersion)
 	add(".scheduled", strconv.FormatBool(l.Scheduled), strconv.FormatBool(k.Scheduled))
 	add(".affinityName", strconv.Quote(l.AffinityName), strconv.Quote(k.AffinityName))
 	lc, kc := clusterMap(l.Clusters), clusterMap(k.Clusters)
