@@ -402,14 +402,27 @@ func (g *gen) selectors(target workload, cluster bool) *Node {
 			w = pick(g, g.workloads)
 		}
 		var ns any
-		if cluster && g.scopedCPP {
+		if cluster && g.scopedCPP || !cluster && g.chance(0.2) {
+			// A PropagationPolicy's selector may name a namespace too: its own, or (the second selector's
+			// workload) another one, which v1.17+ denies and v1.16 admits.
 			ns = w.namespace
 		}
-		if g.chance(0.7) {
+		switch x := g.r.Float64(); {
+		case x < 0.7:
 			selectors.Items = append(selectors.Items, M("apiVersion", w.apiVersion, "kind", w.kind, "namespace", ns, "name", w.name))
-		} else {
+		case x < 0.9:
 			selectors.Items = append(selectors.Items, M("apiVersion", w.apiVersion, "kind", w.kind, "namespace", ns,
 				"labelSelector", M("matchLabels", M("app", w.name))))
+		default: // set-based: In the app, NotIn another's (a template without the label matches too), Exists
+			expr := M("key", "app", "operator", "In", "values", L(w.name))
+			switch g.r.IntN(3) {
+			case 1:
+				expr = M("key", "app", "operator", "NotIn", "values", L(pick(g, g.workloads).name))
+			case 2:
+				expr = M("key", "app", "operator", "Exists")
+			}
+			selectors.Items = append(selectors.Items, M("apiVersion", w.apiVersion, "kind", w.kind, "namespace", ns,
+				"labelSelector", M("matchExpressions", L(expr))))
 		}
 	}
 	return selectors
