@@ -315,6 +315,31 @@ void warn_scheduler_panics(const model::binding& b, const std::string& runtime_e
     ++r.totals.warnings;
 }
 
+// binding-crashes-scheduler for a template a policy on the server claims (PATH's version of it denied, or
+// not in PATH): the binding the detector creates panics karmada-scheduler's first pass. At PATH's version of
+// that policy when there is one (the policy a person edits), else without a place.
+void warn_first_schedule_panics(const scheduling::policy_view& holder, const model::workload& w,
+                                const std::string& runtime_error, report& r)
+{
+    std::string file;
+    position where;
+    for (const auto& result : r.results)
+        if (result.kind == (holder.cluster_scoped ? model::kind_cluster_propagation_policy : model::kind_propagation_policy) &&
+            result.name == holder.name && result.namespace_name == holder.ns) {
+            file = result.file;
+            where = result.start;
+            break;
+        }
+    const std::string subject = w.kind + " " + (w.namespace_.empty() ? "" : w.namespace_ + "/") + w.name;
+    r.snapshot_warnings.push_back(
+        {file, where, "binding-crashes-scheduler",
+         subject + " (" + scheduling::policy_label(holder) + ", as the server has it): " +
+             scheduling::karmada_panic_text(runtime_error, " on the binding the detector creates for it") + ": " +
+             std::string(scheduling::advice_for_panic(runtime_error).remedy),
+         subject});
+    ++r.totals.warnings;
+}
+
 // A binding scheduled as it stands (its policy is not among PATH): whether its next pass panics.
 void warn_if_scheduler_panics(const dry_run_context& ctx, const scheduling::options& opts, const model::binding& b,
                               report& r)
@@ -453,6 +478,9 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         if (!of_path(claim)) {
             const auto d = scheduling::schedule(*views[*claim].spec, w, *ctx.snapshot, opts);
             r.standing.push_back({ref_of(views[*claim]), to_result(w, d, r.explain)});
+            // The server's policy creates the binding and karmada-scheduler panics on its first pass.
+            if (!d.karmada_panic.empty())
+                warn_first_schedule_panics(views[*claim], w, d.karmada_panic, r);
             continue;
         }
         const auto& p = policies[*claim];
