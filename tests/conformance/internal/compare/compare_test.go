@@ -582,3 +582,25 @@ func TestAPIServerWarnings(t *testing.T) {
 		})
 	}
 }
+
+// The oracle's snapshot refusals are attributed whatever a fuzzed name or kind holds.
+func TestOracleRefusedObjectNames(t *testing.T) {
+	tests := []struct {
+		stderr string
+		want   refusal
+	}{
+		{"lint: dry run: ResourceBinding we-08-20T09:30:00+02:00: metadata.namespace: Required value",
+			refusal{object: "ResourceBinding we-08-20T09:30:00+02:00", name: "we-08-20T09:30:00+02:00"}},
+		{"lint: dry run: ResourceBinding shop/web: cannot restore struct from: string",
+			refusal{object: "ResourceBinding web", name: "web"}},
+		{"lint: dry run: DHost:eployment: metadata.name: Required value: name or generateName is required",
+			refusal{object: "DHost:eployment"}},
+		{"lint: dry run: Cluster: metadata.name: Required value: name or generateName is required",
+			refusal{object: "Cluster"}},
+	}
+	for _, tt := range tests {
+		if got := oracleRefused([]byte(tt.stderr + "\n")); got != tt.want {
+			t.Errorf("oracleRefused(%q) = %+v, want %+v", tt.stderr, got, tt.want)
+		}
+	}
+}

@@ -19,7 +19,10 @@ var (
 	// The oracle's snapshot loader refusing one object of a file it read (the API server would never have
 	// stored it): "lint: dry run: [bindings: ]KIND [NAMESPACE/]NAME: message", or "KIND: metadata.name:
 	// Required value" for one without a name.
-	oracleObjectRefusal = regexp.MustCompile(`^lint: dry run: (?:\w+: )?([A-Z]\w*)(?: ([^\s:]*))?: (.*)`)
+	// The name is everything up to the first ": " (a fuzzed name may hold colons and spaces).
+	oracleObjectRefusal = regexp.MustCompile(`^lint: dry run: (?:\w+: )?([A-Z]\w*)(?: (.*?))?: (.*)`)
+	// An object without a name, whatever its kind reads as (a fuzzed kind may hold anything).
+	oracleUnnamedRefusal = regexp.MustCompile(`^lint: dry run: (?:\w+: )?(.*?): metadata\.name: Required value`)
 )
 
 // refusedFiles: the files lint's stderr refuses, in order.
@@ -48,6 +51,9 @@ func oracleRefused(stderr []byte) refusal {
 	}
 	if m := oracleDocumentRefusal.FindStringSubmatch(line); m != nil {
 		return refusal{file: m[1]}
+	}
+	if m := oracleUnnamedRefusal.FindStringSubmatch(line); m != nil {
+		return refusal{object: m[1]} // name "": lint must say metadata.name is missing
 	}
 	if m := oracleObjectRefusal.FindStringSubmatch(line); m != nil {
 		name := m[2]
