@@ -148,8 +148,7 @@ void apply_policies(world& w, const std::vector<model::policy>& policies, const 
                     step_log& log)
 {
     std::vector<model::policy> reconciled; // created, or updated with another spec (a new generation)
-    std::vector<model::policy> cut;         // updated to a lower priority (their new versions)
-    std::vector<std::int32_t> cut_from;
+    std::vector<scheduling::lowered_priority> cuts; // updates to a lower priority (pointing into `policies`)
     for (const auto& p : policies) {
         auto it = std::find_if(w.policies.begin(), w.policies.end(), [&](const model::policy& x) { return same_policy(x, p); });
         const bool created = it == w.policies.end();
@@ -157,10 +156,8 @@ void apply_policies(world& w, const std::vector<model::policy>& policies, const 
         if (changed)
             reconciled.push_back(p);
         if (!created && gates.policy_preemption())
-            if (auto lowered = scheduling::lowered(*it, p)) {
-                cut.push_back(p);
-                cut_from.push_back(lowered->before);
-            }
+            if (auto lowered = scheduling::lowered(*it, p))
+                cuts.push_back(*lowered);
         if (created)
             w.policies.push_back(p);
         else
@@ -169,9 +166,6 @@ void apply_policies(world& w, const std::vector<model::policy>& policies, const 
         log.events.push_back(policy_label(p) + (created ? " created" : changed ? " updated" : " unchanged"));
     }
     // A priority cut re-queues the policies between the old and the new priority (preemption.go).
-    std::vector<scheduling::lowered_priority> cuts;
-    for (std::size_t i = 0; i < cut.size(); ++i)
-        cuts.push_back({&cut[i], cut_from[i]});
     for (const auto& p : w.policies)
         if (scheduling::requeued_by_priority_cut(p, cuts))
             reconciled.push_back(p);

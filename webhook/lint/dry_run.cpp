@@ -299,25 +299,28 @@ scheduling_result to_result(const model::binding& applied, const scheduling::res
     return s;
 }
 
-// A binding whose policy is not among PATH gets no prediction, but one that karmada-scheduler crashes on
-// stops the scheduling of others: a warning at the binding. lint does not know what the detector will
-// do to such a binding (its template may change its replicas), so a binding the scheduler leaves alone
-// today is tried once more as its next pass would see it (the applied placement forgotten): the crash
-// waits for any change of its replicas or placement, or a reschedule.
-// binding-crashes-scheduler at the binding: karmada-scheduler panics on it (`when`: "" for its next pass).
-void warn_scheduler_panics(const model::binding& b, const std::string& runtime_error, std::string_view when, report& r)
+// binding-crashes-scheduler at `file`:`where`: karmada-scheduler panics with `runtime_error` on the binding
+// `what` names (`when`: "" for its next pass), with the way out for that panic.
+void add_panic_warning(std::string file, position where, const std::string& subject, const std::string& what,
+                       const std::string& runtime_error, std::string_view when, report& r)
 {
-    const std::string subject = b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name;
-    r.snapshot_warnings.push_back({b.source, b.where, "binding-crashes-scheduler",
-                                   subject + ": " + scheduling::karmada_panic_text(runtime_error, when) + ": " +
+    r.snapshot_warnings.push_back({std::move(file), where, "binding-crashes-scheduler",
+                                   what + ": " + scheduling::karmada_panic_text(runtime_error, when) + ": " +
                                        std::string(scheduling::advice_for_panic(runtime_error).remedy),
                                    subject});
     ++r.totals.warnings;
 }
 
-// binding-crashes-scheduler for a template a policy on the server claims (PATH's version of it denied, or
-// not in PATH): the binding the detector creates panics karmada-scheduler's first pass. At PATH's version of
-// that policy when there is one (the policy a person edits), else without a place.
+// The warning at the binding itself.
+void warn_scheduler_panics(const model::binding& b, const std::string& runtime_error, std::string_view when, report& r)
+{
+    const std::string subject = b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name;
+    add_panic_warning(b.source, b.where, subject, subject, runtime_error, when, r);
+}
+
+// The warning for a template a policy on the server claims (PATH's version of it denied, or not in PATH):
+// the binding the detector creates panics karmada-scheduler's first pass. At PATH's version of that policy
+// when there is one (the policy a person edits), else without a place.
 void warn_first_schedule_panics(const scheduling::policy_view& holder, const model::workload& w,
                                 const std::string& runtime_error, report& r)
 {
@@ -331,16 +334,16 @@ void warn_first_schedule_panics(const scheduling::policy_view& holder, const mod
             break;
         }
     const std::string subject = w.kind + " " + (w.namespace_.empty() ? "" : w.namespace_ + "/") + w.name;
-    r.snapshot_warnings.push_back(
-        {file, where, "binding-crashes-scheduler",
-         subject + " (" + scheduling::policy_label(holder) + ", as the server has it): " +
-             scheduling::karmada_panic_text(runtime_error, " on the binding the detector creates for it") + ": " +
-             std::string(scheduling::advice_for_panic(runtime_error).remedy),
-         subject});
-    ++r.totals.warnings;
+    add_panic_warning(std::move(file), where, subject,
+                      subject + " (" + scheduling::policy_label(holder) + ", as the server has it)", runtime_error,
+                      " on the binding the detector creates for it", r);
 }
 
-// A binding scheduled as it stands (its policy is not among PATH): whether its next pass panics.
+// A binding whose policy is not among PATH gets no prediction, but one that karmada-scheduler crashes on
+// stops the scheduling of others: a warning at the binding. lint does not know what the detector will
+// do to such a binding (its template may change its replicas), so a binding the scheduler leaves alone
+// today is tried once more as its next pass would see it (the applied placement forgotten): the crash
+// waits for any change of its replicas or placement, or a reschedule.
 void warn_if_scheduler_panics(const dry_run_context& ctx, const scheduling::options& opts, const model::binding& b,
                               report& r)
 {
