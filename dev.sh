@@ -76,6 +76,38 @@ mkdir -p "$log_dir"
 elapsed() { local s=$((SECONDS - started)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 say() { printf 'dev.sh [%s] %s\n' "$(elapsed)" "$*" >&2; }
 
+# free_mb DIR: the megabytes free on DIR's filesystem.
+free_mb() { df -Pm "$1" 2>/dev/null | awk 'NR == 2 { print $4 }'; }
+
+# A whole `test` run from nothing writes about $disk_needed_mb MB (RELIABILITY.md, "Disk"): the clone's
+# build directories (the ASan one is 6 GB), the Go module and build caches, ccache, the plane binaries'
+# cache and podman's images. CI once failed with seven unrelated-looking errors ("failed to create WAL",
+# "meson wrote no test log") when the disk was full: say so up front, and again beside any failure.
+disk_needed_mb=25000
+disk_preflight() {
+  local d f
+  for d in . "${TMPDIR:-/tmp}"; do
+    f=$(free_mb "$d")
+    [ -n "$f" ] || continue
+    say "disk: $((f / 1024)) GB free on the filesystem of $d"
+    if [ "$f" -lt "$disk_needed_mb" ]; then
+      say "WARNING: a run from nothing writes about $((disk_needed_mb / 1024)) GB; with $((f / 1024)) GB free it may fail with \"no space left on device\" (df -h; old clones, ~/.cache/go-build and 'podman image prune' are the usual room)"
+    fi
+  done
+}
+
+# disk_note: one line when a failure may be a full disk.
+disk_note() {
+  local d f
+  for d in . "${TMPDIR:-/tmp}"; do
+    f=$(free_mb "$d")
+    if [ -n "$f" ] && [ "$f" -lt 1024 ]; then
+      say "the disk is full or nearly: $f MB free on the filesystem of $d (df -h $d); a failure above may be only that"
+      return
+    fi
+  done
+}
+
 # step NAME COMMAND...: runs COMMAND with its output in $log_dir/NAME.log and says how long it took. On
 # failure it names the step and the command, prints the log's tail and exits with the command's status:
 # nothing a step prints is ever lost.
@@ -88,6 +120,7 @@ step() {
     say "FAILED: $name (exit $rc): $*"
     tail -n 40 "$log" | sed 's/^/  | /' >&2
     say "the whole output is in $log"
+    disk_note
     exit "$rc"
   fi
   say "$name done in $((SECONDS - t0)) s"
@@ -640,7 +673,7 @@ PY
 # COMMAND runs in a subshell, so a failed step inside it ends only this check.
 check() {
   local name=$1; shift
-  if ( "$@" ); then echo "$name OK" >>"$checks_file"; else echo "$name FAIL" >>"$checks_file"; fi
+  if ( "$@" ); then echo "$name OK" >>"$checks_file"; else echo "$name FAIL" >>"$checks_file"; disk_note; fi
 }
 
 # skip NAME WHY: a check that cannot run on this machine, counted as skipped and said. Never in CI
@@ -794,6 +827,7 @@ HINT
     echo "== (etcd, kube-apiserver, Karmada's webhook and scheduler on loopback): ./dev.sh e2e"
     ;;
   test)
+    disk_preflight
     install_deps test
     rm -f "$log_dir/checks"
     forget_results build "$asan_dir"
@@ -814,6 +848,7 @@ HINT
     else
       skip e2e-control-plane "Go 1.26 is not installed (the project's machines carry it in /usr/local/go)"
     fi
+    disk_note
     count_results build "$asan_dir"
     ;;
   test-suites) # the two builds and every C++ test: what the image's build stage runs (Containerfile)

@@ -21,6 +21,10 @@ done
 # -error_exitcode=1: libFuzzer's default (77) would read as "skipped" to meson.
 # -close_fd_mask=2: the server's per-request log lines would drown the report (libFuzzer and the
 # sanitizers keep their own copy of stderr). -timeout: any single input over 10 s is a finding.
-exec "$fuzzer" -max_total_time="$seconds" -timeout=10 -error_exitcode=1 -rss_limit_mb=2048 -max_len=16384 \
+# Not exec: the EXIT trap must still remove the temporary corpus (an exec'd fuzzer left 2-3 MB behind in
+# $TMPDIR per target and run).
+status=0
+"$fuzzer" -max_total_time="$seconds" -timeout=10 -error_exitcode=1 -rss_limit_mb=2048 -max_len=16384 \
   -dict="$root/tests/fuzz/karmada.dict" -close_fd_mask=2 -print_final_stats=1 \
-  -artifact_prefix="$artifacts/$target-" "${corpora[@]}"
+  -artifact_prefix="$artifacts/$target-" "${corpora[@]}" || status=$?
+exit "$status"
