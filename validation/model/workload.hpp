@@ -35,6 +35,32 @@ struct component {
     friend bool operator==(const component&, const component&) = default;
 };
 
+// Which of Karmada's replica interpreters reads a template's replicas and requirements
+// (model/replica_interpreter.hpp says which kinds each covers and where Karmada defines it).
+enum class replica_interpreter : std::uint8_t {
+    none,            // no replicaResource: replicas 0, no requirements
+    native_pod,      // v1 Pod: 1
+    native_job,      // batch/v1 Job: min(parallelism, completions)
+    native_template, // apps/v1 Deployment, ReplicaSet, StatefulSet: spec.replicas
+    spec_replicas,   // Kruise CloneSet, Advanced StatefulSet, UnitedDeployment: spec.replicas, spec.template
+    parallelism,     // Kruise BroadcastJob: spec.parallelism or 1, spec.template
+    workflow,        // Argo Workflow: spec.parallelism or 1; spec.affinity, nodeSelector, tolerations
+    notebook,        // Kubeflow Notebook: 1, spec.template
+    zero,            // Kruise SidecarSet: 0, no requirements
+    flink,           // FlinkDeployment: jobmanagers + taskmanagers
+    ray_service,     // RayService (Karmada v1.17.0+): head + worker groups, the largest cpu and memory
+};
+
+// Why Karmada's resource interpreter fails on a template (its Lua script errs, or the binding it would
+// write is invalid): the detector then builds no binding for it and records a GetReplicasFailed or
+// GetComponentsFailed event (pkg/detector/detector.go applyReplicaInterpretation). The template itself is
+// stored: this is not an error of the file.
+struct interpretation_failure {
+    std::string message; // "spec.replicas: Required value: Karmada's GetReplicas fails: ..."
+    position where;      // the field to edit, in the template's file
+    friend bool operator==(const interpretation_failure&, const interpretation_failure&) = default;
+};
+
 struct workload {
     std::string api_version;
     std::string kind;
@@ -52,6 +78,11 @@ struct workload {
     // GenerateNodeClaimByPodSpec); nullopt when it has none. Only karmada-scheduler-estimator reads it.
     std::optional<node_claim> claim;
     std::vector<component> components; // only for kinds with a component interpreter (§6.1)
+    replica_interpreter interpreter = replica_interpreter::none; // what read replicas and requirements
+    // GetReplicas' and GetComponents' failures; which one the detector meets depends on the
+    // MultiplePodTemplatesScheduling gate (scheduling::detector_failure).
+    std::optional<interpretation_failure> replicas_failure;
+    std::optional<interpretation_failure> components_failure;
     position where;
 };
 

@@ -6,8 +6,10 @@
 #include <map>
 
 #include "base/go_int.hpp"
+#include "doc/locate.hpp"
 #include "model/cluster_decode.hpp"
 #include "model/components.hpp"
+#include "model/replica_interpreter.hpp"
 
 namespace kpw::model {
 
@@ -79,6 +81,22 @@ std::int32_t job_replicas(const doc::value* spec, field::error_list& errors)
     return clamp_replicas(std::min(parallelism, completions));
 }
 
+// An interpreter's errors: lint's own limit (a quantity beyond what it computes with) stays an error of the
+// file, since no prediction is possible; the first of the others is what fails Karmada's script, where a
+// person edits it. nullopt when Karmada's interpreter succeeds.
+std::optional<interpretation_failure> failure_of(const doc::value& object, const field::error_list& errors,
+                                                 field::error_list& file_errors)
+{
+    std::optional<interpretation_failure> out;
+    for (const auto& e : errors) {
+        if (e.detail == to_string(quantity_error::beyond_range))
+            file_errors.push_back(e);
+        else if (!out)
+            out = interpretation_failure{e.str(), doc::locate(object, e.field)};
+    }
+    return out;
+}
+
 void decode_metadata(const doc::value& object, std::string_view default_namespace, workload_decoding& out)
 {
     auto& w = out.value;
@@ -134,30 +152,59 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
     auto at = field::path::root("spec");
     // Kinds with a component interpreter (§6.1): spec.components as the detector computes them with the
     // MultiplePodTemplatesScheduling gate on; replicas and request stay as below (GetReplicas' side).
-    w.components = decode_components(object, out.errors);
+    field::error_list component_errors;
+    w.components = decode_components(object, component_errors);
+    w.components_failure = failure_of(object, component_errors, out.errors);
+    w.interpreter = replica_interpreter_of(w.api_version, w.kind);
     const doc::value* pod_spec = nullptr;
     field::path pod_at;
-    if (w.kind == "Pod") {
+    switch (w.interpreter) {
+    case replica_interpreter::native_pod:
         w.replicas = 1;
         pod_spec = spec;
         pod_at = at;
-    } else if (w.kind == "Job" && !has_component_interpreter(w.api_version, w.kind)) { // not Volcano's Job
+        break;
+    case replica_interpreter::native_job:
         w.replicas = job_replicas(spec, out.errors);
         pod_spec = spec->find_path({"template", "spec"});
         pod_at = at.child("template").child("spec");
-    } else if (w.kind == "Deployment" || w.kind == "StatefulSet" || w.kind == "ReplicaSet" ||
-               (spec->find("replicas") != nullptr && spec->find("template") != nullptr)) {
+        break;
+    case replica_interpreter::native_template:
         w.replicas = clamp_replicas(read::integer(spec->find("replicas"), at.child("replicas"), out.errors, 1));
         pod_spec = spec->find_path({"template", "spec"});
         pod_at = at.child("template").child("spec");
-    }
-    if (w.kind == "FlinkDeployment" && has_component_interpreter(w.api_version, w.kind)) {
+        break;
+    case replica_interpreter::flink: {
         // Its replicaResource GetReplicas (the gate-off reading); requirements are always set.
         auto r = flink_replicas(*spec);
         w.replicas = r ? r->replicas : 0;
         w.request = r ? r->request : replica_request{};
         w.has_requirements = r.has_value();
+        if (!r) // the scripts read the same resource fields: the components' error names the one to edit
+            w.replicas_failure = w.components_failure
+                                     ? w.components_failure
+                                     : interpretation_failure{"spec: Karmada's GetReplicas fails on the jobManager and "
+                                                              "taskManager replicas and resources",
+                                                              doc::locate(object, "spec")};
         return out;
+    }
+    case replica_interpreter::none:
+        return out; // no replicaResource anywhere: replicas 0, no requirements
+    default: {
+        field::error_list script_errors;
+        if (spec == &no_spec && w.interpreter != replica_interpreter::ray_service &&
+            w.interpreter != replica_interpreter::zero) {
+            script_errors.push_back(field::required(at, "Karmada's GetReplicas fails: the kind's replicaResource "
+                                                        "script reads obj.spec, which is nil"));
+        } else if (auto r = script_replicas(w.interpreter, *spec, script_errors)) {
+            w.replicas = r->replicas;
+            w.request = std::move(r->request);
+            w.has_requirements = r->has_requirements;
+            w.claim = std::move(r->claim);
+        }
+        w.replicas_failure = failure_of(object, script_errors, out.errors);
+        return out;
+    }
     }
     if (pod_spec == nullptr || !pod_spec->is_mapping())
         return out;

@@ -18,9 +18,11 @@ struct workload_decoding {
 
 // Any object with apiVersion, kind and metadata.name. `default_namespace` is used when metadata.namespace
 // is absent (kubectl's "default"); it is left empty for a cluster-scoped kind the caller knows of.
-// Deployment, StatefulSet, ReplicaSet: spec.replicas (default 1); Job: min(parallelism, completions);
-// Pod: 1; any other object with spec.replicas and spec.template: spec.replicas (what a resource
-// interpreter customization would report); everything else: a non-workload with 0 replicas.
+// Replicas and requirements as the replica interpreter of the exact apiVersion and kind reads them
+// (model/replica_interpreter.hpp): apps/v1 Deployment, StatefulSet, ReplicaSet: spec.replicas (default
+// 1); batch/v1 Job: min(parallelism, completions); v1 Pod: 1; the shipped third-party scripts for theirs;
+// everything else a non-workload with 0 replicas, whatever spec.replicas says (Karmada has no replica
+// hook for it unless the user adds one, which lint cannot see).
 // Kinds of Karmada's component interpreter also get `components` (model/components.hpp).
 workload_decoding decode_workload(const doc::value& object, std::string_view default_namespace);
 

@@ -75,6 +75,10 @@ constexpr std::array entries{
                     "karmada-scheduler panics on a binding as it stands (a cluster spread constraint with maxGroups "
                     "below 0, which Karmada's webhook denies) and crash-loops",
                     "correct the claiming policy and apply it through karmada-apiserver, or delete the binding"},
+    catalogue_entry{"template-not-interpretable", false,
+                    "Karmada's resource interpreter fails on a claimed template (its replicaResource or "
+                    "componentResource script errs), so the detector builds no binding and nothing is propagated",
+                    "correct the field the message names (a CloneSet needs a numeric spec.replicas, ...)"},
     catalogue_entry{"policy-shadowed", false, "every workload a policy matches is claimed by another policy",
                     "raise spec.priority, select by name, or remove the policy; the message names the winners"},
     catalogue_entry{"claim-decided-by-name", false,

@@ -32,8 +32,14 @@
 namespace kpw::scheduling {
 
 // karmada: pkg/detector/detector.go applyReplicaInterpretation. With the gate on and components,
-// GetReplicas is not called: replicas 0, no requirements. With the gate off, components stay empty.
+// GetReplicas is not called: replicas 0, no requirements. With the gate off, components stay empty. A
+// RayService before its customization (settings::changes::ray_service_replicas) has no replica hook.
 model::workload scheduled_form(model::workload w, const settings::feature_gates& gates);
+
+// Why the detector builds no binding for the template (applyReplicaInterpretation returns an error):
+// GetComponents' failure with the MultiplePodTemplatesScheduling gate on and a component interpreter for
+// the kind, else GetReplicas'; nullptr when the interpreter succeeds.
+const model::interpretation_failure* detector_failure(const model::workload& w, const settings::feature_gates& gates);
 
 // karmada: pkg/scheduler/core/common.go (gate check) + estimation.go isMultiTemplateSchedulingApplicable:
 // the gate is on, the workload has components and the (defaulted) placement has a spread constraint by

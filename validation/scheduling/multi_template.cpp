@@ -5,12 +5,20 @@
 #include <string>
 #include <vector>
 
+#include "model/components.hpp"
 #include "scheduling/strategy.hpp"
 
 namespace kpw::scheduling {
 
 model::workload scheduled_form(model::workload w, const settings::feature_gates& gates)
 {
+    if (w.interpreter == model::replica_interpreter::ray_service &&
+        !settings::has(gates.release(), settings::changes::ray_service_replicas)) {
+        w.replicas = 0; // no replica hook for the kind in this release: GetReplicas is never called
+        w.has_requirements = false;
+        w.request.clear();
+        w.claim.reset();
+    }
     if (!gates.multiple_pod_templates_scheduling()) {
         w.components.clear();
     } else if (!w.components.empty()) {
@@ -19,6 +27,13 @@ model::workload scheduled_form(model::workload w, const settings::feature_gates&
         w.request.clear();
     }
     return w;
+}
+
+const model::interpretation_failure* detector_failure(const model::workload& w, const settings::feature_gates& gates)
+{
+    if (gates.multiple_pod_templates_scheduling() && model::has_component_interpreter(w.api_version, w.kind))
+        return w.components_failure ? &*w.components_failure : nullptr;
+    return w.replicas_failure ? &*w.replicas_failure : nullptr;
 }
 
 bool multi_template_applicable(const model::propagation_spec& spec, const model::workload& w,

@@ -87,6 +87,10 @@ extern const karmada_change wrapped_division_errors;
 // not ("...clusterAffinities.fieldSelector...").
 extern const karmada_change json_embedded_field_names;
 
+// The shipped RayService customization's replicaResource (replicas from the head and worker groups); before,
+// RayService had no replica interpreter.
+extern const karmada_change ray_service_replicas;
+
 std::span<const karmada_change* const> all();
 
 } // namespace changes

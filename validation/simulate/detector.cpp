@@ -5,6 +5,7 @@
 
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
+#include "scheduling/component_sets.hpp"
 #include "scheduling/detector_update.hpp"
 #include "scheduling/reschedule.hpp"
 
@@ -124,6 +125,11 @@ void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<s
         if (!claim.policy)
             continue;
         const model::policy& p = *d.policies[*claim.policy];
+        if (const auto* failure = scheduling::detector_failure(wl, gates)) {
+            events.push_back(workload_key(wl) + ": claimed by " + policy_label(p) +
+                             ", no binding: Karmada's resource interpreter fails on it: " + failure->message);
+            continue;
+        }
         w.bindings.push_back(new_binding(wl, p));
         w.dispatched.emplace_back();
         created.push_back(w.bindings.size() - 1);

@@ -12,6 +12,7 @@
 #include "scheduling/base_claims.hpp"
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
+#include "scheduling/component_sets.hpp"
 #include "scheduling/component_pitfalls.hpp"
 #include "scheduling/deprioritised.hpp"
 #include "scheduling/detector_update.hpp"
@@ -311,6 +312,19 @@ void add_panic_warning(std::string file, position where, const std::string& subj
     ++r.totals.warnings;
 }
 
+// A claimed template Karmada's interpreter fails on: at its policy when PATH has it (else without a place).
+void warn_no_binding(const policy_result* policy, const model::workload& w, const model::interpretation_failure& failure,
+                     report& r)
+{
+    const std::string subject = w.kind + " " + (w.namespace_.empty() ? "" : w.namespace_ + "/") + w.name;
+    r.snapshot_warnings.push_back({policy != nullptr ? policy->file : std::string(),
+                                   policy != nullptr ? policy->start : position{}, "template-not-interpretable",
+                                   subject + ": Karmada's resource interpreter fails on it, so the detector builds no "
+                                             "binding and nothing is propagated: " + failure.message,
+                                   subject});
+    ++r.totals.warnings;
+}
+
 // The warning at the binding itself.
 void warn_scheduler_panics(const model::binding& b, const std::string& runtime_error, std::string_view when, report& r)
 {
@@ -478,6 +492,11 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         if (!claim)
             continue;
         const auto& w = ctx.workloads[i];
+        if (const auto* failure = scheduling::detector_failure(w, ctx.gates)) {
+            // No binding, so nothing to schedule: the template stays where it is, unpropagated.
+            warn_no_binding(of_path(claim) ? &r.results[policies[*claim].result] : nullptr, w, *failure, r);
+            continue;
+        }
         if (!of_path(claim)) {
             const auto d = scheduling::schedule(*views[*claim].spec, w, *ctx.snapshot, opts);
             r.standing.push_back({ref_of(views[*claim]), to_result(w, d, r.explain)});

@@ -4,6 +4,7 @@
 
 #include "field/error.hpp"
 #include "scheduling/claim.hpp"
+#include "scheduling/component_sets.hpp"
 
 namespace kpw::snapshot {
 namespace {
@@ -34,6 +35,16 @@ std::vector<std::string> policy_warnings(const state& known, const model::policy
     for (const auto& w : known.workloads) {
         if (!scheduling::claiming_policy(std::span(&self, 1), w))
             continue;
+        static const settings::feature_gates binary_defaults;
+        if (const auto* failure =
+                scheduling::detector_failure(w, options.gates != nullptr ? *options.gates : binary_defaults)) {
+            out.push_back(field::warning{"template-not-interpretable", "",
+                                         w.kind + " " + w.namespace_ + "/" + w.name +
+                                             ": Karmada's resource interpreter fails on it, so the detector builds "
+                                             "no binding: " + failure->message}
+                              .str());
+            continue;
+        }
         auto d = scheduling::schedule(policy.spec, w, *known.snapshot, options);
         if (!d.scheduled)
             out.push_back(unschedulable_text(w, d));

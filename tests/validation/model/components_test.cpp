@@ -17,6 +17,20 @@ model::workload_decoding decode(std::string_view text)
     return model::decode_workload(docs->front().root, "default");
 }
 
+// The component decoder's own errors (decode_workload keeps the first as the template's components_failure).
+struct component_decoding {
+    std::vector<model::component> components;
+    field::error_list errors;
+};
+component_decoding components_of(std::string_view text)
+{
+    auto docs = doc::load_yaml(text);
+    REQUIRE(docs.ok());
+    component_decoding out;
+    out.components = model::decode_components(docs->front().root, out.errors);
+    return out;
+}
+
 std::string text_of(const model::component& c, std::string_view name)
 {
     for (const auto& [k, v] : c.request_text)
@@ -292,31 +306,31 @@ spec:
 
 TEST_CASE("bad component input gets errors with field paths, never a crash")
 {
-    auto volcano = decode("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v}\nspec:\n"
+    auto volcano = components_of("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v}\nspec:\n"
                           "  tasks:\n  - name: a-task-name-far-longer-than-thirty-two-bytes\n"
                           "    template: {spec: {}}\n  - name: b\n");
     CHECK(mentions(volcano.errors, "spec.tasks[0].name", "32"));
     CHECK(mentions(volcano.errors, "spec.tasks[1].template", "Required"));
-    CHECK(volcano.value.components.empty());
+    CHECK(volcano.components.empty());
 
-    auto flink = decode("apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {name: f}\nspec:\n"
+    auto flink = components_of("apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {name: f}\nspec:\n"
                         "  jobManager: {resource: {memory: 2g, cpu: 1}}\n");
     CHECK(mentions(flink.errors, "spec.jobManager.resource.memory", "getResourceQuantity"));
-    CHECK(flink.value.components.empty());
+    CHECK(flink.components.empty());
 
-    auto pytorch = decode("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec:\n"
+    auto pytorch = components_of("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec:\n"
                           "  pytorchReplicaSpecs:\n    Master: {replicas: 1.5}\n    Worker:\n      replicas: -2\n"
                           "      template: {spec: {containers: [{name: w, resources: {requests: {memory: 1e40}}}]}}\n");
     CHECK(mentions(pytorch.errors, "spec.pytorchReplicaSpecs.Master.replicas", "int32"));
     CHECK(mentions(pytorch.errors, "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.requests[memory]",
                    "lint computes with at most"));
-    REQUIRE(pytorch.value.components.size() == 1);
-    CHECK(pytorch.value.components[0].replicas == -2); // the binding has no minimum: Karmada keeps it
+    REQUIRE(pytorch.components.size() == 1);
+    CHECK(pytorch.components[0].replicas == -2); // the binding has no minimum: Karmada keeps it
 
-    auto spark = decode("apiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\nmetadata: {name: s}\n"
+    auto spark = components_of("apiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\nmetadata: {name: s}\n"
                         "spec:\n  driver: {memory: \"512\"}\n");
     CHECK(mentions(spark.errors, "spec.type", "lower"));
-    auto spark_unit = decode("apiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\nmetadata: {name: s}\n"
+    auto spark_unit = components_of("apiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\nmetadata: {name: s}\n"
                              "spec:\n  type: Java\n  driver: {memory: \"512\"}\n");
     CHECK(mentions(spark_unit.errors, "spec.driver.memory", "Java memory"));
 
@@ -333,4 +347,21 @@ TEST_CASE("scalar resource names follow lifted.IsScalarResourceName")
     CHECK_FALSE(model::is_scalar_resource_name("cpu"));
     CHECK_FALSE(model::is_scalar_resource_name("example"));
     CHECK_FALSE(model::is_scalar_resource_name("requests.example.com/foo"));
+}
+
+TEST_CASE("what fails Karmada's component script is the template's components_failure, not an error of the file")
+{
+    auto volcano = decode("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v}\nspec:\n"
+                          "  tasks:\n  - name: b\n");
+    CHECK(volcano.errors.empty());
+    REQUIRE(volcano.value.components_failure.has_value());
+    CHECK(volcano.value.components_failure->message.find("spec.tasks[0].template") == 0);
+    CHECK(volcano.value.components_failure->where.line == 6);
+    // lint's own limit is not Karmada's failure: the file cannot be predicted (exit 2).
+    auto huge = decode("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec:\n"
+                       "  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n"
+                       "      template: {spec: {containers: [{name: w, resources: {requests: {memory: 1e40}}}]}}\n");
+    REQUIRE(huge.errors.size() == 1);
+    CHECK(huge.errors[0].str().find("lint computes with at most") != std::string::npos);
+    CHECK_FALSE(huge.value.components_failure.has_value());
 }

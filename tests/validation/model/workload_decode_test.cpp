@@ -160,13 +160,19 @@ TEST_CASE("a Job counts min(parallelism, completions) with the API server's defa
                  "  template: {spec: {containers: [{name: c}]}}\n").value.replicas == 1);
 }
 
-TEST_CASE("a Pod counts 1; any object with spec.replicas and a template counts its replicas")
+TEST_CASE("a Pod counts 1; a kind with a shipped replica script counts what the script reads, any other kind 0")
 {
     CHECK(decode("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n").value.replicas == 1);
     auto custom = decode("apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata: {name: c}\nspec:\n"
                          "  replicas: 7\n  template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}\n");
     CHECK(custom.value.replicas == 7);
     CHECK(request(custom.value, "cpu") == 1000);
+    // An Argo Rollout has spec.replicas and a template, but no interpreter of Karmada's reads them.
+    auto rollout = decode("apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: r}\nspec:\n"
+                          "  replicas: 7\n  template: {spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}}\n");
+    CHECK(rollout.errors.empty());
+    CHECK(rollout.value.replicas == 0);
+    CHECK_FALSE(model::is_workload(rollout.value));
 }
 
 TEST_CASE("non-workloads have 0 replicas and no requirements")
