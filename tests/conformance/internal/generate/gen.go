@@ -82,6 +82,7 @@ type cluster struct{ name, region, zone, provider, tier string }
 type workload struct {
 	apiVersion, kind, namespace, name string
 	components                        bool
+	shape                             *kindShape // the kinds of kinds.go; nil for the others
 }
 
 var (
@@ -128,16 +129,21 @@ func (g *gen) namespaceList() []string {
 }
 
 // drawWorkloads picks 1-4 workloads: Deployments mostly, and every kind Karmada's native interpreter
-// reads replicas of (StatefulSet, Job, Pod; pkg/resourceinterpreter/default/native/replica.go), and
-// PyTorchJob (a shipped third-party customization with components).
+// reads replicas of (StatefulSet, Job, Pod; pkg/resourceinterpreter/default/native/replica.go),
+// PyTorchJob (a shipped third-party customization with components), and in 8 % the kinds of kinds.go
+// (the other shipped customizations, and kinds without any replica interpreter).
 func (g *gen) drawWorkloads() {
 	for i, n := 0, g.between(1, 4); i < n; i++ {
 		w := workload{apiVersion: "apps/v1", kind: "Deployment", namespace: pick(g, g.namespaceList()),
 			name: fmt.Sprintf("web-%d", i)}
 		switch x := g.r.Float64(); {
-		case x < 0.2:
+		case x < 0.12:
 			w = workload{apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", namespace: w.namespace,
 				name: fmt.Sprintf("train-%d", i), components: true}
+		case x < 0.2:
+			k := &otherKinds[g.r.IntN(len(otherKinds))]
+			w = workload{apiVersion: k.apiVersion, kind: k.kind, namespace: w.namespace,
+				name: fmt.Sprintf("%s-%d", k.prefix, i), components: k.components, shape: k}
 		case x < 0.3:
 			w.kind, w.name = "StatefulSet", fmt.Sprintf("db-%d", i)
 		case x < 0.38:
@@ -272,6 +278,18 @@ func (g *gen) clusterObject(c cluster) *Node {
 		"metadata", M("name", c.name, "labels", labels), "spec", spec, "status", g.clusterStatus(models))
 }
 
+// enable adds kind to the apiEnablements entry of its groupVersion, or a new entry.
+func enable(enablements *Node, groupVersion, kind, resource string) {
+	for _, e := range enablements.Items {
+		if plain(lookup(e, "groupVersion")) == groupVersion {
+			rs := lookup(e, "resources")
+			rs.Items = append(rs.Items, M("kind", kind, "name", resource))
+			return
+		}
+	}
+	enablements.Items = append(enablements.Items, M("groupVersion", groupVersion, "resources", L(M("kind", kind, "name", resource))))
+}
+
 func resourceModels() *Node {
 	cpu := []string{"0", "1", "4", "16"}
 	mem := []string{"0", "4Gi", "16Gi", "64Gi"}
@@ -303,6 +321,13 @@ func (g *gen) clusterStatus(models bool) *Node {
 		}
 		if g.chance(0.6) {
 			enablements.Items = append(enablements.Items, M("groupVersion", "v1", "resources", L(M("kind", "Pod", "name", "pods"))))
+		}
+		if g.chance(0.4) {
+			for i := range otherKinds {
+				if k := &otherKinds[i]; g.chance(0.4) {
+					enable(enablements, k.apiVersion, k.kind, k.resource)
+				}
+			}
 		}
 		status.Pairs = append(status.Pairs, &Pair{Key: "apiEnablements", Value: enablements})
 	}
@@ -358,6 +383,9 @@ func (g *gen) workloadObject(w workload) *Node {
 		}
 		return M("metadata", M("labels", M("app", w.name)),
 			"spec", M("containers", L(M("name", "main", "image", "registry.example/app:1", "resources", M("requests", g.requests())))))
+	}
+	if w.shape != nil {
+		return M("apiVersion", w.apiVersion, "kind", w.kind, "metadata", meta, "spec", w.shape.spec(g, pod))
 	}
 	if w.components {
 		return M("apiVersion", w.apiVersion, "kind", w.kind, "metadata", meta, "spec", M("pytorchReplicaSpecs", M(

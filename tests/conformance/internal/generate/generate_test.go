@@ -73,7 +73,11 @@ func TestGenerateReachesTheFeatures(t *testing.T) {
 		"policy.karmada.io/applied-placement", "schedulerObservingAffinityName", "== bindings.yaml",
 		"rescheduleTriggeredAt: \"2026-11-21T09:30:00Z\"", "rescheduleTriggeredAt: \"2026-11-20T08:00:01Z\"",
 		"rescheduleTriggeredAt: \"2026-11-20T08:00:00Z\"", "rescheduleTriggeredAt: \"2026-11-19T23:59:59Z\"",
-		"kind: StatefulSet", "kind: Job", "kind: Pod", "parallelism:", "status: \"Unknown\"", "status: \"False\""}
+		"kind: StatefulSet", "kind: Job", "kind: Pod", "parallelism:", "status: \"Unknown\"", "status: \"False\"",
+		"kind: TFJob", "kind: MPIJob", "kind: RayCluster", "kind: RayJob", "apiVersion: batch.volcano.sh/v1alpha1",
+		"kind: FlinkDeployment", "kind: SparkApplication", "kind: CloneSet", "apiVersion: apps.kruise.io/v1beta1",
+		"kind: UnitedDeployment", "kind: BroadcastJob", "kind: SidecarSet", "kind: Workflow", "kind: Notebook",
+		"kind: RayService", "kind: DaemonSet", "kind: Rollout", "name: rayservices"}
 	var all strings.Builder
 	for i := 0; i < 600; i++ {
 		all.WriteString(render(Generate(1, i)))
