@@ -441,6 +441,60 @@ image() {
   step image-prune podman_ image prune -f --filter until=24h
 }
 
+# wait_until WHAT SECONDS COMMAND...: polls COMMAND (every second) until it succeeds; fails naming WHAT after
+# SECONDS. The demo's waits on the member plane: a condition each, never a fixed sleep.
+wait_until() {
+  local what=$1 limit=$2 t0=$SECONDS
+  shift 2
+  until "$@" >/dev/null 2>&1; do
+    if [ $((SECONDS - t0)) -ge "$limit" ]; then
+      say "FAILED: waited ${limit} s for $what"
+      return 1
+    fi
+    sleep 1
+  done
+}
+
+# demo_members DIR: lint --members-through-proxy on the loopback plane with two KWOK members
+# (manifests/examples/members/README.md): the shipped roles granted to the plane's admin, the IDC partly
+# taken by a job of its own, then lint's prediction from the members' nodes and pods read live, and the
+# binding karmada-scheduler (with karmada-scheduler-estimator) writes for the same workload.
+demo_members() {
+  local dir=$1 ex=manifests/examples/members lint=build/webhook/karmada-policy-webhook
+  local kubectl="$dir/bin/kubectl" m
+  tests/e2e/control-plane.sh up "$dir" --members 2 --estimator
+  tests/e2e/control-plane.sh nodes "$dir" idc-1 --count 2 --cpu 2 --memory 8Gi >/dev/null
+  tests/e2e/control-plane.sh nodes "$dir" cloud-1 --count 2 --cpu 8 --memory 32Gi >/dev/null
+  karmada() { "$kubectl" --kubeconfig "$dir/kubeconfig" "$@"; }
+  member() { local name=$1; shift; "$kubectl" --kubeconfig "$dir/members/$name/kubeconfig" "$@"; }
+  bind_admin() { # ClusterRole NAME bound to the plane's admin, as an operator binds the shipped roles
+    karmada create clusterrolebinding "demo-admin:$1" --clusterrole "$1" --user admin --dry-run=client -o yaml
+  }
+  { cat manifests/karmada-apiserver/live-snapshot-rbac.yaml; echo ---; bind_admin karmada-policy-webhook:plan; } |
+    karmada apply -f - >/dev/null
+  for m in idc-1 cloud-1; do
+    { cat manifests/member-cluster/member-state-rbac.yaml; echo ---; bind_admin karmada-policy-webhook:member-state; } |
+      member "$m" apply -f - >/dev/null
+  done
+  member idc-1 apply -f "$ex/batch.yaml" >/dev/null
+  cpu_of() { karmada get cluster "$1" -o "jsonpath={.status.resourceSummary.$2.cpu}"; }
+  batch_counted() { [ "$(cpu_of idc-1 allocated)" = 1 ]; }
+  nodes_counted() { [ "$(cpu_of idc-1 allocatable)" = 4 ] && [ "$(cpu_of cloud-1 allocatable)" = 16 ]; }
+  proxy_reads_all() { ! "$lint" lint -o json --kubeconfig "$dir/kubeconfig" --members-through-proxy "$ex/checkout-overflow.yaml" 2>&1 >/dev/null | grep -q 'note: member cluster'; }
+  wait_until "the members' nodes in their Clusters' status" 120 nodes_counted
+  wait_until "the batch job's CPU in idc-1's status" 120 batch_counted
+  wait_until "the members' karmada-impersonator to admit the admin (unified-auth)" 60 proxy_reads_all
+  karmada apply -f "$ex/checkout.yaml" >/dev/null
+  echo "\$ karmada-policy-webhook lint --explain --kubeconfig $dir/kubeconfig --members-through-proxy $ex/checkout-overflow.yaml"
+  "$lint" lint --explain --kubeconfig "$dir/kubeconfig" --members-through-proxy "$ex/checkout-overflow.yaml" || true
+  echo "== applied: the binding karmada-scheduler writes (with karmada-scheduler-estimator per member) =="
+  karmada apply -f "$ex/checkout-overflow.yaml" >/dev/null
+  scheduled() { [ -n "$(karmada get rb -n members-demo checkout-deployment -o 'jsonpath={.spec.clusters}')" ]; }
+  wait_until "karmada-scheduler to schedule checkout" 60 scheduled
+  karmada get rb -n members-demo checkout-deployment \
+    -o 'jsonpath={range .spec.clusters[*]}    {.name}{"\t"}{.replicas}{"\n"}{end}'
+}
+
 # ---- the conformance oracle (issue 25; docs/conformance.md) ---------------------------------------------
 # Go is for the test harnesses only (the shipped binary has none): Go 1.26 as the project's machines carry it
 # (/usr/local/go), modules from the Go module proxy, pinned by tests/conformance/go.sum.
@@ -811,6 +865,14 @@ HINT
         manifests/examples/overflow-onprem-cloud.yaml manifests/examples/checkout-local-idc.yaml |
         sed -n '/^policies on the server/,$p' || true
       tests/e2e/control-plane.sh down build/demo-plane
+      echo
+      if [ -f build-e2e/bin/.stamp-members ]; then
+        echo "== member clusters read live: lint --members-through-proxy on two KWOK members (manifests/examples/members/) =="
+        demo_members build/demo-members || true
+        tests/e2e/control-plane.sh down build/demo-members
+      else
+        echo "== member clusters read live (--members-through-proxy): after ./dev.sh e2e-members has built them once, ./dev.sh demo shows it too"
+      fi
     else
       echo "== plan against a live control plane: after ./dev.sh e2e has built it once, ./dev.sh demo shows it too"
     fi

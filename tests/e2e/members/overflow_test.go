@@ -440,39 +440,46 @@ func withoutFlag(args []string, flag string) []string {
 	return out
 }
 
-// The reads lint --members-through-proxy makes, granted as an operator grants them: clusters/proxy in
-// karmada-apiserver (Karmada's unified-auth controller then lets the members' karmada-impersonator act as
-// that user) and list on nodes and pods in each member, to the plane's admin user (docs/estimator.md).
-var (
-	proxyReadsKarmada = grantToAdmin("kpw-cluster-proxy", "{apiGroups: [cluster.karmada.io], resources: [clusters/proxy], verbs: [get]}")
-	proxyReadsMember  = grantToAdmin("kpw-member-state", `{apiGroups: [""], resources: [nodes, pods], verbs: [list]}`)
+// The reads lint --members-through-proxy makes, granted as an operator grants them, with the shipped
+// roles (docs/estimator.md): ClusterRole karmada-policy-webhook:plan in karmada-apiserver (it holds get
+// clusters/proxy; Karmada's unified-auth controller then lets the members' karmada-impersonator act as
+// its subjects) and karmada-policy-webhook:member-state on each member, both bound to the plane's admin.
+const (
+	planRoles        = "manifests/karmada-apiserver/live-snapshot-rbac.yaml"
+	memberStateRoles = "manifests/member-cluster/member-state-rbac.yaml"
 )
 
-// grantToAdmin is a ClusterRole of one rule and its binding to the user admin.
-func grantToAdmin(name, rule string) string {
+// bindToAdmin is a ClusterRoleBinding of the ClusterRole role to the user admin.
+func bindToAdmin(role string) string {
 	return fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: %[1]s}
-rules:
-- %[2]s
----
-apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
-metadata: {name: %[1]s}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[1]s}
+metadata: {name: "kpw-e2e-admin:%[1]s"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "%[1]s"}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: admin}]
-`, name, rule)
+`, role)
+}
+
+// shippedWithBinding is the shipped manifest file rel and a binding of its ClusterRole role to admin.
+func shippedWithBinding(t *testing.T, e e2eenv.Env, rel, role string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.Repo, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n---\n" + bindToAdmin(role)
 }
 
 // grantProxyReads applies both grants and waits until lint reads every member through the proxy (no
 // "note: member cluster" on its stderr: the unified-auth controller has synced the impersonation rules).
 func grantProxyReads(t *testing.T, e e2eenv.Env, ms []e2eenv.Member, policy string) {
 	t.Helper()
-	if out, code := kubectlIn(t, e, proxyReadsKarmada, "apply", "-f", "-"); code != 0 {
+	karmada := shippedWithBinding(t, e, planRoles, "karmada-policy-webhook:plan")
+	if out, code := kubectlIn(t, e, karmada, "apply", "-f", "-"); code != 0 {
 		t.Fatal(out)
 	}
+	member := shippedWithBinding(t, e, memberStateRoles, "karmada-policy-webhook:member-state")
 	for _, m := range ms {
-		if out, code := e.MemberKubectl(t, m, proxyReadsMember, "apply", "-f", "-"); code != 0 {
+		if out, code := e.MemberKubectl(t, m, member, "apply", "-f", "-"); code != 0 {
 			t.Fatalf("%s: %s", m.Name, out)
 		}
 	}
