@@ -3,6 +3,7 @@
 
 #include "model/binding_decode.hpp"
 #include "scheduling/binding_pairing.hpp"
+#include "scheduling/component_sets.hpp"
 #include "scheduling/reschedule.hpp"
 
 namespace kpw::scheduling {
@@ -39,7 +40,8 @@ std::vector<std::size_t> claim_unclaimed(std::span<const policy_view> views,
                                          std::span<const model::policy* const> policies,
                                          std::vector<model::workload>& workloads,
                                          std::vector<model::binding>& bindings,
-                                         std::span<const std::optional<model::policy_claim>> known)
+                                         std::span<const std::optional<model::policy_claim>> known,
+                                         const settings::feature_gates& gates)
 {
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < workloads.size(); ++i) {
@@ -54,7 +56,12 @@ std::vector<std::size_t> claim_unclaimed(std::span<const policy_view> views,
         const model::policy_claim claim = claim_of(*policies[*winner]);
         add_claim_metadata(w, claim);
         // ApplyPolicy claims the template first, then writes the binding: not one another object controls
-        // (detector.go: "failed to update binding due to different owner reference UID", karmada#2090).
+        // (detector.go: "failed to update binding due to different owner reference UID", karmada#2090), nor
+        // one of a template the interpreter fails on (BuildResourceBinding returns the error).
+        if (detector_failure(w, gates) != nullptr) {
+            out.push_back(i);
+            continue;
+        }
         for (auto& b : bindings)
             if (!b.claim && key_of(b) == detector_binding_key(w) && detector_may_update(b, live_template_uid(w, &b)))
                 add_claim_metadata(b, claim);

@@ -17,6 +17,7 @@
 #include "model/policy.hpp"
 #include "model/workload.hpp"
 #include "scheduling/claim.hpp"
+#include "settings/feature_gates.hpp"
 
 namespace kpw::scheduling {
 
@@ -28,11 +29,14 @@ void add_claim_metadata(model::binding& b, const model::policy_claim& claim);
 // Claims every template of `workloads` that has no claim (neither its own claim keys nor `known[i]`, the
 // claim of its binding) for the policy that ranks first among `views` (`policies[i]` behind `views[i]`),
 // on the template and on the binding named after it (unless another object controls that binding). A
-// template the claimed-by label hands to another controller is left alone. Returns the indices of the templates claimed, in order.
+// template the claimed-by label hands to another controller is left alone. A template Karmada's interpreter
+// fails on (detector_failure with `gates`) is claimed, but its binding is not written (ApplyPolicy fails after
+// ClaimPolicyForObject). Returns the indices of the templates claimed, in order.
 std::vector<std::size_t> claim_unclaimed(std::span<const policy_view> views,
                                          std::span<const model::policy* const> policies,
                                          std::vector<model::workload>& workloads,
                                          std::vector<model::binding>& bindings,
-                                         std::span<const std::optional<model::policy_claim>> known);
+                                         std::span<const std::optional<model::policy_claim>> known,
+                                         const settings::feature_gates& gates);
 
 } // namespace kpw::scheduling

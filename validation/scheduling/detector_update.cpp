@@ -2,6 +2,7 @@
 #include "scheduling/detector_update.hpp"
 
 #include "scheduling/binding_pairing.hpp"
+#include "scheduling/component_sets.hpp"
 #include "scheduling/reschedule.hpp"
 
 namespace kpw::scheduling {
@@ -29,24 +30,26 @@ binding_update update_binding(const model::binding& b, const model::workload* w,
     // The live template's uid: a workload file from git often has none, its binding records it.
     const std::string template_uid = w == nullptr ? std::string() : live_template_uid(*w, recorded);
     u.refused = w != nullptr && !detector_may_update(b, template_uid);
+    u.uninterpretable = w != nullptr && detector_failure(*w, gates) != nullptr;
+    const bool writes = !u.refused && !u.uninterpretable; // ApplyPolicy gets as far as writing the binding
     const bool claimed_now = claim != nullptr && claim->policy.has_value();
-    const bool preempted = w != nullptr && !u.refused && claimed_now && claim->preempted;
+    const bool preempted = w != nullptr && writes && claimed_now && claim->preempted;
     // A holder whose selectors no longer match released the template and this binding (cleanPPUnmatchedRBs):
     // the policy that claims the template now updates it, or none does and the scheduler ignores it. The
     // cleanup checks no owner (policy.go removeRBsClaimMetadata), so a binding another object controls is
     // released too, and then no policy can write it again (ApplyPolicy's owner check).
     const bool released = w != nullptr && claim != nullptr && claim->released_unmatched;
     u.policy = preempted || released ? claim->policy : named_by_claim(b, views);
-    if (released && u.refused)
+    if (released && !writes)
         u.policy.reset();
-    if (!u.policy && !b.claim && w != nullptr && !u.refused && claimed_now)
+    if (!u.policy && !b.claim && w != nullptr && writes && claimed_now)
         u.policy = claim->policy; // pkg/detector ApplyPolicy claims the template and updates its binding
     // A binding the detector may not update is scheduled as it stands; so is one whose holder no longer
     // selects its template (getAndApplyPolicy returns before ApplyPolicy). Otherwise the detector builds it
     // from the live template, whose uid seeds Karmada's tie-break.
     const bool holder_unmatched = !preempted && claim != nullptr && claim->holder_unmatched;
-    u.applied = u.refused || !u.policy || holder_unmatched ? b
-                                                           : apply_policy(b, *policies[*u.policy], w, template_uid, gates);
+    u.applied = !writes || !u.policy || holder_unmatched ? b
+                                                         : apply_policy(b, *policies[*u.policy], w, template_uid, gates);
     return u;
 }
 

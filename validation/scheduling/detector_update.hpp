@@ -20,13 +20,17 @@ namespace kpw::scheduling {
 struct binding_update {
     std::optional<std::size_t> policy; // index into the views; nullopt: no given policy holds the binding
     bool refused = false;              // another object controls it (karmada#2090): left as it stands
+    // Karmada's interpreter fails on the template (detector_failure): ApplyPolicy returns before it writes
+    // the binding, so the binding is left as it stands, with the claim it had.
+    bool uninterpretable = false;
     model::binding applied;            // the binding the scheduler reads next
 };
 
 // `b` is a given binding; `w` the template it is named after (is_detector_binding_of), or nullptr;
 // `claim` explain_claim of that template (nullptr without one); `recorded` the binding that records the
 // template (its claim and uid: binding_inventory::find_for); `policies[i]` is the policy behind `views[i]`.
-//  - A binding another object controls is refused and scheduled as it stands.
+//  - A binding another object controls is refused and scheduled as it stands; so is one whose template
+//    Karmada's interpreter fails on (uninterpretable), with the claim it has.
 //  - A claim a policy with preemption took over carries the preemptor's placement; a claim its holder
 //    released (its selectors no longer match the template) goes to the policy that claims the template now.
 //  - Otherwise the policy the binding's claim names is applied; an unclaimed binding (no claim, or a claim

@@ -159,7 +159,7 @@ void settle_base_claims(dry_run_context& ctx, const std::vector<typed_policy>& b
         policies.push_back(&p.policy);
     ctx.known_claims.resize(ctx.workloads.size());
     for (std::size_t i : scheduling::claim_unclaimed(views, policies, ctx.workloads, ctx.bindings.mutable_bindings(),
-                                                     ctx.known_claims)) {
+                                                     ctx.known_claims, ctx.gates)) {
         const auto& w = ctx.workloads[i];
         const model::binding* b = ctx.bindings.find_for(w.api_version, w.kind, w.namespace_, w.name);
         ctx.known_claims[i] = b ? b->claim : std::nullopt;
@@ -319,8 +319,8 @@ void warn_no_binding(const policy_result* policy, const model::workload& w, cons
     const std::string subject = w.kind + " " + (w.namespace_.empty() ? "" : w.namespace_ + "/") + w.name;
     r.snapshot_warnings.push_back({policy != nullptr ? policy->file : std::string(),
                                    policy != nullptr ? policy->start : position{}, "template-not-interpretable",
-                                   subject + ": Karmada's resource interpreter fails on it, so the detector builds no "
-                                             "binding and nothing is propagated: " + failure.message,
+                                   subject + ": Karmada's resource interpreter fails on it, so the detector neither "
+                                             "builds nor updates its binding: " + failure.message,
                                    subject});
     ++r.totals.warnings;
 }
@@ -451,6 +451,9 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
                  holder.object.pos()});
             ++r.totals.warnings;
         }
+        if (update.uninterpretable && of_path(claims[found].policy))
+            warn_no_binding(&r.results[policies[*claims[found].policy].result], *w,
+                            *scheduling::detector_failure(*w, ctx.gates), r);
         if (!update.policy && w != nullptr && found < ctx.binding_released.size() && ctx.binding_released[found]) {
             r.released.push_back(released_of(b, *w, *ctx.released[found], "is deleted"));
             continue;

@@ -49,7 +49,7 @@ TEST_CASE("an unclaimed template goes to the base policy that ranks first, on th
     std::vector<model::binding> bindings{unclaimed_web_binding()};
     const std::vector<std::optional<model::policy_claim>> known(1);
 
-    CHECK(claim_unclaimed(set.views, ptrs, workloads, bindings, known) == std::vector<std::size_t>{0});
+    CHECK(claim_unclaimed(set.views, ptrs, workloads, bindings, known, settings::feature_gates{}) == std::vector<std::size_t>{0});
     const auto claim = recorded_claim(workloads[0]);
     REQUIRE(claim.has_value());
     CHECK(claim->name == "by-name");
@@ -69,17 +69,19 @@ TEST_CASE("a claimed template, one its binding claims, and one another controlle
     std::vector<model::workload> labelled{web_workload()};
     claim_by_pp(labelled[0], "old");
     std::vector<model::binding> none;
-    CHECK(claim_unclaimed(set.views, ptrs, labelled, none, std::vector<std::optional<model::policy_claim>>(1)).empty());
+    CHECK(claim_unclaimed(set.views, ptrs, labelled, none, std::vector<std::optional<model::policy_claim>>(1),
+                          settings::feature_gates{}).empty());
     CHECK(recorded_claim(labelled[0])->name == "old");
 
     std::vector<model::workload> plain{web_workload()};
     const std::vector<std::optional<model::policy_claim>> known{model::policy_claim{false, "default", "old", "id"}};
-    CHECK(claim_unclaimed(set.views, ptrs, plain, none, known).empty());
+    CHECK(claim_unclaimed(set.views, ptrs, plain, none, known, settings::feature_gates{}).empty());
     CHECK_FALSE(recorded_claim(plain[0]).has_value());
 
     std::vector<model::workload> handed{web_workload()};
     handed[0].labels[std::string(claimed_by_label)] = "multiclusterservice";
-    CHECK(claim_unclaimed(set.views, ptrs, handed, none, std::vector<std::optional<model::policy_claim>>(1)).empty());
+    CHECK(claim_unclaimed(set.views, ptrs, handed, none, std::vector<std::optional<model::policy_claim>>(1),
+                          settings::feature_gates{}).empty());
 }
 
 TEST_CASE("no base policy selects it: it stays unclaimed")
@@ -90,7 +92,8 @@ TEST_CASE("no base policy selects it: it stays unclaimed")
     const std::vector<const model::policy*> ptrs{&policies[0]};
     std::vector<model::workload> workloads{web_workload()};
     std::vector<model::binding> bindings{unclaimed_web_binding()};
-    CHECK(claim_unclaimed(set.views, ptrs, workloads, bindings, std::vector<std::optional<model::policy_claim>>(1))
+    CHECK(claim_unclaimed(set.views, ptrs, workloads, bindings, std::vector<std::optional<model::policy_claim>>(1),
+                          settings::feature_gates{})
               .empty());
     CHECK_FALSE(bindings[0].claim.has_value());
 }
@@ -105,7 +108,8 @@ TEST_CASE("a binding another object controls keeps no claim; its template is cla
     workloads[0].uid = "template-uid";
     std::vector<model::binding> bindings{unclaimed_web_binding()};
     bindings[0].controller_owner_uid = "another-uid";
-    CHECK(claim_unclaimed(set.views, ptrs, workloads, bindings, std::vector<std::optional<model::policy_claim>>(1)) ==
+    CHECK(claim_unclaimed(set.views, ptrs, workloads, bindings, std::vector<std::optional<model::policy_claim>>(1),
+                          settings::feature_gates{}) ==
           std::vector<std::size_t>{0});
     CHECK(recorded_claim(workloads[0]).has_value());
     CHECK_FALSE(bindings[0].claim.has_value());

@@ -274,6 +274,10 @@ func newWorld(in Input) (*world, error) {
 		}
 		w.templates = append(w.templates, t)
 	}
+	// The bindings' kinds too: a detector that lists or gets bindings through its DynamicClient (v1.17's
+	// policy deletion does) is answered from the same store, also when no binding exists yet.
+	mapper.Add(workv1alpha2.SchemeGroupVersion.WithKind("ResourceBinding"), meta.RESTScopeNamespace)
+	mapper.Add(workv1alpha2.SchemeGroupVersion.WithKind("ClusterResourceBinding"), meta.RESTScopeRoot)
 	w.restMapper = mapper
 	if err := w.checkMembers(); err != nil {
 		return nil, err
