@@ -10,10 +10,20 @@
 
 namespace kpw::scheduling {
 
+namespace {
+
+// A RayService before its customization: no replica hook at all (settings::changes::ray_service_replicas).
+bool without_replica_hook(const model::workload& w, const settings::feature_gates& gates)
+{
+    return w.interpreter == model::replica_interpreter::ray_service &&
+           !settings::has(gates.release(), settings::changes::ray_service_replicas);
+}
+
+} // namespace
+
 model::workload scheduled_form(model::workload w, const settings::feature_gates& gates)
 {
-    if (w.interpreter == model::replica_interpreter::ray_service &&
-        !settings::has(gates.release(), settings::changes::ray_service_replicas)) {
+    if (without_replica_hook(w, gates)) {
         w.replicas = 0; // no replica hook for the kind in this release: GetReplicas is never called
         w.has_requirements = false;
         w.request.clear();
@@ -33,7 +43,7 @@ const model::interpretation_failure* detector_failure(const model::workload& w, 
 {
     if (gates.multiple_pod_templates_scheduling() && model::has_component_interpreter(w.api_version, w.kind))
         return w.components_failure ? &*w.components_failure : nullptr;
-    return w.replicas_failure ? &*w.replicas_failure : nullptr;
+    return w.replicas_failure && !without_replica_hook(w, gates) ? &*w.replicas_failure : nullptr;
 }
 
 bool multi_template_applicable(const model::propagation_spec& spec, const model::workload& w,

@@ -344,6 +344,15 @@ TEST_CASE("RayService: 1 head plus the workers; cpu and memory the largest of th
     CHECK(bare.value.replicas == 3);
     CHECK_FALSE(bare.value.has_requirements);
     CHECK(bare.value.request.empty());
+    // A worker count Lua cannot add fails the script on v1.17 and later; v1.16 never runs it.
+    auto bad = decode(object("ray.io/v1", "RayService", R"(spec:
+  rayClusterConfig:
+    headGroupSpec: {template: {spec: {containers: [{name: h}]}}}
+    workerGroupSpecs: [{replicas: many}]
+)"));
+    REQUIRE(bad.value.replicas_failure.has_value());
+    CHECK(scheduling::detector_failure(bad.value, v117) != nullptr);
+    CHECK(scheduling::detector_failure(bad.value, v116) == nullptr);
     // No head template: `return 0, nil`.
     CHECK(decode(object("ray.io/v1", "RayService", "spec: {rayClusterConfig: {headGroupSpec: {}}}\n")).value.replicas == 0);
 }
