@@ -99,6 +99,7 @@ std::string estimate_key(const prepared_request& request, bool accurate)
         key.append("-");
     }
     key.append(request.legacy_models ? "L" : "-");
+    key.append(request.models_enabled ? "m" : "-");
     key.append(request.has_requirements ? "r" : "-");
     key += request.unknown_resource ? "u" : "-";
     for (const auto& a : request.amounts)

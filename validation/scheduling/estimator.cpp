@@ -228,9 +228,11 @@ estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
         return {0, estimate_source::no_pods_left};
     if (!r.has_requirements)
         return capped(c.pods_left, estimate_source::pods_only);
-    if (r.legacy_models && c.legacy.present && r.unknown_resource)
+    const bool legacy = r.models_enabled && r.legacy_models && c.legacy.present;
+    const bool graded = r.models_enabled && c.use_models;
+    if (legacy && r.unknown_resource)
         return {0, estimate_source::summary, -1}; // no model defines it, nor does the summary
-    if (r.legacy_models && c.legacy.present) {
+    if (legacy) {
         // maxAvailableReplicas of v1.16.0/v1.17.1 (general.go:66-105 of v1.17.1): the models' answer when it is
         // below the pods left, converted to int32 as it is (negative or wrapped), else the pods left.
         if (auto models = legacy_model_estimate(c, r)) {
@@ -244,8 +246,8 @@ estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
         return capped(fit, estimate_source::summary, bound);
     }
     if (r.unknown_resource)
-        return {0, c.use_models ? estimate_source::resource_models : estimate_source::summary, -1};
-    if (c.use_models) {
+        return {0, graded ? estimate_source::resource_models : estimate_source::summary, -1};
+    if (graded) {
         std::int64_t models = model_estimate(c, r);
         return models < c.pods_left ? capped(models, estimate_source::resource_models)
                                     : capped(c.pods_left, estimate_source::resource_models, resource_table::pods);

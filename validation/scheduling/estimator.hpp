@@ -87,6 +87,9 @@ struct prepared_request {
     // The release's general estimator reads resource models by grade (before v1.18.0:
     // settings::changes::model_node_simulation) rather than packing model nodes.
     bool legacy_models = false;
+    // CustomizedClusterResourceModeling (on by default): off, the general estimator reads the summary only,
+    // whatever models the clusters have (general.go: the gate is checked before the models).
+    bool models_enabled = true;
 };
 
 // karmada general.go getAllowedPodNumber before its "<= 0: none" test: allocatable - allocated -

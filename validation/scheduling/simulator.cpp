@@ -264,6 +264,7 @@ decision schedule(const model::propagation_spec& spec, const model::workload& te
           prepare_request(workload, clusters.resources()), clusters.api_id(workload.api_version, workload.kind),
           mode_of(previous), !d.non_workload};
     r.request.legacy_models = !settings::has(release_of(r), settings::changes::model_node_simulation);
+    r.request.models_enabled = gates.customized_cluster_resource_modeling();
     // Component sets through the run's cache when there is one (jobs of one shape share them).
     std::optional<component_set_cache> own_sets;
     std::optional<job_sets> sets;

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path"
+	"strings"
 
 	"karmada-policy-webhook/tests/conformance/internal/cases"
 )
@@ -27,8 +28,12 @@ func GenerateEstimatorPack(seed uint64, index, k int) *Pack {
 	state := pg.memberState()
 	p := &Pack{Seed: seed, Index: index, Snapshot: true, Estimator: true, Clusters: clusters, State: state}
 	// Multi-component workloads go to MaxAvailableComponentSets with the gate on.
+	var gates []string
 	if pg.chance(0.3) {
-		p.Args = []string{"--feature-gates=MultiplePodTemplatesScheduling=true"}
+		gates = append(gates, "MultiplePodTemplatesScheduling=true")
+	}
+	if gates = append(gates, modelGate(pg)...); len(gates) > 0 {
+		p.Args = []string{"--feature-gates=" + strings.Join(gates, ",")}
 	}
 	for j := 0; j < k; j++ {
 		g := &gen{r: rand.New(rand.NewPCG(seed, base|uint64(j))), side: sideStream(seed, base|uint64(j)),

@@ -94,6 +94,7 @@ func GeneratePack(seed uint64, index, k int) *Pack {
 	if pg.chance(0.25) {
 		gates = append(gates, "PropagationPolicyPreemption=true")
 	}
+	gates = append(gates, modelGate(pg)...)
 	if len(gates) > 0 {
 		p.Args = []string{"--feature-gates=" + strings.Join(gates, ",")}
 	}

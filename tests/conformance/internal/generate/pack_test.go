@@ -160,3 +160,26 @@ func TestChangePacksAreSeparate(t *testing.T) {
 		}
 	}
 }
+
+// Every packed kind turns the resource-model gate off in some packs (a region lint got wrong until session 26).
+func TestPacksTurnTheModelGateOff(t *testing.T) {
+	tests := []struct {
+		name string
+		pack func(index int) *Pack
+	}{
+		{"snapshot", func(i int) *Pack { return GeneratePack(1, i, 1) }},
+		{"estimator", func(i int) *Pack { return GenerateEstimatorPack(1, i, 1) }},
+		{"change", func(i int) *Pack { return GenerateChangePack(1, i, 1) }},
+	}
+	for _, tc := range tests {
+		off := 0
+		for i := 0; i < 100; i++ {
+			if strings.Contains(strings.Join(tc.pack(i).Args, " "), "CustomizedClusterResourceModeling=false") {
+				off++
+			}
+		}
+		if off == 0 || off == 100 {
+			t.Errorf("%s packs: the model gate is off in %d of 100", tc.name, off)
+		}
+	}
+}
