@@ -5,6 +5,8 @@
 #include <set>
 #include <utility>
 
+#include "model/object_label.hpp"
+
 namespace kpw::scheduling {
 
 namespace {
@@ -13,7 +15,7 @@ constexpr std::size_t named_at_most = 3; // workloads named in one message; the 
 
 std::string workload_label(const model::workload& w)
 {
-    return w.kind + ' ' + (w.namespace_.empty() ? "" : w.namespace_ + '/') + w.name;
+    return model::object_label(w.kind, w.namespace_, w.name);
 }
 
 // "Deployment shop/a, Deployment shop/b and 3 more".

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "controllers/rebalancer.hpp"
+#include "model/object_label.hpp"
 #include "scheduling/deprioritised.hpp"
 #include "scheduling/policy_deletion.hpp"
 #include "simulate/detector.hpp"
@@ -192,7 +193,7 @@ void delete_policy(world& w, const delete_policy_step& d, const settings::featur
     auto it = std::find_if(w.policies.begin(), w.policies.end(), [&](const model::policy& p) {
         return p.kind == d.kind && p.metadata.name == d.name && p.metadata.ns == d.namespace_;
     });
-    const std::string label = d.kind + " " + (d.namespace_.empty() ? "" : d.namespace_ + "/") + d.name;
+    const std::string label = model::object_label(d.kind, d.namespace_, d.name);
     if (it == w.policies.end()) {
         log.events.push_back("kubectl delete " + label + " fails: NotFound (nothing changes)");
         return;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "model/object_label.hpp"
+
 namespace kpw::lint {
 namespace {
 
@@ -140,7 +142,7 @@ char change_sign(change_kind k) { return k == change_kind::added ? '+' : k == ch
 
 std::string workload_label(const workload_key& w)
 {
-    return w.kind + ' ' + (w.namespace_name.empty() ? "" : w.namespace_name + '/') + w.name;
+    return model::object_label(w.kind, w.namespace_name, w.name);
 }
 
 std::string change_detail(const workload_change& c)

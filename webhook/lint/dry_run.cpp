@@ -9,6 +9,8 @@
 
 #include "doc/locate.hpp"
 #include "lint/claims.hpp"
+#include "model/object_label.hpp"
+
 #include "scheduling/base_claims.hpp"
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
@@ -316,7 +318,7 @@ void add_panic_warning(std::string file, position where, const std::string& subj
 void warn_no_binding(const policy_result* policy, const model::workload& w, const model::interpretation_failure& failure,
                      report& r)
 {
-    const std::string subject = w.kind + " " + (w.namespace_.empty() ? "" : w.namespace_ + "/") + w.name;
+    const std::string subject = model::object_label(w.kind, w.namespace_, w.name);
     r.snapshot_warnings.push_back({policy != nullptr ? policy->file : std::string(),
                                    policy != nullptr ? policy->start : position{}, "template-not-interpretable",
                                    subject + ": Karmada's resource interpreter fails on it, so the detector neither "
@@ -328,7 +330,7 @@ void warn_no_binding(const policy_result* policy, const model::workload& w, cons
 // The warning at the binding itself.
 void warn_scheduler_panics(const model::binding& b, const std::string& runtime_error, std::string_view when, report& r)
 {
-    const std::string subject = b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name;
+    const std::string subject = model::object_label(b.kind, b.namespace_, b.name);
     add_panic_warning(b.source, b.where, subject, subject, runtime_error, when, r);
 }
 
@@ -347,7 +349,7 @@ void warn_first_schedule_panics(const scheduling::policy_view& holder, const mod
             where = result.start;
             break;
         }
-    const std::string subject = w.kind + " " + (w.namespace_.empty() ? "" : w.namespace_ + "/") + w.name;
+    const std::string subject = model::object_label(w.kind, w.namespace_, w.name);
     add_panic_warning(std::move(file), where, subject,
                       subject + " (" + scheduling::policy_label(holder) + ", as the server has it)", runtime_error,
                       " on the binding the detector creates for it", r);
@@ -377,7 +379,7 @@ void warn_if_scheduler_panics(const dry_run_context& ctx, const scheduling::opti
 released_binding released_of(const model::binding& b, const model::workload& w, const model::policy_claim& was,
                              std::string why)
 {
-    return {ref_of(w), lint::ref_of(was), std::move(why), b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") + b.name,
+    return {ref_of(w), lint::ref_of(was), std::move(why), model::object_label(b.kind, b.namespace_, b.name),
             b.scheduler_observing_affinity_name, rows_of(b.clusters)};
 }
 
@@ -442,8 +444,8 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             const typed_policy& holder = policies[*claims[found].policy];
             r.results[holder.result].warnings.push_back(
                 {"binding-owned-by-another", "",
-                 "the detector cannot update " + b.kind + " " + (b.namespace_.empty() ? "" : b.namespace_ + "/") +
-                     b.name + " for " + w->kind + " " + (w->namespace_.empty() ? "" : w->namespace_ + "/") + w->name +
+                 "the detector cannot update " + model::object_label(b.kind, b.namespace_, b.name) + " for " +
+                     model::object_label(w->kind, w->namespace_, w->name) +
                      ": its controller owner (uid \"" + *b.controller_owner_uid +
                      "\") is another object (\"failed to update binding due to different owner reference UID\", "
                      "karmada#2090); this policy's placement reaches the workload once the garbage collector has "

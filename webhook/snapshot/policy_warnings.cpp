@@ -3,6 +3,7 @@
 #include "snapshot/policy_warnings.hpp"
 
 #include "field/error.hpp"
+#include "model/object_label.hpp"
 #include "scheduling/claim.hpp"
 #include "scheduling/component_sets.hpp"
 
@@ -39,7 +40,7 @@ std::vector<std::string> policy_warnings(const state& known, const model::policy
         if (const auto* failure =
                 scheduling::detector_failure(w, options.gates != nullptr ? *options.gates : binary_defaults)) {
             out.push_back(field::warning{"template-not-interpretable", "",
-                                         w.kind + " " + w.namespace_ + "/" + w.name +
+                                         model::object_label(w.kind, w.namespace_, w.name) +
                                              ": Karmada's resource interpreter fails on it, so the detector builds "
                                              "no binding: " + failure->message}
                               .str());
