@@ -22,16 +22,11 @@ using field::path;
 component pod_template_component(std::string name, std::int32_t replicas, const doc::value* tmpl, const path& at,
                                  field::error_list& errors)
 {
-    component c{std::move(name), replicas, false, {}, {}, {}};
-    const doc::value* spec = tmpl != nullptr ? tmpl->find("spec") : nullptr;
-    if (spec == nullptr || !spec->is_mapping())
-        return c;
-    for (auto& [res, units] : pod_request(*spec, at.child("spec"), errors)) {
+    auto requirements = decode_template_requirements(tmpl, at, errors);
+    component c{std::move(name), replicas, requirements.present(), std::move(requirements.request), {},
+                std::move(requirements.claim)};
+    for (const auto& [res, units] : c.request)
         c.request_text.emplace_back(res, canonical_text(resource_list_quantity(res, units)));
-        c.request.emplace_back(res, units);
-    }
-    c.claim = decode_node_claim(*spec, at.child("spec"), errors);
-    c.has_requirements = !c.request.empty() || c.claim.has_value();
     return c;
 }
 

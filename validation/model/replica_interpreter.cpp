@@ -85,16 +85,13 @@ const doc::value* pod_template(const doc::value* tmpl, const path& at, field::er
     return nullptr;
 }
 
-// helper.GenerateReplicaRequirements of the template: the request and node claim, nil (no requirements)
-// when it has neither.
+// kube.accuratePodRequirements of the template, into what the script returns.
 void template_requirements(const doc::value& tmpl, const path& at, scripted_replicas& out, field::error_list& errors)
 {
-    const doc::value* spec = tmpl.is_mapping() ? tmpl.find("spec") : nullptr;
-    if (spec == nullptr || !spec->is_mapping())
-        return;
-    out.request = pod_request(*spec, at.child("spec"), errors);
-    out.claim = decode_node_claim(*spec, at.child("spec"), errors);
-    out.has_requirements = !out.request.empty() || claims_nodes(*spec);
+    auto requirements = decode_template_requirements(&tmpl, at, errors);
+    out.has_requirements = requirements.present();
+    out.request = std::move(requirements.request);
+    out.claim = std::move(requirements.claim);
 }
 
 // `replica = 1; if obj.spec.parallelism ~= nil then replica = obj.spec.parallelism end`.
@@ -238,9 +235,7 @@ std::optional<scripted_replicas> script_replicas(replica_interpreter reader, con
         return workflow(spec, errors);
     case replica_interpreter::ray_service:
         return ray_service(spec, errors);
-    case replica_interpreter::zero:
-        return scripted_replicas{};
-    default:
+    default: // zero (SidecarSet's `return 0`), and the readers that are not scripts
         return scripted_replicas{};
     }
 }

@@ -135,6 +135,23 @@ replica_request pod_request(const doc::value& pod_spec, const field::path& at, f
     return out;
 }
 
+pod_requirements decode_pod_requirements(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
+{
+    pod_requirements out;
+    out.request = pod_request(pod_spec, at, errors);
+    out.claim = decode_node_claim(pod_spec, at, errors);
+    return out;
+}
+
+pod_requirements decode_template_requirements(const doc::value* pod_template, const field::path& at,
+                                              field::error_list& errors)
+{
+    const doc::value* spec = pod_template != nullptr && pod_template->is_mapping() ? pod_template->find("spec") : nullptr;
+    if (spec == nullptr || !spec->is_mapping())
+        return {};
+    return decode_pod_requirements(*spec, at.child("spec"), errors);
+}
+
 workload_decoding decode_workload(const doc::value& object, std::string_view default_namespace)
 {
     workload_decoding out;
@@ -208,9 +225,10 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
     }
     if (pod_spec == nullptr || !pod_spec->is_mapping())
         return out;
-    w.request = pod_request(*pod_spec, pod_at, out.errors);
-    w.has_requirements = !w.request.empty() || claims_nodes(*pod_spec);
-    w.claim = decode_node_claim(*pod_spec, pod_at, out.errors);
+    auto requirements = decode_pod_requirements(*pod_spec, pod_at, out.errors);
+    w.has_requirements = requirements.present();
+    w.request = std::move(requirements.request);
+    w.claim = std::move(requirements.claim);
     return out;
 }
 

@@ -32,6 +32,19 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
 // memory, ephemeral-storage, pods and scalar resources only, and ResourceList() the values above 0.
 replica_request pod_request(const doc::value& pod_spec, const field::path& at, field::error_list& errors);
 
+// helper.GenerateReplicaRequirements of a pod spec (what kube.accuratePodRequirements returns for its
+// template): the request, the node claim, and whether they make ReplicaRequirements at all.
+struct pod_requirements {
+    replica_request request;
+    std::optional<node_claim> claim;
+    bool present() const { return !request.empty() || claim.has_value(); } // non-nil requirements
+};
+pod_requirements decode_pod_requirements(const doc::value& pod_spec, const field::path& at, field::error_list& errors);
+
+// The same of a pod template (`at` its path): its spec's, none when it has no spec.
+pod_requirements decode_template_requirements(const doc::value* pod_template, const field::path& at,
+                                              field::error_list& errors);
+
 // helper.GenerateNodeClaimByPodSpec: the pod spec's nodeSelector, required node affinity and tolerations,
 // nullopt when it has none of them (claims_nodes is false).
 std::optional<node_claim> decode_node_claim(const doc::value& pod_spec, const field::path& at, field::error_list& errors);
