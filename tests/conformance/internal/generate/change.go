@@ -46,22 +46,11 @@ func changeGates(r *rand.Rand, components bool) []string {
 	if r.Float64() < 0.4 {
 		gates = append(gates, "PropagationPolicyPreemption=true")
 	}
-	if r.Float64() < 0.15 {
-		gates = append(gates, "CustomizedClusterResourceModeling=false")
-	}
+	gates = append(gates, modelGate(r)...)
 	if len(gates) == 0 {
 		return nil
 	}
 	return []string{"--feature-gates=" + strings.Join(gates, ",")}
-}
-
-// modelGate turns CustomizedClusterResourceModeling off in 15 % of packs: the general estimator then reads
-// the resource summary only, whatever models the clusters carry (a gate lint ignored until session 26).
-func modelGate(g *gen) []string {
-	if g.chance(0.15) {
-		return []string{"CustomizedClusterResourceModeling=false"}
-	}
-	return nil
 }
 
 // changeOf draws the workloads, base policies and today's bindings (g's stream, as a plain case draws

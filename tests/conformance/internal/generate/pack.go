@@ -94,7 +94,7 @@ func GeneratePack(seed uint64, index, k int) *Pack {
 	if pg.chance(0.25) {
 		gates = append(gates, "PropagationPolicyPreemption=true")
 	}
-	gates = append(gates, modelGate(pg)...)
+	gates = append(gates, modelGate(pg.r)...)
 	if len(gates) > 0 {
 		p.Args = []string{"--feature-gates=" + strings.Join(gates, ",")}
 	}
@@ -107,6 +107,16 @@ func GeneratePack(seed uint64, index, k int) *Pack {
 		p.Subs = append(p.Subs, c)
 	}
 	return p
+}
+
+// modelGate turns CustomizedClusterResourceModeling off in 15 % of packs (snapshot, estimator and change):
+// the general estimator then reads the resource summary only, whatever models the clusters carry (a gate
+// lint ignored until session 26). One draw from r either way.
+func modelGate(r *rand.Rand) []string {
+	if r.Float64() < 0.15 {
+		return []string{"CustomizedClusterResourceModeling=false"}
+	}
+	return nil
 }
 
 // GenerateAdmissionPack is admission pack number index of seed: k policy files, no snapshot.
