@@ -30,8 +30,8 @@ binding_update update_binding(const model::binding& b, const model::workload* w,
     // The live template's uid: a workload file from git often has none, its binding records it.
     const std::string template_uid = w == nullptr ? std::string() : live_template_uid(*w, recorded);
     u.refused = w != nullptr && !detector_may_update(b, template_uid);
-    u.uninterpretable = w != nullptr && detector_failure(*w, gates) != nullptr;
-    const bool writes = !u.refused && !u.uninterpretable; // ApplyPolicy gets as far as writing the binding
+    u.uninterpretable = w != nullptr ? detector_failure(*w, gates) : nullptr;
+    const bool writes = !u.refused && u.uninterpretable == nullptr; // ApplyPolicy gets as far as writing it
     const bool claimed_now = claim != nullptr && claim->policy.has_value();
     const bool preempted = w != nullptr && writes && claimed_now && claim->preempted;
     // A holder whose selectors no longer match released the template and this binding (cleanPPUnmatchedRBs):

@@ -20,9 +20,9 @@ namespace kpw::scheduling {
 struct binding_update {
     std::optional<std::size_t> policy; // index into the views; nullopt: no given policy holds the binding
     bool refused = false;              // another object controls it (karmada#2090): left as it stands
-    // Karmada's interpreter fails on the template (detector_failure): ApplyPolicy returns before it writes
-    // the binding, so the binding is left as it stands, with the claim it had.
-    bool uninterpretable = false;
+    // Why Karmada's interpreter fails on the template (detector_failure), or nullptr: ApplyPolicy then
+    // returns before it writes the binding, so the binding is left as it stands, with the claim it had.
+    const model::interpretation_failure* uninterpretable = nullptr;
     model::binding applied;            // the binding the scheduler reads next
 };
 

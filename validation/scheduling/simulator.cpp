@@ -249,11 +249,16 @@ std::string_view plugin_name(filter_plugin p)
     return "";
 }
 
+const settings::feature_gates& options::gates_or_defaults() const
+{
+    static const settings::feature_gates binary_defaults;
+    return gates != nullptr ? *gates : binary_defaults;
+}
+
 decision schedule(const model::propagation_spec& spec, const model::workload& template_workload,
                   const snapshot& clusters, const options& opts, const previous_result* previous)
 {
-    static const settings::feature_gates binary_defaults;
-    const settings::feature_gates& gates = opts.gates != nullptr ? *opts.gates : binary_defaults;
+    const settings::feature_gates& gates = opts.gates_or_defaults();
     // What the detector writes into the binding: components only with MultiplePodTemplatesScheduling.
     const model::workload workload = scheduled_form(template_workload, gates);
     const auto& placement = spec.placement;

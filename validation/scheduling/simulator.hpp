@@ -96,6 +96,8 @@ struct options {
     // Karmada's feature gates (MultiplePodTemplatesScheduling decides multi-component jobs); nullptr:
     // the binaries' defaults.
     const settings::feature_gates* gates = nullptr;
+    // `gates`, or the binaries' defaults when it is nullptr.
+    const settings::feature_gates& gates_or_defaults() const;
 };
 
 struct cluster_placement {

@@ -453,9 +453,8 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
                  holder.object.pos()});
             ++r.totals.warnings;
         }
-        if (update.uninterpretable && of_path(claims[found].policy))
-            warn_no_binding(&r.results[policies[*claims[found].policy].result], *w,
-                            *scheduling::detector_failure(*w, ctx.gates), r);
+        if (update.uninterpretable != nullptr && of_path(claims[found].policy))
+            warn_no_binding(&r.results[policies[*claims[found].policy].result], *w, *update.uninterpretable, r);
         if (!update.policy && w != nullptr && found < ctx.binding_released.size() && ctx.binding_released[found]) {
             r.released.push_back(released_of(b, *w, *ctx.released[found], "is deleted"));
             continue;

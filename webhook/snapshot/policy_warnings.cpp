@@ -36,9 +36,7 @@ std::vector<std::string> policy_warnings(const state& known, const model::policy
     for (const auto& w : known.workloads) {
         if (!scheduling::claiming_policy(std::span(&self, 1), w))
             continue;
-        static const settings::feature_gates binary_defaults;
-        if (const auto* failure =
-                scheduling::detector_failure(w, options.gates != nullptr ? *options.gates : binary_defaults)) {
+        if (const auto* failure = scheduling::detector_failure(w, options.gates_or_defaults())) {
             out.push_back(field::warning{"template-not-interpretable", "",
                                          model::object_label(w.kind, w.namespace_, w.name) +
                                              ": Karmada's resource interpreter fails on it, so the detector builds "
