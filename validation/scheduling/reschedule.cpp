@@ -12,8 +12,6 @@ namespace kpw::scheduling {
 
 namespace {
 
-constexpr std::string_view default_scheduler = "default-scheduler";
-
 const model::cluster_affinity_term* term_named(const model::placement& p, const std::string& name)
 {
     auto it = std::find_if(p.cluster_affinities.begin(), p.cluster_affinities.end(),
@@ -104,11 +102,10 @@ std::pair<trigger, std::string> first_rule(const model::binding& b, const snapsh
 }
 
 // karmada: event_handler.go resourceBindingEventFilter — why the scheduler never looks at `b` ("" if it does).
-std::string not_admitted(const model::binding& b)
+std::string not_admitted(const model::binding& b, std::string_view scheduler_name)
 {
-    std::string_view name = b.scheduler_name.empty() ? default_scheduler : std::string_view(b.scheduler_name);
-    if (name != default_scheduler)
-        return "spec.schedulerName is " + b.scheduler_name + ", not " + std::string(default_scheduler);
+    if (auto why = other_scheduler(b.scheduler_name, scheduler_name); !why.empty())
+        return why;
     if (b.suspend_scheduling)
         return "spec.suspension.scheduling is true";
     bool claimed = b.claim.has_value() || b.labels.count(std::string(model::pp_permanent_id_label)) > 0 ||
@@ -152,10 +149,11 @@ bool placement_changed(const model::binding& b)
     return observed_term_changed(now, applied, b.scheduler_observing_affinity_name);
 }
 
-trigger_verdict should_schedule(const model::binding& b, const snapshot& clusters, const settings::feature_gates& gates)
+trigger_verdict should_schedule(const model::binding& b, const snapshot& clusters, const settings::feature_gates& gates,
+                                std::string_view scheduler_name)
 {
     trigger_verdict v;
-    if (auto why = not_admitted(b); !why.empty()) {
+    if (auto why = not_admitted(b, scheduler_name); !why.empty()) {
         v.ignored = true;
         v.message = "the scheduler ignores this binding: " + why;
         return v;

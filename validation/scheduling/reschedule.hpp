@@ -33,9 +33,10 @@ struct trigger_verdict {
 bool placement_changed(const model::binding& b);
 
 // The first rule of §3.2 that holds for `b` (its spec.placement and spec.replicas already updated by the
-// detector), or none; plus the §1.1 admission filter.
+// detector), or none; plus the §1.1 admission filter for a scheduler called `scheduler_name`.
 trigger_verdict should_schedule(const model::binding& b, const snapshot& clusters,
-                                const settings::feature_gates& gates);
+                                const settings::feature_gates& gates,
+                                std::string_view scheduler_name = model::default_scheduler_name);
 
 // What one scheduler pass does to a binding, as the scheduler would patch it.
 struct reschedule_outcome {

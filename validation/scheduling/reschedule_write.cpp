@@ -61,7 +61,7 @@ reschedule_outcome reschedule(const model::binding& b, const snapshot& clusters,
                               const settings::feature_gates& gates, model::timestamp now)
 {
     reschedule_outcome out;
-    out.verdict = should_schedule(b, clusters, gates);
+    out.verdict = should_schedule(b, clusters, gates, opts.scheduler_name);
     out.before = b.clusters;
     out.after = b;
     if (out.verdict.fired == trigger::none) {

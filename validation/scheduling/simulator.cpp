@@ -231,6 +231,29 @@ std::string term_failure::str() const
     return affinity_name.empty() ? reason : affinity_name + ": " + reason;
 }
 
+std::string other_scheduler(std::string_view theirs, std::string_view ours)
+{
+    const std::string_view name = theirs.empty() ? model::default_scheduler_name : theirs;
+    if (name == ours)
+        return {};
+    return "spec.schedulerName is " + std::string(name) + ", not " + std::string(ours);
+}
+
+decision first_schedule(const model::propagation_spec& spec, const model::workload& workload,
+                        const snapshot& clusters, const options& opts)
+{
+    if (auto why = other_scheduler(spec.scheduler_name, opts.scheduler_name); !why.empty()) {
+        decision d;
+        d.strategy = strategy_of(spec.placement);
+        d.non_workload = !is_workload(scheduled_form(workload, opts.gates_or_defaults()));
+        d.ignored = why;
+        d.message = why + ": karmada-scheduler never queues the binding, which waits for a scheduler of that "
+                          "name with no clusters and no condition";
+        return d;
+    }
+    return schedule(spec, workload, clusters, opts);
+}
+
 decision schedule(const model::propagation_spec& spec, const model::workload& workload,
                   std::span<const model::cluster> clusters, const options& opts)
 {

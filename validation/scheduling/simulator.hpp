@@ -10,6 +10,7 @@
 
 #include "model/binding.hpp"
 #include "model/cluster.hpp"
+#include "model/well_known.hpp"
 #include "model/policy.hpp"
 #include "model/workload.hpp"
 #include "scheduling/snapshot.hpp"
@@ -98,6 +99,8 @@ struct options {
     const settings::feature_gates* gates = nullptr;
     // `gates`, or the binaries' defaults when it is nullptr.
     const settings::feature_gates& gates_or_defaults() const;
+    // karmada-scheduler --scheduler-name: it queues only bindings whose spec.schedulerName is this one.
+    std::string scheduler_name = std::string(model::default_scheduler_name);
 };
 
 struct cluster_placement {
@@ -137,6 +140,9 @@ struct decision {
     std::vector<std::string> condition_alternatives; // the other possible texts (plugin order, §2.2)
     // Re-schedule (issue 12), when a previous result was given.
     bool keeps_previous = false; // failed, and Karmada keeps spec.clusters as they were (non-Fit error)
+    // Non-empty: karmada-scheduler never queues the binding (its event filter), so it stays unscheduled with
+    // no condition: why ("spec.schedulerName is other, not default-scheduler").
+    std::string ignored;
     // Non-empty: karmada-scheduler crashes on this binding with this Go runtime error (its process exits,
     // and panics again on the binding after each restart); nothing is written, no condition either.
     std::string karmada_panic;
@@ -154,6 +160,16 @@ std::string karmada_panic_text(const std::string& runtime_error, std::string_vie
 // the clusterAffinities loop starts at the observed term (0 when unnamed or unknown; Fresh included).
 decision schedule(const model::propagation_spec& spec, const model::workload& workload, const snapshot& clusters,
                   const options& opts = {}, const previous_result* previous = nullptr);
+
+// What karmada-scheduler does with the binding the detector first builds from `spec` for `workload`:
+// nothing when the policy names another scheduler (decision::ignored), else schedule().
+decision first_schedule(const model::propagation_spec& spec, const model::workload& workload,
+                        const snapshot& clusters, const options& opts = {});
+
+// karmada: pkg/scheduler/event_handler.go schedulerNameFilter: why a scheduler started with --scheduler-name
+// `ours` never queues a binding whose spec.schedulerName is `theirs` ("" when it does; "" means
+// default-scheduler).
+std::string other_scheduler(std::string_view theirs, std::string_view ours);
 
 // The same over clusters not prepared yet (prepares a snapshot for this one call).
 decision schedule(const model::propagation_spec& spec, const model::workload& workload,

@@ -127,6 +127,7 @@ bool scheduler(world& w, step_log& log, const settings_in_force& s)
     opts.filters = &shared;
     opts.candidate_rows = false;
     opts.gates = &s.controllers.gates;
+    opts.scheduler_name = s.controllers.scheduler_name;
     std::set<std::size_t> queue;
     queue.swap(log.enqueued);
     for (std::size_t i : queue) {

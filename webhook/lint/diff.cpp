@@ -21,7 +21,7 @@ bool same_outcome(const placement& a, const placement& b)
 {
     return a.claimed == b.claimed && a.released == b.released && a.policy == b.policy &&
            a.affinity_name == b.affinity_name &&
-           a.scheduled == b.scheduled && same_clusters(a.clusters, b.clusters);
+           a.scheduled == b.scheduled && a.ignored == b.ignored && same_clusters(a.clusters, b.clusters);
 }
 
 std::int64_t replicas_on(const placement& p, const std::string& cluster)
@@ -82,7 +82,9 @@ std::vector<std::string> header_changes(const workload_change& c)
         parts.push_back("policy " + b.policy + " → " + a.policy);
     if (c.kind == change_kind::changed && b.scheduled && a.scheduled && b.affinity_name != a.affinity_name)
         parts.push_back("group " + or_none(b.affinity_name) + " → " + or_none(a.affinity_name));
-    if (c.kind == change_kind::changed && b.scheduled != a.scheduled)
+    if (!a.ignored.empty())
+        parts.push_back("not scheduled by karmada-scheduler: " + a.ignored);
+    else if (c.kind == change_kind::changed && b.scheduled != a.scheduled)
         parts.push_back(b.scheduled ? "scheduled → unschedulable" : "unschedulable → scheduled");
     else if (c.kind == change_kind::added && !a.scheduled)
         parts.push_back("unschedulable");
@@ -118,7 +120,8 @@ placement_diff diff_placements(std::span<const placed_workload> before, std::spa
                  : !c.after.claimed ? change_kind::removed
                                     : change_kind::changed;
         c.moves = moves_between(c.before, c.after);
-        d.becomes_unschedulable += c.after.claimed && !c.after.scheduled && (c.before.scheduled || !c.before.claimed);
+        d.becomes_unschedulable += c.after.claimed && !c.after.scheduled && c.after.ignored.empty() &&
+                                   (c.before.scheduled || !c.before.claimed);
         d.becomes_schedulable += c.after.scheduled && c.before.claimed && !c.before.scheduled;
         d.changes.push_back(std::move(c));
     }

@@ -31,6 +31,7 @@ struct placement {
     // and no policy (`policy` names the deleted one).
     bool released = false;
     std::string released_why{}; // "is deleted" | "no longer selects it"
+    std::string ignored{};      // karmada-scheduler never queues its binding (another scheduler's name): why
 };
 
 struct workload_key {

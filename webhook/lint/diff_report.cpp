@@ -21,6 +21,7 @@ placement placement_of(std::string policy, const scheduling_result& s)
     out.policy = std::move(policy);
     out.affinity_name = s.affinity_name;
     out.scheduled = s.scheduled;
+    out.ignored = s.ignored;
     for (const auto& c : s.clusters)
         out.clusters.push_back({c.cluster, c.replicas, c.tier, c.available});
     out.skipped_groups = s.attempts;

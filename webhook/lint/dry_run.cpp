@@ -120,7 +120,9 @@ scheduling_result to_result(const model::workload& w, const scheduling::decision
     s.condition_message = d.condition_message;
     s.condition_alternatives = d.condition_alternatives;
     s.karmada_panic = d.karmada_panic;
-    s.has_condition = d.karmada_panic.empty(); // the process died before writing one
+    // The process died before writing one, or never queued the binding.
+    s.has_condition = d.karmada_panic.empty() && d.ignored.empty();
+    s.ignored = d.ignored;
     return s;
 }
 
@@ -487,7 +489,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         const model::binding& applied = update.applied;
         auto out = scheduling::reschedule(applied, *ctx.snapshot, opts, ctx.gates, ctx.now);
         r.results[p->result].scheduling.push_back(to_result(applied, out, r.explain));
-        r.totals.unschedulable += r.results[p->result].scheduling.back().scheduled ? 0 : 1;
+        r.totals.unschedulable += r.results[p->result].scheduling.back().unschedulable() ? 1 : 0;
     }
     for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
         if (bound[i])
@@ -502,7 +504,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             continue;
         }
         if (!of_path(claim)) {
-            const auto d = scheduling::schedule(*views[*claim].spec, w, *ctx.snapshot, opts);
+            const auto d = scheduling::first_schedule(*views[*claim].spec, w, *ctx.snapshot, opts);
             r.standing.push_back({ref_of(views[*claim]), to_result(w, d, r.explain)});
             // The server's policy creates the binding and karmada-scheduler panics on its first pass.
             if (!d.karmada_panic.empty())
@@ -510,9 +512,9 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             continue;
         }
         const auto& p = policies[*claim];
-        auto d = scheduling::schedule(p.policy.spec, w, *ctx.snapshot, opts);
+        auto d = scheduling::first_schedule(p.policy.spec, w, *ctx.snapshot, opts);
         r.results[p.result].scheduling.push_back(to_result(w, d, r.explain));
-        r.totals.unschedulable += d.scheduled ? 0 : 1;
+        r.totals.unschedulable += r.results[p.result].scheduling.back().unschedulable() ? 1 : 0;
         if (!w.components.empty())
             add_component_warnings(ctx, p, w, r);
     }

@@ -62,7 +62,7 @@ void annotate_policy(std::ostream& out, const policy_result& p)
     for (const auto& w : p.warnings)
         annotate(out, "warning", p.file, w.where.known() ? w.where : p.start, w.id + " in " + label, w.str());
     for (const auto& s : p.scheduling) {
-        if (s.scheduled)
+        if (!s.unschedulable())
             continue;
         std::string message = s.workload.kind + ' ' + s.workload.namespace_name + '/' + s.workload.name + " (" +
                               std::to_string(s.workload.replicas) + " replicas) is unschedulable";
@@ -92,7 +92,7 @@ void render_github(const report& r, std::ostream& out)
         errors += static_cast<int>(p.errors.size());
         warnings += static_cast<int>(p.warnings.size());
         for (const auto& s : p.scheduling)
-            errors += s.scheduled ? 0 : 1;
+            errors += s.unschedulable() ? 1 : 0;
     }
     // A plain log line, not a command: it is what a reader of the step log sees last.
     out << "karmada-policy-webhook lint: " << summary_line(r);

@@ -83,6 +83,9 @@ void one_row(std::ostream& out, const labelled_placement& row, std::int64_t scal
     out << "<div class=\"placement\" data-label=\"" << escape(row.label) << "\"><h4>" << escape(row.label) << "</h4>";
     if (!p.claimed)
         out << "<p class=\"state\">not claimed by any policy</p>";
+    else if (!p.ignored.empty())
+        out << "<p class=\"state\">" << escape(p.policy) << ": not scheduled by karmada-scheduler (" << escape(p.ignored)
+            << ")</p>";
     else if (!p.scheduled)
         out << "<p class=\"state\">" << escape(p.policy) << ": <b class=\"bad\">unschedulable</b></p>";
     else

@@ -149,6 +149,8 @@ void add_decision_details(value& v, const scheduling_result& s, bool explain)
     if (explain) // every considered cluster is a row per workload: only when asked for (--explain)
         v.add("considered", s.groups.empty() ? value::sequence() : considered_json(s.groups.back().considered));
     v.add("groups", groups_json(s.groups, explain));
+    if (!s.ignored.empty())
+        v.add("ignored", value::string(s.ignored));
     if (!s.previous)
         return;
     v.add("acted", value::boolean(s.acted));

@@ -112,7 +112,7 @@ failure_list failures_of(const policy_result& p)
     for (const auto& e : p.errors)
         f.add(e.id, e.str(), location(p.file, e.where.known() ? e.where : p.start));
     for (const auto& s : p.scheduling)
-        if (!s.scheduled)
+        if (s.unschedulable())
             f.add("unschedulable",
                   s.workload.kind + ' ' + s.workload.namespace_name + '/' + s.workload.name + " (" +
                       std::to_string(s.workload.replicas) + " replicas) is unschedulable" +

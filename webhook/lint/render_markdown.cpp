@@ -111,7 +111,7 @@ void placements(std::ostream& out, const report& r, bool scheduled)
     int n = 0;
     for (const auto& p : r.results)
         for (const auto& s : p.scheduling)
-            n += s.scheduled == scheduled;
+            n += scheduled ? s.scheduled : s.unschedulable();
     if (n == 0)
         return;
     if (scheduled)
@@ -123,7 +123,7 @@ void placements(std::ostream& out, const report& r, bool scheduled)
     table(out, header, [&](const auto& emit) {
         for (const auto& p : r.results)
             for (const auto& s : p.scheduling)
-                if (s.scheduled == scheduled)
+                if (scheduled ? s.scheduled : s.unschedulable())
                     emit("| " + md(s.workload.kind + ' ' + s.workload.namespace_name + '/' + s.workload.name) + " | " +
                          std::to_string(s.workload.replicas) + " | " + md(policy_label(p)) + " | " +
                          (s.affinity_name.empty() ? "-" : md(s.affinity_name)) + " | " +

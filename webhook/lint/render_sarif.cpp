@@ -166,7 +166,7 @@ void add_policy(sarif_builder& b, const policy_result& p)
     for (const auto& w : p.warnings)
         b.add(w.id, true, label + w.str(), p.file, w.where.known() ? w.where : p.start);
     for (const auto& s : p.scheduling) {
-        if (s.scheduled)
+        if (!s.unschedulable())
             continue;
         std::string message = label + s.workload.kind + ' ' + s.workload.namespace_name + '/' + s.workload.name +
                               " (" + std::to_string(s.workload.replicas) + " replicas) is unschedulable";

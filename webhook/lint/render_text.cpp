@@ -112,11 +112,13 @@ void print_karmada_texts(std::ostream& out, const scheduling_result& s)
 void print_scheduling(std::ostream& out, const policy_result& p, const scheduling_result& s, const report& r)
 {
     print_location(out, p.file, p.start);
-    out << (s.scheduled ? "note" : r.unschedulable_is_error ? "error" : "warning") << ": " << policy_label(p) << ": "
+    out << (!s.unschedulable() ? "note" : r.unschedulable_is_error ? "error" : "warning") << ": " << policy_label(p) << ": "
         << s.workload.kind << ' '
         << s.workload.namespace_name << '/' << s.workload.name << " (" << s.workload.replicas << " replicas): ";
     if (s.previous && !s.acted)
         out << "left alone";
+    else if (!s.ignored.empty())
+        out << "not scheduled by karmada-scheduler";
     else if (s.scheduled)
         out << (s.previous ? "re-scheduled" : "scheduled") << (s.affinity_name.empty() ? "" : " in group " + s.affinity_name);
     else

@@ -115,6 +115,12 @@ struct scheduling_result {
 
     // Non-empty: karmada-scheduler crashes on this binding with this Go runtime error (message says more).
     std::string karmada_panic;
+    // Non-empty: karmada-scheduler never queues the new binding (the policy names another scheduler): why.
+    // Not a failure to place it: another scheduler is meant to.
+    std::string ignored;
+
+    // The scheduler tried and could not place the workload (what --fail-on unschedulable counts).
+    bool unschedulable() const { return !scheduled && ignored.empty(); }
 };
 
 struct policy_result {

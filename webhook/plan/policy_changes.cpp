@@ -97,7 +97,7 @@ void drop_untouched_server_results(lint::report& applied, const std::set<std::st
         applied.totals.documents -= 1;
         applied.totals.warnings -= static_cast<int>(r.warnings.size());
         for (const auto& s : r.scheduling)
-            applied.totals.unschedulable -= s.scheduled ? 0 : 1;
+            applied.totals.unschedulable -= s.unschedulable() ? 1 : 0;
     }
     applied.results = std::move(kept);
     // Claims rows point into results by index: a dropped policy's rows keep the policy, lose the index.

@@ -44,8 +44,9 @@ std::vector<std::string> policy_warnings(const state& known, const model::policy
                               .str());
             continue;
         }
-        auto d = scheduling::schedule(policy.spec, w, *known.snapshot, options);
-        if (!d.scheduled)
+        // A policy naming another scheduler is left to it on purpose: nothing to warn about here.
+        auto d = scheduling::first_schedule(policy.spec, w, *known.snapshot, options);
+        if (!d.scheduled && d.ignored.empty())
             out.push_back(unschedulable_text(w, d));
     }
     return out;

@@ -132,6 +132,38 @@ TEST_CASE("the admission filter: scheduler name, scheduling suspension, claim la
     CHECK_FALSE(should_schedule(unclaimed, snapshot(cs), gates).ignored);
 }
 
+TEST_CASE("the scheduler-name filter: a scheduler started with another name, and a policy's first binding")
+{
+    std::vector<model::cluster> cs{cluster("member1", 5)};
+    auto b = bound(dynamic_on({"member1"}), 2, {});
+    CHECK(should_schedule(b, snapshot(cs), gates, "my-scheduler").ignored); // "" is default-scheduler
+    b.scheduler_name = "my-scheduler";
+    CHECK(should_schedule(b, snapshot(cs), gates, "my-scheduler").fired == trigger::replicas_changed);
+    CHECK(other_scheduler("", "default-scheduler").empty());
+    CHECK(other_scheduler("default-scheduler", "default-scheduler").empty());
+    CHECK(other_scheduler("x", "default-scheduler") == "spec.schedulerName is x, not default-scheduler");
+
+    // The detector's new binding carries the policy's schedulerName: karmada-scheduler never queues it.
+    model::propagation_spec spec;
+    spec.placement = dynamic_on({"member1"});
+    model::workload w;
+    w.api_version = "apps/v1";
+    w.kind = "Deployment";
+    w.namespace_ = "default";
+    w.name = "web";
+    w.replicas = 2;
+    CHECK(first_schedule(spec, w, snapshot(cs)).scheduled);
+    spec.scheduler_name = "my-scheduler";
+    auto d = first_schedule(spec, w, snapshot(cs));
+    CHECK_FALSE(d.scheduled);
+    CHECK(d.clusters.empty());
+    CHECK(d.condition_reason.empty());
+    CHECK(d.ignored == "spec.schedulerName is my-scheduler, not default-scheduler");
+    options mine;
+    mine.scheduler_name = "my-scheduler";
+    CHECK(first_schedule(spec, w, snapshot(cs), mine).scheduled);
+}
+
 TEST_CASE("rule 2: replicas changed acts for Divided sums and Duplicated entries, not when they add up")
 {
     std::vector<model::cluster> cs{cluster("member1", 5), cluster("member2", 5)};

@@ -101,7 +101,10 @@ func (l *linter) exitCode() int {
 			return exitFindings
 		}
 		for _, s := range r.Scheduling {
-			if !s.Scheduled {
+			// A new binding karmada-scheduler never wrote (no condition, no clusters) was not queued: its
+			// schedulerName is another scheduler's. lint reports it, and does not count it unschedulable.
+			ignored := s.Acted == nil && s.Condition == nil && len(s.Clusters) == 0
+			if !s.Scheduled && !ignored {
 				return exitFindings
 			}
 		}
