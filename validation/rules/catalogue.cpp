@@ -79,6 +79,15 @@ constexpr std::array entries{
                     "Karmada's resource interpreter fails on a claimed template (its replicaResource or "
                     "componentResource script errs), so the detector builds no binding and nothing is propagated",
                     "correct the field the message names (a CloneSet needs a numeric spec.replicas, ...)"},
+    catalogue_entry{"workload-affinity-not-predicted", false,
+                    "with the WorkloadAffinity gate on, karmada-scheduler keeps a workload of an affinity group to "
+                    "(away from) the clusters other bindings of the group hold; the dry run schedules each alone",
+                    "read the prediction as the gate-off answer; the binding's group is in the message"},
+    catalogue_entry{"assumed-workloads-not-predicted", false,
+                    "with the SchedulingOvercommitProtection gate on, the general estimator subtracts replicas "
+                    "assigned to other bindings that cluster status does not show yet; the dry run estimates each "
+                    "workload alone",
+                    "read capacity-bound predictions of several workloads on the same clusters as upper bounds"},
     catalogue_entry{"policy-shadowed", false, "every workload a policy matches is claimed by another policy",
                     "raise spec.priority, select by name, or remove the policy; the message names the winners"},
     catalogue_entry{"claim-decided-by-name", false,

@@ -44,6 +44,8 @@ public:
     bool priority_based_scheduling() const { return enabled("PriorityBasedScheduling"); }
     bool multiple_pod_templates_scheduling() const { return enabled("MultiplePodTemplatesScheduling"); }
     bool stateful_failover_injection() const { return enabled("StatefulFailoverInjection"); }
+    bool workload_affinity() const { return enabled("WorkloadAffinity"); }
+    bool scheduling_overcommit_protection() const { return enabled("SchedulingOvercommitProtection"); }
     // The release whose binaries these gates are of (what a gate turns on may differ by release).
     karmada_release release() const { return release_; }
 

@@ -23,6 +23,7 @@
 #include "scheduling/policy_deletion.hpp"
 #include "scheduling/reschedule.hpp"
 #include "scheduling/select.hpp"
+#include "scheduling/unmodelled_gates.hpp"
 
 namespace kpw::lint {
 
@@ -396,6 +397,43 @@ void add_component_warnings(const dry_run_context& ctx, const typed_policy& p, c
     }
 }
 
+// "namespace/group" of every affinity and anti-affinity group the run's claimed workloads' bindings carry,
+// with how many carry it (WorkloadAffinity on; empty otherwise).
+std::map<std::string, int> affinity_group_sizes(const dry_run_context& ctx, const std::vector<scheduling::policy_view>& views,
+                                                const std::vector<scheduling::claim_explanation>& claims)
+{
+    std::map<std::string, int> sizes;
+    if (!ctx.gates.workload_affinity())
+        return sizes;
+    for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
+        if (!claims[i].policy)
+            continue;
+        const auto& w = ctx.workloads[i];
+        const auto groups = scheduling::affinity_groups_of(views[*claims[i].policy].spec->placement, w);
+        for (const auto* g : {&groups.affinity_group, &groups.anti_affinity_group})
+            if (!g->empty())
+                ++sizes[w.namespace_ + "/" + *g];
+    }
+    return sizes;
+}
+
+// What the dry run leaves out of one workload's schedule under the gates in force (unmodelled_gates.hpp).
+void warn_unmodelled_gates(const dry_run_context& ctx, const std::map<std::string, int>& group_sizes,
+                           const typed_policy& p, const model::workload& w, report& r)
+{
+    const auto groups = scheduling::affinity_groups_of(p.policy.spec.placement, w);
+    bool shared = ctx.have_bindings;
+    for (const auto* g : {&groups.affinity_group, &groups.anti_affinity_group})
+        if (auto it = group_sizes.find(w.namespace_ + "/" + *g); !g->empty() && it != group_sizes.end())
+            shared = shared || it->second > 1;
+    if (auto text = scheduling::workload_affinity_not_predicted(p.policy.spec.placement, w, ctx.gates, shared)) {
+        r.results[p.result].warnings.push_back({"workload-affinity-not-predicted", "spec.placement.workloadAffinity",
+                                                std::move(*text),
+                                                doc::locate(p.object, "spec.placement.workloadAffinity")});
+        ++r.totals.warnings;
+    }
+}
+
 } // namespace
 
 void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_policy>& policies, report& r)
@@ -422,6 +460,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     add_standing_views(ctx, views); // ranked with PATH's; an index past `policies` is one of them
     const auto claims = explain_claims(ctx, views);
     report_claims(ctx, policies, views, claims, r);
+    const auto group_sizes = affinity_group_sizes(ctx, views, claims);
     // Day two: a workload with a binding keeps the policy its claim names and that policy is applied,
     // unless a policy preempts the claim (karmada: pkg/detector/preemption.go): then the preemptor's
     // placement is applied to the same binding and the scheduler sees the placement change.
@@ -489,6 +528,8 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         const model::binding& applied = update.applied;
         auto out = scheduling::reschedule(applied, *ctx.snapshot, opts, ctx.gates, ctx.now);
         r.results[p->result].scheduling.push_back(to_result(applied, out, r.explain));
+        if (w != nullptr && out.acted)
+            warn_unmodelled_gates(ctx, group_sizes, *p, *w, r);
         r.totals.unschedulable += r.results[p->result].scheduling.back().unschedulable() ? 1 : 0;
     }
     for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
@@ -515,8 +556,18 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         auto d = scheduling::first_schedule(p.policy.spec, w, *ctx.snapshot, opts);
         r.results[p.result].scheduling.push_back(to_result(w, d, r.explain));
         r.totals.unschedulable += r.results[p.result].scheduling.back().unschedulable() ? 1 : 0;
+        if (d.ignored.empty())
+            warn_unmodelled_gates(ctx, group_sizes, p, w, r);
         if (!w.components.empty())
             add_component_warnings(ctx, p, w, r);
+    }
+    int scheduled = 0;
+    for (const auto& result : r.results)
+        for (const auto& s : result.scheduling)
+            scheduled += s.acted && s.ignored.empty() ? 1 : 0;
+    if (auto text = scheduling::assumed_workloads_not_predicted(scheduled, ctx.gates)) {
+        r.snapshot_warnings.push_back({"--feature-gates", {}, "assumed-workloads-not-predicted", std::move(*text), {}});
+        ++r.totals.warnings;
     }
 }
 

@@ -252,3 +252,52 @@ TEST_CASE("a binding karmada-scheduler crashes on: a warning at the binding in e
     const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK(page.find("slice bounds out of range [:-1]") != std::string::npos);
 }
+
+TEST_CASE("a policy naming another scheduler: no clusters, no condition, not counted unschedulable")
+{
+    std::string other = too_big;
+    other.replace(other.find("  priority: 10"), 0, "  schedulerName: volcano\n");
+    auto r = run_lint({"-o", "json", "--clusters", clusters, "--workloads", workloads, "-"}, other);
+    CHECK(r.exit_code == 0);
+    auto v = json_of(r.out);
+    CHECK(v.find_path({"summary", "unschedulable"})->as_int() == 0);
+    const auto& s = result_named(v, "big").find("scheduling")->items();
+    REQUIRE(s.size() == 1);
+    CHECK_FALSE(s[0].find("scheduled")->as_bool());
+    CHECK(s[0].find("condition") == nullptr);
+    CHECK(s[0].find("clusters")->items().empty());
+    CHECK(s[0].string_at("ignored") == "spec.schedulerName is volcano, not default-scheduler");
+    auto text = run_lint({"--clusters", clusters, "--workloads", workloads, "-"}, other);
+    CHECK(text.out.find("note: PropagationPolicy production/big: Deployment production/checkout (10 replicas): not "
+                        "scheduled by karmada-scheduler") != std::string::npos);
+}
+
+TEST_CASE("gates that make one binding's schedule depend on others': the dry run says what it leaves out")
+{
+    temp_dir dir;
+    std::string two;
+    for (std::string name : {"web", "api"})
+        two += "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: " + name +
+               ", namespace: production, labels: {tier: front}}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: " +
+               name + "}}\n  template:\n    metadata: {labels: {app: " + name +
+               "}}\n    spec: {containers: [{name: c, image: nginx}]}\n";
+    const std::string w = dir.write("two.yaml", two).string();
+    const std::string policy = dir.write("p.yaml", R"(apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: front, namespace: production}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
+  placement:
+    clusterAffinity: {clusterNames: [cloud-east-1, cloud-east-2]}
+    workloadAffinity:
+      affinity: {groupByLabelKey: tier}
+)").string();
+    auto off = run_lint({"--clusters", clusters, "--workloads", w, policy});
+    CHECK(off.out.find("not-predicted") == std::string::npos);
+    auto on = run_lint({"--feature-gates=WorkloadAffinity=true,SchedulingOvercommitProtection=true", "--clusters", clusters,
+                        "--workloads", w, policy});
+    CHECK(on.out.find(policy + ":8:5: warning: spec.placement.workloadAffinity: Deployment production/web: with the "
+                      "WorkloadAffinity gate on, its binding has affinity group tier=front") != std::string::npos);
+    CHECK(on.out.find("these 2 workloads alone") != std::string::npos);
+    CHECK(on.out.find("[assumed-workloads-not-predicted]") != std::string::npos);
+}
