@@ -10,6 +10,7 @@
 #include "model/cluster_decode.hpp"
 #include "model/components.hpp"
 #include "model/replica_interpreter.hpp"
+#include "model/resource_scope.hpp"
 
 namespace kpw::model {
 
@@ -111,7 +112,9 @@ void decode_metadata(const doc::value& object, std::string_view default_namespac
         w.labels = read::string_map(metadata->find("labels"), meta.child("labels"), out.errors);
         w.annotations = read::string_map(metadata->find("annotations"), meta.child("annotations"), out.errors);
     }
-    if (w.namespace_.empty())
+    if (cluster_scoped(w.api_version, w.kind))
+        w.namespace_.clear(); // the API server keeps no namespace on it
+    else if (w.namespace_.empty())
         w.namespace_ = std::string(default_namespace);
     if (w.name.empty())
         out.errors.push_back(field::required(meta.child("name"), "name or generateName is required"));

@@ -8,6 +8,7 @@
 
 #include "doc/load.hpp"
 #include "model/replica_interpreter.hpp"
+#include "model/resource_scope.hpp"
 #include "model/workload_decode.hpp"
 #include "scheduling/component_sets.hpp"
 
@@ -106,6 +107,18 @@ TEST_CASE("replicas default to 1 and the namespace to the default one")
     CHECK(d.value.namespace_ == "default");
     CHECK_FALSE(d.value.has_requirements);
     CHECK(model::is_workload(d.value));
+}
+
+TEST_CASE("a cluster-scoped kind has no namespace, by group and kind, whatever the manifest says")
+{
+    CHECK(decode("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: r}\n").value.namespace_.empty());
+    CHECK(decode("apiVersion: v1\nkind: Namespace\nmetadata: {name: shop, namespace: x}\n").value.namespace_.empty());
+    CHECK(decode("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 9\n")
+              .value.namespace_.empty());
+    // The same kind in another group is not the built-in one: namespaced, as a CRD of one's own usually is.
+    CHECK(decode("apiVersion: example.com/v1\nkind: ClusterRole\nmetadata: {name: r}\n").value.namespace_ == "default");
+    CHECK(model::cluster_scoped("storage.k8s.io/v1", "StorageClass"));
+    CHECK_FALSE(model::cluster_scoped("v1", "ConfigMap"));
 }
 
 TEST_CASE("a Deployment without spec has kube-apiserver's default of 1 replica, a Job too")

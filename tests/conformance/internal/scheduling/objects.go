@@ -121,14 +121,40 @@ type world struct {
 	members    map[string]member // --member-state: the clusters with a karmada-scheduler-estimator
 }
 
-// clusterScopedKinds are the built-in kinds without a namespace (kubectl learns it from discovery; a
-// template of another kind without metadata.namespace lands in "default", as kubectl apply puts it).
-var clusterScopedKinds = map[string]bool{
-	"Namespace": true, "Node": true, "PersistentVolume": true, "ClusterRole": true, "ClusterRoleBinding": true,
-	"StorageClass": true, "CustomResourceDefinition": true, "PriorityClass": true, "IngressClass": true,
-	"RuntimeClass": true, "CSIDriver": true, "CSINode": true, "VolumeAttachment": true,
-	"MutatingWebhookConfiguration": true, "ValidatingWebhookConfiguration": true, "APIService": true,
-	"ClusterPropagationPolicy": true, "ClusterOverridePolicy": true, "Cluster": true,
+// clusterScopedKinds are the built-in group/kinds without a namespace (kubectl learns it from discovery; a
+// template of another kind without metadata.namespace lands in "default", as kubectl apply puts it): the
+// k8s.io/api types registered with RESTScopeRoot, and Karmada's own. The group "" is the core group.
+var clusterScopedKinds = map[schema.GroupKind]bool{
+	{Kind: "Namespace"}: true, {Kind: "Node"}: true, {Kind: "PersistentVolume"}: true, {Kind: "ComponentStatus"}: true,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:                         true,
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}:                  true,
+	{Group: "storage.k8s.io", Kind: "StorageClass"}:                                   true,
+	{Group: "storage.k8s.io", Kind: "CSIDriver"}:                                      true,
+	{Group: "storage.k8s.io", Kind: "CSINode"}:                                        true,
+	{Group: "storage.k8s.io", Kind: "VolumeAttachment"}:                               true,
+	{Group: "storage.k8s.io", Kind: "VolumeAttributesClass"}:                          true,
+	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}:                 true,
+	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:                               true,
+	{Group: "networking.k8s.io", Kind: "IngressClass"}:                                true,
+	{Group: "networking.k8s.io", Kind: "IPAddress"}:                                   true,
+	{Group: "networking.k8s.io", Kind: "ServiceCIDR"}:                                 true,
+	{Group: "node.k8s.io", Kind: "RuntimeClass"}:                                      true,
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:     true,
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration"}:   true,
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:        true,
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: true,
+	{Group: "apiregistration.k8s.io", Kind: "APIService"}:                             true,
+	{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest"}:                 true,
+	{Group: "certificates.k8s.io", Kind: "ClusterTrustBundle"}:                        true,
+	{Group: "flowcontrol.apiserver.k8s.io", Kind: "FlowSchema"}:                       true,
+	{Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}:       true,
+	{Group: "resource.k8s.io", Kind: "DeviceClass"}:                                   true,
+	{Group: "cluster.karmada.io", Kind: "Cluster"}:                                    true,
+	{Group: "policy.karmada.io", Kind: "ClusterPropagationPolicy"}:                    true,
+	{Group: "policy.karmada.io", Kind: "ClusterOverridePolicy"}:                       true,
+	{Group: "policy.karmada.io", Kind: "ClusterTaintPolicy"}:                          true,
+	{Group: "work.karmada.io", Kind: "ClusterResourceBinding"}:                        true,
+	{Group: "config.karmada.io", Kind: "ResourceInterpreterCustomization"}:            true,
 }
 
 func fromUnstructured(u *unstructured.Unstructured, into any) error {
@@ -259,7 +285,7 @@ func newWorld(in Input) (*world, error) {
 		}
 		gvk := t.GroupVersionKind()
 		scope := meta.RESTScopeNamespace
-		if clusterScopedKinds[gvk.Kind] {
+		if clusterScopedKinds[gvk.GroupKind()] {
 			scope = meta.RESTScopeRoot
 			t.SetNamespace("")
 		} else if t.GetNamespace() == "" {
