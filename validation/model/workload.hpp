@@ -84,6 +84,7 @@ struct workload {
     std::optional<interpretation_failure> replicas_failure;
     std::optional<interpretation_failure> components_failure;
     position where;
+    std::string source; // the file it was read from ("" when read from the API server): where `where` points
 };
 
 // karmada IsWorkload: replicas > 0, or per-replica requirements present.

@@ -79,6 +79,12 @@ constexpr std::array entries{
                     "Karmada's resource interpreter fails on a claimed template (its replicaResource or "
                     "componentResource script errs), so the detector builds no binding and nothing is propagated",
                     "correct the field the message names (a CloneSet needs a numeric spec.replicas, ...)"},
+    catalogue_entry{"priority-class-not-found", false,
+                    "with the PriorityBasedScheduling gate on, the detector reads the claiming policy's "
+                    "spec.schedulePriority; a PriorityClass karmada-apiserver does not hold fails "
+                    "BuildResourceBinding, so the template gets no binding and an existing one is not updated",
+                    "create the PriorityClass on karmada-apiserver (give it to the dry run with --workloads), or "
+                    "name one that exists"},
     catalogue_entry{"workload-affinity-not-predicted", false,
                     "with the WorkloadAffinity gate on, karmada-scheduler keeps a workload of an affinity group to "
                     "(away from) the clusters other bindings of the group hold; the dry run schedules each alone",

@@ -2,8 +2,8 @@
 #include "scheduling/base_claims.hpp"
 
 #include "model/binding_decode.hpp"
+#include "scheduling/binding_build.hpp"
 #include "scheduling/binding_pairing.hpp"
-#include "scheduling/component_sets.hpp"
 #include "scheduling/reschedule.hpp"
 
 namespace kpw::scheduling {
@@ -58,7 +58,7 @@ std::vector<std::size_t> claim_unclaimed(std::span<const policy_view> views,
         // ApplyPolicy claims the template first, then writes the binding: not one another object controls
         // (detector.go: "failed to update binding due to different owner reference UID", karmada#2090), nor
         // one of a template the interpreter fails on (BuildResourceBinding returns the error).
-        if (detector_failure(w, gates) != nullptr) {
+        if (binding_build_failure(w, policies[*winner]->spec, gates, workloads)) {
             out.push_back(i);
             continue;
         }

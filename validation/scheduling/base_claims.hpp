@@ -29,9 +29,9 @@ void add_claim_metadata(model::binding& b, const model::policy_claim& claim);
 // Claims every template of `workloads` that has no claim (neither its own claim keys nor `known[i]`, the
 // claim of its binding) for the policy that ranks first among `views` (`policies[i]` behind `views[i]`),
 // on the template and on the binding named after it (unless another object controls that binding). A
-// template the claimed-by label hands to another controller is left alone. A template Karmada's interpreter
-// fails on (detector_failure with `gates`) is claimed, but its binding is not written (ApplyPolicy fails after
-// ClaimPolicyForObject). Returns the indices of the templates claimed, in order.
+// template the claimed-by label hands to another controller is left alone. A template BuildResourceBinding
+// fails for (binding_build_failure with `gates`, the PriorityClasses among `workloads`) is claimed, but its
+// binding is not written (ApplyPolicy fails after ClaimPolicyForObject). Returns the indices of the templates claimed, in order.
 std::vector<std::size_t> claim_unclaimed(std::span<const policy_view> views,
                                          std::span<const model::policy* const> policies,
                                          std::vector<model::workload>& workloads,

@@ -12,6 +12,7 @@
 #include "model/binding.hpp"
 #include "model/policy.hpp"
 #include "model/workload.hpp"
+#include "scheduling/binding_build.hpp"
 #include "scheduling/claim.hpp"
 #include "settings/feature_gates.hpp"
 
@@ -20,17 +21,22 @@ namespace kpw::scheduling {
 struct binding_update {
     std::optional<std::size_t> policy; // index into the views; nullopt: no given policy holds the binding
     bool refused = false;              // another object controls it (karmada#2090): left as it stands
-    // Why Karmada's interpreter fails on the template (detector_failure), or nullptr: ApplyPolicy then
-    // returns before it writes the binding, so the binding is left as it stands, with the claim it had.
-    const model::interpretation_failure* uninterpretable = nullptr;
+    // Why BuildResourceBinding fails for the template under the policy that would write the binding
+    // (binding_build_failure: the interpreter, the priority class): ApplyPolicy then returns before it
+    // writes the binding, so the binding is left as it stands, with the claim it had.
+    std::optional<build_failure> build_error;
     model::binding applied;            // the binding the scheduler reads next
 };
 
 // `b` is a given binding; `w` the template it is named after (is_detector_binding_of), or nullptr;
 // `claim` explain_claim of that template (nullptr without one); `recorded` the binding that records the
-// template (its claim and uid: binding_inventory::find_for); `policies[i]` is the policy behind `views[i]`.
+// template (its claim and uid: binding_inventory::find_for); `policies[i]` is the policy behind `views[i]`;
+// `objects` what karmada-apiserver holds besides (the PriorityClasses BuildResourceBinding may read).
+// `template_missing`: `w` is nullptr because the template does not exist (the templates are all known), not
+// because it was not given: the detector rebuilds a binding only from its template (a policy's reconcile
+// queues the template's key, and a missing template is never applied), so the binding is left as it stands.
 //  - A binding another object controls is refused and scheduled as it stands; so is one whose template
-//    Karmada's interpreter fails on (uninterpretable), with the claim it has.
+//    BuildResourceBinding fails on (build_error), with the claim it has.
 //  - A claim a policy with preemption took over carries the preemptor's placement; a claim its holder
 //    released (its selectors no longer match the template) goes to the policy that claims the template now.
 //  - Otherwise the policy the binding's claim names is applied; an unclaimed binding (no claim, or a claim
@@ -38,6 +44,7 @@ struct binding_update {
 //  - A binding no given policy holds is left as it is (its policy stays as it is on the server).
 binding_update update_binding(const model::binding& b, const model::workload* w, const claim_explanation* claim,
                               const model::binding* recorded, std::span<const policy_view> views,
-                              std::span<const model::policy* const> policies, const settings::feature_gates& gates);
+                              std::span<const model::policy* const> policies, const settings::feature_gates& gates,
+                              std::span<const model::workload> objects, bool template_missing);
 
 } // namespace kpw::scheduling

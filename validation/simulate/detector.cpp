@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
+#include "scheduling/binding_build.hpp"
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
-#include "scheduling/component_sets.hpp"
 #include "scheduling/detector_update.hpp"
 #include "scheduling/reschedule.hpp"
 
@@ -87,7 +87,7 @@ bool refresh(world& w, std::size_t i, const detector_view& d, std::optional<sche
     if (wl != nullptr && !claim)
         claim = explain(w, d, *wl, gates);
     auto update = scheduling::update_binding(b, wl, wl ? &*claim : nullptr, wl ? recorded_binding(w, *wl) : nullptr,
-                                             d.views, d.policies, gates);
+                                             d.views, d.policies, gates, w.workloads, true);
     if (!update.policy || update.refused || update.applied == b)
         return false;
     // The scheduler's update handler skips an update that leaves metadata.generation as it was (a claim
@@ -125,9 +125,8 @@ void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<s
         if (!claim.policy)
             continue;
         const model::policy& p = *d.policies[*claim.policy];
-        if (const auto* failure = scheduling::detector_failure(wl, gates)) {
-            events.push_back(workload_key(wl) + ": claimed by " + policy_label(p) +
-                             ", no binding: Karmada's resource interpreter fails on it: " + failure->message);
+        if (const auto failure = scheduling::binding_build_failure(wl, p.spec, gates, w.workloads)) {
+            events.push_back(workload_key(wl) + ": claimed by " + policy_label(p) + ", no binding: " + failure->message);
             continue;
         }
         w.bindings.push_back(new_binding(wl, p));

@@ -19,6 +19,7 @@
 #include "scheduling/deprioritised.hpp"
 #include "scheduling/detector_update.hpp"
 #include "scheduling/filter_cache.hpp"
+#include "scheduling/lazy_activation.hpp"
 #include "scheduling/moves.hpp"
 #include "scheduling/policy_deletion.hpp"
 #include "scheduling/reschedule.hpp"
@@ -211,12 +212,17 @@ std::vector<applied_template> apply_workloads(dry_run_context& ctx, const std::v
             if (const model::binding* b = ctx.bindings.find_for(d.api_version, d.kind, d.namespace_, d.name))
                 ctx.known_claims.back() = b->claim;
             out.push_back({ctx.workloads.size() - 1, false, false});
+            ctx.user_changed.resize(ctx.workloads.size());
+            ctx.user_changed.back() = true;
             continue;
         }
         model::workload now = model::kubectl_applied(&*it, m);
         const bool changed = !same_template(*it, now);
         *it = std::move(now);
-        out.push_back({static_cast<std::size_t>(it - ctx.workloads.begin()), true, changed});
+        const auto index = static_cast<std::size_t>(it - ctx.workloads.begin());
+        out.push_back({index, true, changed});
+        ctx.user_changed.resize(ctx.workloads.size());
+        ctx.user_changed[index] = ctx.user_changed[index] || changed;
     }
     if (!ctx.released.empty()) {
         ctx.released.resize(ctx.workloads.size());
@@ -317,15 +323,24 @@ void add_panic_warning(std::string file, position where, const std::string& subj
     ++r.totals.warnings;
 }
 
-// A claimed template Karmada's interpreter fails on: at its policy when PATH has it (else without a place).
-void warn_no_binding(const policy_result* policy, const model::workload& w, const model::interpretation_failure& failure,
+// A claimed template whose binding BuildResourceBinding fails to build, at the node to edit: the template's
+// field when the interpreter fails on a template read from a file, else the policy's field the failure names
+// (or the policy) when PATH has the policy, else without a place.
+void warn_no_binding(const typed_policy* policy, const model::workload& w, const scheduling::build_failure& failure,
                      report& r)
 {
     const std::string subject = model::object_label(w.kind, w.namespace_, w.name);
-    r.snapshot_warnings.push_back({policy != nullptr ? policy->file : std::string(),
-                                   policy != nullptr ? policy->start : position{}, "template-not-interpretable",
-                                   subject + ": Karmada's resource interpreter fails on it, so the detector neither "
-                                             "builds nor updates its binding: " + failure.message,
+    position where;
+    std::string file;
+    if (failure.where.known() && !w.source.empty()) {
+        file = w.source;
+        where = failure.where;
+    } else if (policy != nullptr) {
+        file = r.results[policy->result].file;
+        where = failure.field.empty() ? r.results[policy->result].start : doc::locate(policy->object, failure.field);
+    }
+    r.snapshot_warnings.push_back({std::move(file), where, failure.id,
+                                   subject + ": the detector neither builds nor updates its binding: " + failure.message,
                                    subject});
     ++r.totals.warnings;
 }
@@ -472,15 +487,46 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     for (const auto& p : ctx.standing)
         policy_of_view.push_back(&p.policy);
     const auto of_path = [&](std::optional<std::size_t> view) { return view && *view < policies.size(); };
+    // The view of the policy a recorded claim names (nullopt: none, or no claim).
+    const auto holder_of = [&](const std::optional<model::policy_claim>& claim) -> std::optional<std::size_t> {
+        for (std::size_t v = 0; claim && v < views.size(); ++v)
+            if (scheduling::names_policy(*claim, views[v]))
+                return v;
+        return std::nullopt;
+    };
+    // The version of view `v`'s policy before the change (nullptr: created by it).
+    const auto version_before = [&](std::size_t v) -> const model::policy* {
+        return !of_path(v) ? policy_of_view[v] : ctx.base_version ? ctx.base_version(policies[v]) : nullptr;
+    };
+    // A Lazy policy's claim without a user's event: the detector leaves the binding alone (lazy_activation.hpp).
+    const auto lazily_left = [&](std::size_t i) {
+        const scheduling::template_events events{static_cast<bool>(ctx.settled),
+                                                 i < ctx.user_changed.size() && ctx.user_changed[i],
+                                                 i < ctx.released.size() && ctx.released[i].has_value()};
+        return scheduling::lazy_skips_binding(claims[i], views, events);
+    };
     for (const auto& b : ctx.bindings.bindings()) {
         const std::size_t found = templates.find(b);
         const model::workload* w = found == binding_names::npos ? nullptr : &ctx.workloads[found];
         if (w != nullptr)
             bound[found] = true; // the detector updates this binding rather than create one
-        const auto update = scheduling::update_binding(
+        auto update = scheduling::update_binding(
             b, w, w == nullptr ? nullptr : &claims[found],
             w == nullptr ? nullptr : ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name), views,
-            policy_of_view, ctx.gates);
+            policy_of_view, ctx.gates, ctx.workloads, ctx.have_workloads);
+        if (w != nullptr && update.policy && lazily_left(found)) {
+            // ApplyPolicy returns before BuildResourceBinding: nothing fails, nothing is written. The binding
+            // keeps its claim, and stays as the holder's version before the change left it (the detector built
+            // it from that one); an unclaimed one stays unclaimed.
+            update.policy = holder_of(claims[found].holder);
+            const model::policy* before = update.policy ? version_before(*update.policy) : nullptr;
+            const model::binding* recorded = ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name);
+            update.applied = before == nullptr ? b
+                                               : scheduling::apply_policy(b, *before, w,
+                                                                          scheduling::live_template_uid(*w, recorded),
+                                                                          ctx.gates);
+            update.build_error.reset();
+        }
         if (update.refused && of_path(claims[found].policy)) {
             const typed_policy& holder = policies[*claims[found].policy];
             r.results[holder.result].warnings.push_back(
@@ -494,8 +540,8 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
                  holder.object.pos()});
             ++r.totals.warnings;
         }
-        if (update.uninterpretable != nullptr && of_path(claims[found].policy))
-            warn_no_binding(&r.results[policies[*claims[found].policy].result], *w, *update.uninterpretable, r);
+        if (update.build_error && of_path(claims[found].policy))
+            warn_no_binding(&policies[*claims[found].policy], *w, *update.build_error, r);
         if (!update.policy && w != nullptr && found < ctx.binding_released.size() && ctx.binding_released[found]) {
             r.released.push_back(released_of(b, *w, *ctx.released[found], "is deleted"));
             continue;
@@ -535,17 +581,28 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
         if (bound[i])
             continue; // predicted from its binding above
-        const auto& claim = claims[i].policy;
+        std::optional<std::size_t> claim = claims[i].policy;
         if (!claim)
             continue;
         const auto& w = ctx.workloads[i];
-        if (const auto* failure = scheduling::detector_failure(w, ctx.gates)) {
+        const model::propagation_spec* spec = views[*claim].spec;
+        if (lazily_left(i)) {
+            // The change does not reach the binding (lazy-activation). The side before it had the template
+            // claimed by its holder, whose detector built the binding from the holder's version then (its
+            // initial list reconciles every template); a template nothing held has none until a user's change.
+            claim = holder_of(claims[i].holder);
+            const model::policy* before = claim ? version_before(*claim) : nullptr;
+            if (before == nullptr)
+                continue;
+            spec = &before->spec;
+        }
+        if (const auto failure = scheduling::binding_build_failure(w, *spec, ctx.gates, ctx.workloads)) {
             // No binding, so nothing to schedule: the template stays where it is, unpropagated.
-            warn_no_binding(of_path(claim) ? &r.results[policies[*claim].result] : nullptr, w, *failure, r);
+            warn_no_binding(of_path(claim) ? &policies[*claim] : nullptr, w, *failure, r);
             continue;
         }
         if (!of_path(claim)) {
-            const auto d = scheduling::first_schedule(*views[*claim].spec, w, *ctx.snapshot, opts);
+            const auto d = scheduling::first_schedule(*spec, w, *ctx.snapshot, opts);
             r.standing.push_back({ref_of(views[*claim]), to_result(w, d, r.explain)});
             // The server's policy creates the binding and karmada-scheduler panics on its first pass.
             if (!d.karmada_panic.empty())
@@ -553,7 +610,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             continue;
         }
         const auto& p = policies[*claim];
-        auto d = scheduling::first_schedule(p.policy.spec, w, *ctx.snapshot, opts);
+        auto d = scheduling::first_schedule(*spec, w, *ctx.snapshot, opts);
         r.results[p.result].scheduling.push_back(to_result(w, d, r.explain));
         r.totals.unschedulable += r.results[p.result].scheduling.back().unschedulable() ? 1 : 0;
         if (d.ignored.empty())

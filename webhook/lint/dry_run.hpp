@@ -42,6 +42,10 @@ struct dry_run_context : snapshot::state {
     std::vector<std::optional<model::policy_claim>> released;
     // Parallel to `released`: the workload's binding held that claim too, so it is released with it.
     std::vector<bool> binding_released;
+    // Parallel to `workloads` once apply_workloads ran: the change creates the template or changes a field the
+    // dry run reads (a user's event for the detector: a Lazy policy's binding is refreshed then). A change to
+    // other fields only (an image) is one for Karmada too, and is not seen here.
+    std::vector<bool> user_changed;
     model::timestamp now = 0;      // what a re-schedule writes as lastScheduledTime (the wall clock)
     // The policies the change leaves as they are (plan: applied unchanged or not in PATH; lint --base: the
     // same spec on both sides). Unset: every policy is created or updated, as lint without a base reads PATH.

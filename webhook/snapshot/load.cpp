@@ -111,9 +111,13 @@ void load(state& out, const std::optional<lint::input_set>& clusters, const std:
     }
     if (workloads) {
         out.have_workloads = true;
-        for_each_document(*workloads, errors, out.load_warnings, [&](const doc::value& root, const std::string&, auto& issues) {
-            scheduling::add_workloads(out.workloads, root, default_namespace, issues);
-        });
+        for_each_document(*workloads, errors, out.load_warnings,
+                          [&](const doc::value& root, const std::string& file, auto& issues) {
+                              const std::size_t first = out.workloads.size();
+                              scheduling::add_workloads(out.workloads, root, default_namespace, issues);
+                              for (std::size_t i = first; i < out.workloads.size(); ++i)
+                                  out.workloads[i].source = file;
+                          });
     }
 }
 

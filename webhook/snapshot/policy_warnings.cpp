@@ -5,7 +5,7 @@
 #include "field/error.hpp"
 #include "model/object_label.hpp"
 #include "scheduling/claim.hpp"
-#include "scheduling/component_sets.hpp"
+#include "scheduling/binding_build.hpp"
 
 namespace kpw::snapshot {
 namespace {
@@ -36,11 +36,11 @@ std::vector<std::string> policy_warnings(const state& known, const model::policy
     for (const auto& w : known.workloads) {
         if (!scheduling::claiming_policy(std::span(&self, 1), w))
             continue;
-        if (const auto* failure = scheduling::detector_failure(w, options.gates_or_defaults())) {
-            out.push_back(field::warning{"template-not-interpretable", "",
+        if (const auto failure =
+                scheduling::binding_build_failure(w, policy.spec, options.gates_or_defaults(), known.workloads)) {
+            out.push_back(field::warning{failure->id, failure->field,
                                          model::object_label(w.kind, w.namespace_, w.name) +
-                                             ": Karmada's resource interpreter fails on it, so the detector builds "
-                                             "no binding: " + failure->message}
+                                             ": the detector builds no binding for it: " + failure->message}
                               .str());
             continue;
         }

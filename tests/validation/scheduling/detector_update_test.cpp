@@ -37,12 +37,12 @@ TEST_CASE("a binding another object controls is released all the same when its h
     const claim_explanation claim = explain_claim(set.views, w, &known, false);
     REQUIRE(claim.released_unmatched);
 
-    const auto u = update_binding(b, &w, &claim, &b, set.views, policies, settings::feature_gates());
+    const auto u = update_binding(b, &w, &claim, &b, set.views, policies, settings::feature_gates(), {}, true);
     CHECK(u.refused);
     CHECK_FALSE(u.policy.has_value());
 
     b.controller_owner_uid = "template-uid"; // the template's own binding: the new claimer updates it
-    const auto mine = update_binding(b, &w, &claim, &b, set.views, policies, settings::feature_gates());
+    const auto mine = update_binding(b, &w, &claim, &b, set.views, policies, settings::feature_gates(), {}, true);
     REQUIRE(mine.policy.has_value());
     CHECK(*mine.policy == 1);
 }
