@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "scheduling/lazy_activation.hpp"
 
+#include <optional>
+#include <utility>
+
 #include "model/well_known.hpp"
 
 namespace kpw::scheduling {
@@ -25,10 +28,17 @@ bool lazy_skips_binding(const claim_explanation& c, std::span<const policy_view>
                 return false;
         return true;
     }
-    for (const auto& candidate : c.candidates) // the waiting list: every policy that matches it
-        if (candidate.matched && queues_as_user(views[candidate.policy]))
-            return false;
-    return true;
+    // The waiting list: the first reconciled policy that matches the template takes it off the list as it
+    // queues it (GetMatching, RemoveWaiting), so the later ones never see it. Live the two reconcilers race;
+    // the order taken is the oracle's: PropagationPolicies, then ClusterPropagationPolicies, each as applied.
+    const auto before = [&](std::size_t a, std::size_t b) {
+        return std::pair(views[a].cluster_scoped, a) < std::pair(views[b].cluster_scoped, b);
+    };
+    std::optional<std::size_t> first;
+    for (const auto& candidate : c.candidates)
+        if (candidate.matched && !views[candidate.policy].settled && (!first || before(candidate.policy, *first)))
+            first = candidate.policy;
+    return !first || lazy(views[*first]);
 }
 
 } // namespace kpw::scheduling

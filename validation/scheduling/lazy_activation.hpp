@@ -24,7 +24,10 @@ struct template_events {
 // isClaimedByLazyPolicy); a claim taken off (deletion, cleanPPUnmatchedRBs), a user's change and a new
 // template queue without. So the binding is left alone when `c.policy` is Lazy and no queueing without
 // the flag reaches the template: not user-changed, not released, and no reconciled (not settled) policy
-// that is not Lazy queues it (one that matches it while it was unclaimed, or its holder).
+// that is not Lazy queues it: its holder, or, while it was unclaimed, the first reconciled policy that
+// matches it (its handler takes it off the waiting list; the later ones never see it). Live the
+// PropagationPolicy and ClusterPropagationPolicy reconcilers race; "first" is PropagationPolicies before
+// ClusterPropagationPolicies, each in the views' order (the order applied), as the oracle runs them.
 bool lazy_skips_binding(const claim_explanation& c, std::span<const policy_view> views, const template_events& events);
 
 } // namespace kpw::scheduling

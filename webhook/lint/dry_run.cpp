@@ -494,9 +494,11 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
                 return v;
         return std::nullopt;
     };
-    // The version of view `v`'s policy before the change (nullptr: created by it).
+    // The version of view `v`'s policy before the change (nullptr: created by it): a settled one is as it was.
     const auto version_before = [&](std::size_t v) -> const model::policy* {
-        return !of_path(v) ? policy_of_view[v] : ctx.base_version ? ctx.base_version(policies[v]) : nullptr;
+        if (!of_path(v) || views[v].settled)
+            return policy_of_view[v];
+        return ctx.base_version ? ctx.base_version(policies[v]) : nullptr;
     };
     // A Lazy policy's claim without a user's event: the detector leaves the binding alone (lazy_activation.hpp).
     const auto lazily_left = [&](std::size_t i) {
@@ -516,15 +518,16 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             policy_of_view, ctx.gates, ctx.workloads, ctx.have_workloads);
         if (w != nullptr && update.policy && lazily_left(found)) {
             // ApplyPolicy returns before BuildResourceBinding: nothing fails, nothing is written. The binding
-            // keeps its claim, and stays as the holder's version before the change left it (the detector built
-            // it from that one); an unclaimed one stays unclaimed.
+            // keeps its claim, and stays as the holder's version before the change left it where the detector
+            // would write it at all (it built it from that one); an unclaimed one stays unclaimed.
+            const bool written = !(update.applied == b);
             update.policy = holder_of(claims[found].holder);
             const model::policy* before = update.policy ? version_before(*update.policy) : nullptr;
             const model::binding* recorded = ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name);
-            update.applied = before == nullptr ? b
-                                               : scheduling::apply_policy(b, *before, w,
-                                                                          scheduling::live_template_uid(*w, recorded),
-                                                                          ctx.gates);
+            update.applied = before == nullptr || !written
+                                 ? b
+                                 : scheduling::apply_policy(b, *before, w, scheduling::live_template_uid(*w, recorded),
+                                                            ctx.gates);
             update.build_error.reset();
         }
         if (update.refused && of_path(claims[found].policy)) {
