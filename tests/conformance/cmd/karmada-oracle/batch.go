@@ -17,7 +17,8 @@ import (
 // BatchRequest is one line of `karmada-oracle batch`'s input: lint's arguments after `lint` (the same
 // list a one-shot `karmada-oracle lint ...` takes), relative to the batch process's working directory.
 type BatchRequest struct {
-	Args []string `json:"args"`
+	Args  []string `json:"args"`
+	Stdin string   `json:"stdin,omitempty"` // what a path "-" reads
 }
 
 // BatchResponse is one line of its output: what the one-shot process would have ended with.
@@ -50,7 +51,7 @@ func batch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err := json.Unmarshal(line, &req); err != nil {
 			resp = BatchResponse{Exit: exitUsage, Stderr: fmt.Sprintf("batch: request: %v\n", err)}
 		} else {
-			resp = answer(ctx, req.Args)
+			resp = answer(ctx, req.Args, req.Stdin)
 		}
 		if err := enc.Encode(resp); err != nil {
 			fmt.Fprintf(stderr, "batch: %v\n", err)
@@ -68,8 +69,8 @@ func batch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// answer runs one `lint` request as run would, with an empty stdin.
-func answer(ctx context.Context, args []string) (resp BatchResponse) {
+// answer runs one `lint` request as run would, with `stdin` as its standard input.
+func answer(ctx context.Context, args []string, stdin string) (resp BatchResponse) {
 	var o, e bytes.Buffer
 	defer func() {
 		if r := recover(); r != nil {
@@ -77,7 +78,7 @@ func answer(ctx context.Context, args []string) (resp BatchResponse) {
 				Stderr: fmt.Sprintf("panic: %v\n\ngoroutine 1 [running]:\n%s", r, debug.Stack())}
 		}
 	}()
-	code := run(ctx, append([]string{"lint"}, args...), strings.NewReader(""), &o, &e)
+	code := run(ctx, append([]string{"lint"}, args...), strings.NewReader(stdin), &o, &e)
 	return BatchResponse{Exit: code, Stdout: o.String(), Stderr: e.String()}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -150,6 +151,13 @@ func FromDir(dir string) (Case, error) {
 	}
 	args = append(args, extra...)
 	sort.Strings(paths)
+	// --stdin-from=FILE (compare.StdinFrom): FILE goes to the binaries' standard input, "-" in its place
+	// at the end of the paths (lint reads standard input last, as kubectl apply -f - would be given).
+	for _, a := range extra {
+		if file, ok := strings.CutPrefix(a, "--stdin-from="); ok {
+			paths = append(slices.DeleteFunc(paths, func(p string) bool { return p == file }), "-")
+		}
+	}
 	return Case{Name: dir, Args: append(args, paths...), Dir: dir, Releases: marked}, nil
 }
 

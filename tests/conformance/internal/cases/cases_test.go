@@ -39,6 +39,9 @@ func TestFromDirMapsTheLayoutToFlags(t *testing.T) {
 		{"a base directory is the policies before a change", map[string]string{"clusters.yaml": "", "workloads.yaml": "",
 			"base/old.yaml": "", "new.yaml": ""},
 			[]string{"--clusters", "D/clusters.yaml", "--workloads", "D/workloads.yaml", "--base", "D/base", "D/new.yaml"}},
+		{"a policy file on standard input: '-' in its place, after the other paths", map[string]string{"a.yaml": "",
+			"p.yaml": "", "z.yaml": "", "args": "--stdin-from=./p.yaml\n"},
+			[]string{"--stdin-from=D/p.yaml", "D/a.yaml", "D/z.yaml", "-"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

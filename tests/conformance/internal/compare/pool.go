@@ -86,8 +86,9 @@ func (p *Pool) retire(w *worker) {
 	w.stop()
 }
 
-// Run answers one `lint` request (args after `lint`) on an idle worker, within timeout.
-func (p *Pool) Run(ctx context.Context, args []string, timeout time.Duration) Run {
+// Run answers one `lint` request (args after `lint`, `stdin` what a path "-" reads) on an idle worker,
+// within timeout.
+func (p *Pool) Run(ctx context.Context, args []string, stdin []byte, timeout time.Duration) Run {
 	var w *worker
 	select {
 	case w = <-p.idle:
@@ -104,8 +105,9 @@ func (p *Pool) Run(ctx context.Context, args []string, timeout time.Duration) Ru
 		}
 	}
 	line, err := json.Marshal(struct {
-		Args []string `json:"args"`
-	}{append([]string{"-o", "json"}, args...)})
+		Args  []string `json:"args"`
+		Stdin string   `json:"stdin,omitempty"`
+	}{append([]string{"-o", "json"}, args...), string(stdin)})
 	if err != nil {
 		return Run{Failed: err.Error()}
 	}

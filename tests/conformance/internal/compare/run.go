@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -31,22 +32,49 @@ type Binary struct {
 	Flags []string
 }
 
+// StdinFrom is the case argument --stdin-from=FILE: FILE's bytes are the binary's standard input (the
+// case gives "-" among its paths). The runner takes it out; neither binary sees it.
+const StdinFrom = "--stdin-from="
+
+// stdinOf splits the StdinFrom argument off args and reads its file.
+func stdinOf(args []string) ([]string, []byte, error) {
+	var rest []string
+	var stdin []byte
+	for _, a := range args {
+		if file, ok := strings.CutPrefix(a, StdinFrom); ok {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				return nil, nil, err
+			}
+			stdin = data
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return rest, stdin, nil
+}
+
 // Run executes the binary on args and classifies how it ended.
 func (b Binary) Run(ctx context.Context, args []string) Run {
+	args, stdin, err := stdinOf(args)
+	if err != nil {
+		return Run{Failed: fmt.Sprintf("cannot read the standard input of the case: %v", err)}
+	}
 	if len(b.Flags) > 0 {
 		args = append(append([]string{}, b.Flags...), args...)
 	}
 	if b.Pool != nil {
-		return b.Pool.Run(ctx, args, b.Timeout)
+		return b.Pool.Run(ctx, args, stdin, b.Timeout)
 	}
 	ctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, b.Path, append([]string{"lint", "-o", "json"}, args...)...)
 	cmd.Dir = b.Dir
+	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = time.Second
-	err := cmd.Run()
+	err = cmd.Run()
 	r := Run{Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
 	switch {
 	case ctx.Err() != nil:

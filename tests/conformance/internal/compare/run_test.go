@@ -82,3 +82,24 @@ func TestBinaryRunClassifiesHowTheProgramEnded(t *testing.T) {
 		})
 	}
 }
+
+func TestBinaryRunFeedsTheStdinFileAndHidesTheFlag(t *testing.T) {
+	dir := t.TempDir()
+	input := filepath.Join(dir, "policies.yaml")
+	if err := os.WriteFile(input, []byte("kind: PropagationPolicy\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Prints its arguments, then its standard input.
+	echo := script(t, dir, "echo", `echo "$@"; cat`)
+	r := Binary{Path: echo, Timeout: 10 * time.Second}.Run(context.Background(), []string{StdinFrom + input, "-"})
+	if r.Failed != "" || r.Exit != 0 {
+		t.Fatalf("run failed: %+v", r)
+	}
+	if got, want := string(r.Stdout), "lint -o json -\nkind: PropagationPolicy\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+	if r := (Binary{Path: echo, Timeout: 10 * time.Second}).Run(context.Background(),
+		[]string{StdinFrom + filepath.Join(dir, "missing.yaml"), "-"}); !strings.Contains(r.Failed, "standard input") {
+		t.Errorf("a missing stdin file: Failed = %q", r.Failed)
+	}
+}

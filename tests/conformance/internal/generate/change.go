@@ -23,7 +23,7 @@ func GenerateChangePack(seed uint64, index, k int) *Pack {
 	pg := &gen{r: rand.New(rand.NewPCG(seed, base|packSlot))}
 	pg.drawClusters()
 	p := &Pack{Seed: seed, Index: index, Snapshot: true, Change: true, Clusters: pg.clustersFile()}
-	p.Args = changeGates(pg.r, pg.chance(0.3))
+	p.Args = changeGates(pg.r, pg.chance(0.3), sideStream(seed, base|packSlot))
 	for j := 0; j < k; j++ {
 		g := &gen{r: rand.New(rand.NewPCG(seed, base|uint64(j))), side: sideStream(seed, base|uint64(j)),
 			clusters: pg.clusters, packed: true, scopedCPP: true, claimsByLabel: true,
@@ -38,7 +38,7 @@ func GenerateChangePack(seed uint64, index, k int) *Pack {
 // changeGates is the --feature-gates flag of a change case: policy preemption often (a created or
 // re-prioritised policy with preemption: Always takes claimed templates over), multi-component scheduling
 // when asked, and now and then the general estimator without resource models.
-func changeGates(r *rand.Rand, components bool) []string {
+func changeGates(r *rand.Rand, components bool, side *rand.Rand) []string {
 	var gates []string
 	if components {
 		gates = append(gates, "MultiplePodTemplatesScheduling=true")
@@ -47,6 +47,7 @@ func changeGates(r *rand.Rand, components bool) []string {
 		gates = append(gates, "PropagationPolicyPreemption=true")
 	}
 	gates = append(gates, modelGate(r)...)
+	gates = append(gates, otherGates(side)...)
 	if len(gates) == 0 {
 		return nil
 	}

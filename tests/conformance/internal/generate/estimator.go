@@ -32,7 +32,8 @@ func GenerateEstimatorPack(seed uint64, index, k int) *Pack {
 	if pg.chance(0.3) {
 		gates = append(gates, "MultiplePodTemplatesScheduling=true")
 	}
-	if gates = append(gates, modelGate(pg.r)...); len(gates) > 0 {
+	gates = append(gates, modelGate(pg.r)...)
+	if gates = append(gates, otherGates(sideStream(seed, base|packSlot))...); len(gates) > 0 {
 		p.Args = []string{"--feature-gates=" + strings.Join(gates, ",")}
 	}
 	for j := 0; j < k; j++ {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"karmada-policy-webhook/tests/conformance/internal/cases"
+	"karmada-policy-webhook/tests/conformance/internal/compare"
 )
 
 // Case is one generated case: its files and the extra lint flags (the args file).
@@ -107,6 +108,12 @@ func (g *gen) generate() *Case {
 			g.hostile(pick(g, c.Files))
 		}
 	}
+	// A tenth of the plain cases give the policies on standard input (lint -): named "<stdin>" in both
+	// reports, read after the other paths. From the side stream (a plain case only: a pack maps its
+	// answers back by file name).
+	if g.side != nil && g.side.Float64() < 0.1 {
+		c.Args = append(c.Args, compare.StdinFrom+"./policies.yaml")
+	}
 	return c
 }
 
@@ -181,6 +188,13 @@ func (g *gen) claims() []*File {
 	policies := &File{Name: "policies.yaml"}
 	for i, n := 0, g.between(1, 3); i < n; i++ {
 		policies.Docs = append(policies.Docs, &Doc{Root: g.policy(i)})
+	}
+	templates, cpp := g.clusterScoped()
+	for _, t := range templates {
+		workloads.Docs = append(workloads.Docs, &Doc{Root: t})
+	}
+	if cpp != nil {
+		policies.Docs = append(policies.Docs, &Doc{Root: cpp})
 	}
 	files := []*File{policies, workloads}
 	if g.chance(g.bindingsChance()) { // day two: today's bindings of the claimed workloads
@@ -319,8 +333,10 @@ func (g *gen) clusterStatus(models bool) *Node {
 		if g.chance(0.6) {
 			enablements.Items = append(enablements.Items, M("groupVersion", "batch/v1", "resources", L(M("kind", "Job", "name", "jobs"))))
 		}
-		if g.chance(0.6) {
-			enablements.Items = append(enablements.Items, M("groupVersion", "v1", "resources", L(M("kind", "Pod", "name", "pods"))))
+		if g.chance(0.6) { // with the cluster-scoped kinds of clusterScoped (no draw of their own)
+			enablements.Items = append(enablements.Items, M("groupVersion", "v1", "resources",
+				L(M("kind", "Pod", "name", "pods"), M("kind", "Namespace", "name", "namespaces"))),
+				M("groupVersion", "rbac.authorization.k8s.io/v1", "resources", L(M("kind", "ClusterRole", "name", "clusterroles"))))
 		}
 		if g.chance(0.4) {
 			for i := range otherKinds {
@@ -464,6 +480,7 @@ func (g *gen) policyOf(cluster bool, name string, target workload, selectors *No
 	}
 	spec := M("resourceSelectors", selectors, "priority", g.maybe(0.3, g.between(0, 10)),
 		"preemption", g.maybe(0.2, pick(g, []string{"Always", "Never"})), "placement", g.placement(target))
+	g.specExtras(spec)
 	return M("apiVersion", "policy.karmada.io/v1alpha1", "kind", kind,
 		"metadata", M("name", name, "namespace", ns), "spec", spec)
 }

@@ -95,6 +95,7 @@ func GeneratePack(seed uint64, index, k int) *Pack {
 		gates = append(gates, "PropagationPolicyPreemption=true")
 	}
 	gates = append(gates, modelGate(pg.r)...)
+	gates = append(gates, otherGates(sideStream(seed, base|packSlot))...)
 	if len(gates) > 0 {
 		p.Args = []string{"--feature-gates=" + strings.Join(gates, ",")}
 	}
@@ -117,6 +118,29 @@ func modelGate(r *rand.Rand) []string {
 		return []string{"CustomizedClusterResourceModeling=false"}
 	}
 	return nil
+}
+
+// otherGates are the gates the scheduler, detector and controllers read beside the three above, each away
+// from its default in a tenth of the packs (snapshot, estimator and change): Failover and GracefulEviction
+// (the controllers behind failover and eviction), PropagateDeps, PriorityBasedScheduling (the scheduler's
+// queue order; a policy's schedulePriority only with it) and ControllerPriorityQueue. None should change one
+// binding's schedule: the oracle is what says so. From the pack's side stream (seeds keep their bytes).
+// WorkloadAffinity and SchedulingOvercommitProtection make one binding's schedule depend on others': lint
+// warns that it does not predict them (packs keep them off, see Pack).
+func otherGates(side *rand.Rand) []string {
+	var gates []string
+	for _, g := range []struct {
+		gate string
+		p    float64
+	}{
+		{"Failover=true", 0.1}, {"GracefulEviction=false", 0.1}, {"PropagateDeps=false", 0.1},
+		{"PriorityBasedScheduling=true", 0.1}, {"ControllerPriorityQueue=false", 0.05},
+	} {
+		if side.Float64() < g.p {
+			gates = append(gates, g.gate)
+		}
+	}
+	return gates
 }
 
 // GenerateAdmissionPack is admission pack number index of seed: k policy files, no snapshot.

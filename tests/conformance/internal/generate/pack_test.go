@@ -33,8 +33,16 @@ func TestPacksAreReproducibleAndSeparate(t *testing.T) {
 					continue
 				}
 				text := string(f.Bytes())
-				if strings.Contains(text, "kind: ClusterPropagationPolicy") || strings.Contains(text, "kind: ClusterResourceBinding") {
+				if strings.Contains(text, "kind: ClusterResourceBinding") {
 					t.Errorf("sub-case %d %s holds a cluster-scoped claim", j, f.Name)
+				}
+				// The only cluster policy: clusterScoped's, selecting the sub-case's own cluster-scoped objects.
+				for _, d := range strings.Split(text, "---\n") {
+					prefix := fmt.Sprintf("s%d-", j)
+					if strings.Contains(d, "kind: ClusterPropagationPolicy") &&
+						(!strings.Contains(d, "name: "+prefix+"cluster-objects") || !ownSelectors(d, prefix)) {
+						t.Errorf("sub-case %d %s holds a cluster policy of another sub-case's objects:\n%s", j, f.Name, d)
+					}
 				}
 				for _, ns := range []string{"namespace: default", "namespace: shop"} {
 					if strings.Contains(text, ns) {
@@ -135,10 +143,10 @@ func TestChangePacksAreSeparate(t *testing.T) {
 						continue
 					}
 					seen["cluster policy"] = true
-					if !strings.Contains(d, "name: "+prefix+"policy-") {
+					if !strings.Contains(d, "name: "+prefix+"policy-") && !strings.Contains(d, "name: "+prefix+"cluster-objects") {
 						t.Errorf("pack %d sub-case %d: a cluster policy not named after it:\n%s", index, j, d)
 					}
-					if strings.Count(d, "- apiVersion:") != strings.Count(d, "namespace: "+prefix) {
+					if !ownSelectors(d, prefix) {
 						t.Errorf("pack %d sub-case %d: a cluster policy selects outside its namespaces:\n%s", index, j, d)
 					}
 				}
@@ -182,4 +190,34 @@ func TestPacksTurnTheModelGateOff(t *testing.T) {
 			t.Errorf("%s packs: the model gate is off in %d of 100", tc.name, off)
 		}
 	}
+}
+
+// ownSelectors: every resource selector of the policy document d names a namespace of the sub-case
+// (namespace: PREFIX...) or one of its cluster-scoped objects (name: PREFIX...).
+func ownSelectors(d, prefix string) bool {
+	in := false
+	var selector []string
+	own := func() bool {
+		if selector == nil {
+			return true
+		}
+		text := strings.Join(selector, "\n")
+		return strings.Contains(text, "namespace: "+prefix) || strings.Contains(text, "name: "+prefix)
+	}
+	for _, line := range strings.Split(d, "\n") {
+		switch {
+		case strings.HasPrefix(line, "  resourceSelectors:"):
+			in = true
+		case in && strings.HasPrefix(line, "  - "):
+			if !own() {
+				return false
+			}
+			selector = []string{line}
+		case in && strings.HasPrefix(line, "    "):
+			selector = append(selector, line)
+		case in:
+			return own()
+		}
+	}
+	return own()
 }
