@@ -88,6 +88,19 @@ spec:
   placement:
     clusterAffinity: {clusterNames: [member2]}
 `
+	// nginx's own policy, now Lazy with another placement (member2; the examples put nginx on member1), and
+	// selecting the barrier Deployment too.
+	lazyNginx = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: nginx, namespace: default}
+spec:
+  activationPreference: Lazy
+  resourceSelectors:
+    - {apiVersion: apps/v1, kind: Deployment, name: nginx}
+    - {apiVersion: apps/v1, kind: Deployment, name: lifecycle-barrier}
+  placement:
+    clusterAffinity: {clusterNames: [member2]}
+`
 	// nginx-by-app holds nginx by its label; nginx-by-app-v2 selects the label nginx is then given
 	// (kubectl create deployment nginx-v2, the barrier, carries it too).
 	byApp = `apiVersion: policy.karmada.io/v1alpha1
@@ -183,6 +196,15 @@ var lifecycleCases = []lifecycleCase{
 		apply: [][]string{{"apply", "-f", "{dir}/first.yaml"}},
 		extra: [][2]string{{"propagationpolicy/default", "nginx-first"}},
 		want:  map[string]string{nginx: "PropagationPolicy default/nginx-first"},
+	},
+	{
+		// The policy's reconcile queues nginx with ResourceChangeByKarmada, so ApplyPolicy skips its binding;
+		// the barrier, a new template, is queued without and gets its binding from the new version.
+		name:    "Lazy: nginx's policy moves to member2 with activationPreference Lazy; nginx stays until its template changes",
+		files:   map[string]string{"dc.yaml": lazyNginx},
+		apply:   [][]string{{"apply", "-f", "{dir}/dc.yaml"}},
+		kept:    []string{nginx},
+		barrier: [2]string{"lifecycle-barrier", "PropagationPolicy default/nginx"},
 	},
 	{
 		name:    "relabelled: nginx's label no longer matches its holder, which keeps it while unchanged",
