@@ -2,6 +2,7 @@
 // The gates under which one binding's schedule depends on others': when the dry run says it leaves them out.
 #include <doctest/doctest.h>
 
+#include "fixtures.hpp"
 #include "scheduling/unmodelled_gates.hpp"
 
 using namespace kpw;
@@ -11,11 +12,7 @@ namespace {
 
 model::workload labelled(model::label_map labels)
 {
-    model::workload w;
-    w.api_version = "apps/v1";
-    w.kind = "Deployment";
-    w.namespace_ = "shop";
-    w.name = "web";
+    auto w = scheduling::test::deployment(2);
     w.labels = std::move(labels);
     return w;
 }
@@ -61,7 +58,7 @@ TEST_CASE("workload-affinity-not-predicted: only with the gate, a group, and ano
     auto text = workload_affinity_not_predicted(p, w, with("WorkloadAffinity"), true);
     REQUIRE(text);
     CHECK(text->find("affinity group app=web") != std::string::npos);
-    CHECK(text->find("Deployment shop/web") == 0);
+    CHECK(text->find("Deployment default/web") == 0);
 }
 
 TEST_CASE("assumed-workloads-not-predicted: SchedulingOvercommitProtection with two workloads or more")
