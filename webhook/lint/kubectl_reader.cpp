@@ -129,6 +129,13 @@ std::optional<file_error> kubectl_refusal(doc::value& document, const std::strin
             return refused;
     if (kind_of(document).empty())
         return missing_kind(file, document, "Object 'Kind' is missing");
+    // The metadataOnlyObject decode reads TypeMeta too: an apiVersion that is no string stops the document
+    // (read as "" it would pass for a kindless object, and the snapshot readers would skip it unsaid).
+    if (const doc::value* api_version = document.find("apiVersion"); api_version && !api_version->is_null() &&
+                                                                    !api_version->is_string())
+        return refusal(file, api_version->pos(),
+                       "json: cannot unmarshal " + schema::json_value_word(*api_version, false) +
+                           " into Go struct field metadataOnlyObject.TypeMeta.apiVersion of type string");
     if (const doc::value* metadata = document.find("metadata"))
         if (auto bad = schema::object_meta_type_check(*metadata))
             return refusal(file, doc::locate(document, bad->at.str()), bad->message);

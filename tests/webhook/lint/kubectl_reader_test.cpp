@@ -55,6 +55,16 @@ TEST_CASE("a document with no kind, or an apiVersion that is no group/version, i
     CHECK(refused_with(read("- a\n- b\n"), "not a Kubernetes object", 1));
 }
 
+TEST_CASE("an apiVersion that is no string stops the document (metadataOnlyObject's TypeMeta)")
+{
+    CHECK(refused_with(read("apiVersion: 12\nkind: Cluster\nmetadata: {name: c}\n"),
+                       "json: cannot unmarshal number into Go struct field metadataOnlyObject.TypeMeta.apiVersion of "
+                       "type string",
+                       1));
+    CHECK(refused_with(read("kind: Deployment\napiVersion: {a: b}\nmetadata: {name: c}\n"), "cannot unmarshal object", 2));
+    CHECK_FALSE(read("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: c}\n").refused);
+}
+
 TEST_CASE("an items member makes a list whatever the kind; its items must be objects")
 {
     auto stray = read("apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nitems: []\n");
