@@ -63,6 +63,22 @@ TEST_CASE("yaml: scalars resolve like kubectl (YAML 1.1 plain scalars, quoted st
     CHECK(v.find("i")->as_int() == -4);
 }
 
+TEST_CASE("yaml: a number's text is the JSON sigs.k8s.io/yaml hands on (what Go's errors quote)")
+{
+    const doc::value v = load_one("a: 012345678901234567890\nb: 1e-7\nc: 3.0\nd: 1e21\ne: 18446744073709551615\n"
+                                  "f: 0.000001\ng: -2.50\nh: 1_000.5\ni: 1e3\nj: 0.1\n");
+    CHECK(v.find("a")->text() == "12345678901234567000"); // no octal: a float64, shortest digits, %f form
+    CHECK(v.find("b")->text() == "1e-7");
+    CHECK(v.find("c")->text() == "3");
+    CHECK(v.find("d")->text() == "1e+21");
+    CHECK(v.find("e")->text() == "18446744073709551615"); // ParseUint: beyond int64, still an integer
+    CHECK(v.find("f")->text() == "0.000001");
+    CHECK(v.find("g")->text() == "-2.5");
+    CHECK(v.find("h")->text() == "1000.5");
+    CHECK(v.find("i")->text() == "1000");
+    CHECK(v.find("j")->text() == "0.1");
+}
+
 TEST_CASE("yaml: multi-document streams keep indices and skip empty documents")
 {
     auto r = doc::load_yaml("a: 1\n---\n---\nb: 2\n");
