@@ -81,6 +81,8 @@ std::vector<api_enablement> decode_enablements(const doc::value* node, const fie
         e.group_version = read::string(item.find("groupVersion"), p.child("groupVersion"), errors);
         e.kinds = read::struct_list<std::string>(item.find("resources"), p.child("resources"), errors,
                                           [&](const doc::value& resource, const field::path& r) {
+                                              // The resource's name is not read, but Go's converter types it.
+                                              read::string(resource.find("name"), r.child("name"), errors);
                                               return read::string(resource.find("kind"), r.child("kind"), errors);
                                           });
         return e;
