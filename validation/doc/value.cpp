@@ -2,6 +2,8 @@
 // The neutral document tree: construction, lookup, edits, equality (its JSON text: json_write.cpp).
 #include "doc/value.hpp"
 
+#include <charconv>
+
 #include <cstdio>
 
 namespace kpw::doc {
@@ -274,6 +276,20 @@ const value* list_items(const value& object)
         return nullptr;
     const value* items = object.find("items");
     return items != nullptr && items->is_sequence() ? items : nullptr;
+}
+
+std::optional<std::int64_t> json_int64(const value& v)
+{
+    if (v.is_int())
+        return v.as_int();
+    if (!v.is_number())
+        return std::nullopt;
+    const std::string& t = v.text();
+    std::int64_t n = 0;
+    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+    if (ec != std::errc() || end != t.data() + t.size())
+        return std::nullopt;
+    return n;
 }
 
 } // namespace kpw::doc

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -179,5 +180,10 @@ std::string to_json(const value& v);
 void append_json(std::string& out, const value& v);
 // A JSON string literal with Go encoding/json escaping.
 void append_json_string(std::string& out, std::string_view s);
+
+// A number as Go's encoding/json takes it into an integer field, which parses the number's text: an int64,
+// or a number whose text is a whole literal (a YAML float's text is the JSON sigs.k8s.io/yaml writes, so
+// `1e1` reads as 10, while a JSON file's 10.0 stays 10.0); nullopt for any other text or beyond int64.
+std::optional<std::int64_t> json_int64(const value& v);
 
 } // namespace kpw::doc

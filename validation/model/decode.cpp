@@ -108,9 +108,11 @@ bool read_int(decoder& d, const doc::value& v, Int& out, std::string_view go_typ
         return true;
     if (!v.is_number())
         return d.mismatch(v, go_type);
-    if (!v.is_int() || v.as_int() < std::numeric_limits<Int>::min() || v.as_int() > std::numeric_limits<Int>::max())
+    // encoding/json parses the number's text: a YAML 1e1 reaches it as 10 (json_int64).
+    const auto n = doc::json_int64(v);
+    if (!n || *n < std::numeric_limits<Int>::min() || *n > std::numeric_limits<Int>::max())
         return d.mismatch(v, go_type, "number " + v.text());
-    out = static_cast<Int>(v.as_int());
+    out = static_cast<Int>(*n);
     return true;
 }
 

@@ -20,7 +20,7 @@ bool fits(const doc::value& v, std::string_view go_type)
     if (go_type == "bool")
         return v.is_bool();
     if (go_type.starts_with("int") || go_type.starts_with("uint"))
-        return v.is_int();
+        return doc::json_int64(v).has_value();
     if (go_type.starts_with("[]"))
         return v.is_sequence();
     return v.is_mapping();

@@ -92,19 +92,21 @@ std::string kind_key(std::string_view api_version, std::string_view kind)
     return key.append("/").append(kind);
 }
 
-// A JSON number as an integer field takes it: an int64, or a whole float (kubectl's YAML-to-JSON writes
-// go-yaml's float 9 as the JSON number 9), within the field's range.
+// A JSON number as an integer field takes it: encoding/json parses the number's text, which for YAML is
+// what kubectl's YAML-to-JSON writes (go-yaml's float 9.0 as 9, doc::json_int64); a JSON file's 9.0 is no
+// integer. Within the field's range; a uint64 beyond int64 is a whole literal too.
 bool fits_integer(const doc::value& v, int bits, bool is_unsigned)
 {
     __extension__ using wide = __int128;
     wide n = 0;
-    if (v.is_int()) {
-        n = v.as_int();
+    if (auto i = doc::json_int64(v)) {
+        n = *i;
     } else {
-        const double d = v.as_double();
-        if (d != std::trunc(d) || !(std::fabs(d) < 9.2233720368547758e18))
+        const std::string& t = v.is_number() ? v.text() : std::string();
+        if (t.empty() || t.size() > 20 || t.find_first_not_of("0123456789") != std::string::npos)
             return false;
-        n = static_cast<wide>(d);
+        for (char c : t)
+            n = n * 10 + (c - '0');
     }
     if (is_unsigned)
         return n >= 0 && (bits >= 64 || n < (wide(1) << bits));

@@ -70,7 +70,7 @@ bool fits(const doc::value& v, go_type t)
     switch (t) {
     case go_type::string:
     case go_type::time: return v.is_string();
-    case go_type::int64: return v.is_int();
+    case go_type::int64: return doc::json_int64(v).has_value();
     case go_type::boolean: return v.is_bool();
     case go_type::string_map: return v.is_mapping();
     case go_type::string_list:
