@@ -90,9 +90,12 @@ struct claim_explanation {
 
 // What the detector does with one workload, given every policy and, optionally, the claim known from the
 // workload's binding (it takes precedence over the template's own claim keys). `preemption_gate`: the
-// PropagationPolicyPreemption feature gate.
+// PropagationPolicyPreemption feature gate. `claim_on_binding` false: no binding carries the holder's claim
+// (the detector claimed the template but its BuildResourceBinding failed), so a reconciled holder that no
+// longer selects it cannot release it (cleanPPUnmatchedRBs finds what it releases through the bindings).
 claim_explanation explain_claim(std::span<const policy_view> policies, const model::workload& workload,
-                                const model::policy_claim* known_claim, bool preemption_gate);
+                                const model::policy_claim* known_claim, bool preemption_gate,
+                                bool claim_on_binding = true);
 
 // True when `p` is the policy that `claim` names.
 bool names_policy(const model::policy_claim& claim, const policy_view& p);

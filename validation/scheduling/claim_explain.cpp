@@ -116,7 +116,7 @@ std::optional<std::size_t> preemptor(std::span<const policy_view> ps, const mode
 // (applying it then drops the claim: detector cleanPPUnmatchedRBs / cleanCPPUnmatchedRBs) or a policy
 // preempts it.
 void apply_known_holder(std::span<const policy_view> ps, const model::workload& w, std::size_t holder, bool gate,
-                        claim_explanation& out)
+                        bool claim_on_binding, claim_explanation& out)
 {
     const std::string held = claim_label(*out.holder);
     claim_candidate* mine = find_candidate(out, holder);
@@ -130,7 +130,10 @@ void apply_known_holder(std::span<const policy_view> ps, const model::workload& 
         find_candidate(out, *p)->why = out.reason;
         return;
     }
-    if (!mine && ps[holder].settled) {
+    // cleanPPUnmatchedRBs finds what it releases through the bindings that carry the holder's claim: a claim
+    // on the template alone (its binding never built) is not released, even by a reconciled holder.
+    const bool releasable = !ps[holder].settled && claim_on_binding;
+    if (!mine && !releasable) {
         const std::string ranked = out.reason;
         out.candidates.push_back({holder, ps[holder].spec->priority.value_or(0), match_priority::mismatch, false,
                                   "holds the claim; its selectors no longer match, but it is not changed, so the "
@@ -140,8 +143,10 @@ void apply_known_holder(std::span<const policy_view> ps, const model::workload& 
         out.policy = holder;
         out.reason = "already claimed by " + held + " (claims are sticky): its selectors no longer match the template, "
                      "and the detector releases it only when " + policy_label(ps[holder]) +
-                     " itself changes (cleanUnmatched bindings runs on a policy's create or update); until then "
-                     "the template's changes do not reach its binding (getAndApplyPolicy: not matched)" +
+                     (ps[holder].settled ? " itself changes (cleanUnmatched bindings runs on a policy's create or update)"
+                                         : " changes and a binding carries its claim (cleanUnmatched bindings finds "
+                                           "what it releases through them; this template has none)") +
+                     "; until then the template's changes do not reach its binding (getAndApplyPolicy: not matched)" +
                      (out.would_win ? "; released, " + policy_label(ps[*out.would_win]) + " would win: " + ranked : "");
         return;
     }
@@ -180,7 +185,7 @@ void apply_known_holder(std::span<const policy_view> ps, const model::workload& 
 // karmada: pkg/detector/detector.go Reconcile (claimed-by label), pkg/detector/policy.go propagateResource,
 // pkg/detector/preemption.go (day2-semantics §5.1-5.3).
 claim_explanation explain_claim(std::span<const policy_view> ps, const model::workload& w,
-                                const model::policy_claim* known_claim, bool preemption_gate)
+                                const model::policy_claim* known_claim, bool preemption_gate, bool claim_on_binding)
 {
     claim_explanation out;
     rank(ps, w, out);
@@ -203,7 +208,7 @@ claim_explanation explain_claim(std::span<const policy_view> ps, const model::wo
     const auto holder =
         std::find_if(ps.begin(), ps.end(), [&](const policy_view& p) { return names_policy(*out.holder, p); });
     if (holder != ps.end()) {
-        apply_known_holder(ps, w, static_cast<std::size_t>(holder - ps.begin()), preemption_gate, out);
+        apply_known_holder(ps, w, static_cast<std::size_t>(holder - ps.begin()), preemption_gate, claim_on_binding, out);
         return out;
     }
     // A PropagationPolicy preempts a ClusterPropagationPolicy whatever its spec, so that much is known

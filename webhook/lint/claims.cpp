@@ -92,7 +92,8 @@ std::vector<scheduling::claim_explanation> explain_claims(const dry_run_context&
     for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
         const model::policy_claim* known =
             i < ctx.known_claims.size() && ctx.known_claims[i] ? &*ctx.known_claims[i] : nullptr;
-        out.push_back(scheduling::explain_claim(views, ctx.workloads[i], known, ctx.gates.policy_preemption()));
+        const bool unbuilt = i < ctx.unbuilt.size() && ctx.unbuilt[i];
+        out.push_back(scheduling::explain_claim(views, ctx.workloads[i], known, ctx.gates.policy_preemption(), !unbuilt));
     }
     return out;
 }

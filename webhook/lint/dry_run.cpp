@@ -12,6 +12,7 @@
 #include "model/object_label.hpp"
 
 #include "scheduling/base_claims.hpp"
+#include "scheduling/binding_build.hpp"
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
 #include "scheduling/component_pitfalls.hpp"
@@ -169,6 +170,18 @@ void settle_base_claims(dry_run_context& ctx, const std::vector<typed_policy>& b
         const auto& w = ctx.workloads[i];
         const model::binding* b = ctx.bindings.find_for(w.api_version, w.kind, w.namespace_, w.name);
         ctx.known_claims[i] = b ? b->claim : std::nullopt;
+    }
+    // The base side's detector built a binding for every claimed template it could (its initial list): one
+    // without a binding whose holder's build fails has its claim on the template alone.
+    ctx.unbuilt.assign(ctx.workloads.size(), false);
+    for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
+        const auto& w = ctx.workloads[i];
+        const auto claim = ctx.known_claims[i] ? ctx.known_claims[i] : scheduling::recorded_claim(w);
+        if (!claim || ctx.bindings.find_for(w.api_version, w.kind, w.namespace_, w.name))
+            continue;
+        for (std::size_t v = 0; v < views.size(); ++v)
+            if (scheduling::names_policy(*claim, views[v]))
+                ctx.unbuilt[i] = scheduling::binding_build_failure(w, *views[v].spec, ctx.gates, ctx.workloads).has_value();
     }
 }
 
@@ -585,8 +598,8 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         if (bound[i])
             continue; // predicted from its binding above
         std::optional<std::size_t> claim = claims[i].policy;
-        if (!claim)
-            continue;
+        if (!claim || claims[i].holder_unmatched)
+            continue; // a holder that no longer selects it: getAndApplyPolicy ignores it, no binding is built
         const auto& w = ctx.workloads[i];
         const model::propagation_spec* spec = views[*claim].spec;
         if (lazily_left(i)) {

@@ -42,6 +42,9 @@ struct dry_run_context : snapshot::state {
     std::vector<std::optional<model::policy_claim>> released;
     // Parallel to `released`: the workload's binding held that claim too, so it is released with it.
     std::vector<bool> binding_released;
+    // Parallel to `workloads` once settle_base_claims ran: the side before the change claimed the template but
+    // built no binding for it (BuildResourceBinding failed under its holder), so nothing can release it.
+    std::vector<bool> unbuilt;
     // Parallel to `workloads` once apply_workloads ran: the change creates the template or changes a field the
     // dry run reads (a user's event for the detector: a Lazy policy's binding is refreshed then). A change to
     // other fields only (an image) is one for Karmada too, and is not seen here.
