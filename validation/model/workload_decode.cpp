@@ -11,6 +11,7 @@
 #include "model/components.hpp"
 #include "model/replica_interpreter.hpp"
 #include "model/resource_scope.hpp"
+#include "schema/go_types.hpp"
 
 namespace kpw::model {
 
@@ -149,6 +150,15 @@ pod_requirements decode_pod_requirements(const doc::value& pod_spec, const field
 pod_requirements decode_template_requirements(const doc::value* pod_template, const field::path& at,
                                               field::error_list& errors)
 {
+    // The scripts' kube.accuratePodRequirements reads the template into a corev1.PodTemplateSpec: a field of
+    // the wrong type (a label that is a bool) fails the interpreter, as Go's decoder fails.
+    if (pod_template != nullptr && !pod_template->is_null())
+        if (auto bad = schema::go_type_check(*pod_template, "v1.PodTemplateSpec")) {
+            field::error e = field::internal(at, "Karmada's resource interpreter cannot read the pod template: " + bad->message);
+            e.locate_at = at.str() + (bad->at.str().empty() ? "" : "." + bad->at.str());
+            errors.push_back(std::move(e));
+            return {};
+        }
     const doc::value* spec = pod_template != nullptr && pod_template->is_mapping() ? pod_template->find("spec") : nullptr;
     if (spec == nullptr || !spec->is_mapping())
         return {};

@@ -281,6 +281,19 @@ bool is_builtin_kind(std::string_view api_version, std::string_view kind)
     return table().kinds.contains(kind_key(api_version, kind));
 }
 
+std::optional<go_decode_error> go_type_check(const doc::value& v, std::string_view go_type_name)
+{
+    const auto& types = table();
+    for (std::size_t i = 0; i < types.types.size(); ++i) {
+        if (types.types[i].name != go_type_name)
+            continue;
+        walker w{types, std::nullopt, std::nullopt};
+        w.value(v, static_cast<int>(i), field::path{}, "", "");
+        return w.fatal ? std::move(w.fatal) : std::move(w.type_error);
+    }
+    return std::nullopt;
+}
+
 std::optional<go_decode_error> go_decode_check(const doc::value& object)
 {
     const std::string_view api_version = object.string_at("apiVersion"), kind = object.string_at("kind");

@@ -30,4 +30,9 @@ bool is_builtin_kind(std::string_view api_version, std::string_view kind);
 // with its own UnmarshalJSON (a quantity, an int-or-string, a time) ends it.
 std::optional<go_decode_error> go_decode_check(const doc::value& object);
 
+// The same for a value of one Go type of the table, named as reflect.Type.String() ("v1.PodTemplateSpec"):
+// encoding/json's error with paths relative to `v` (nullopt when it decodes, or the type is unknown). A
+// resource interpreter's script hands a workload's pod template to Go this way.
+std::optional<go_decode_error> go_type_check(const doc::value& v, std::string_view go_type_name);
+
 } // namespace kpw::schema
