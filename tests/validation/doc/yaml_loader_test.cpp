@@ -79,6 +79,19 @@ TEST_CASE("yaml: a number's text is the JSON sigs.k8s.io/yaml hands on (what Go'
     CHECK(v.find("j")->text() == "0.1");
 }
 
+TEST_CASE("yaml: !!binary is its base64-decoded bytes, as go-yaml v2 decodes it; bad base64 is refused")
+{
+    const doc::value v = load_one("a: !!binary aGk=\nb: !!binary |\n  aGVs\n  bG8=\nc: !!binary //4=\n");
+    CHECK(v.find("a")->text() == "hi");
+    CHECK(v.find("b")->text() == "hello");
+    CHECK(v.find("c")->text() == "\xEF\xBF\xBD\xEF\xBF\xBD"); // 0xFF 0xFE: each byte U+FFFD, as Go's JSON writes it
+    static constexpr std::pair<const char*, const char*> refused[] = {
+        {"a: !!binary aGk\n", "!!binary value contains invalid base64 data"},
+        {"a: !!binary a*k=\n", "!!binary value contains invalid base64 data"},
+    };
+    check_refused(refused);
+}
+
 TEST_CASE("yaml: multi-document streams keep indices and skip empty documents")
 {
     auto r = doc::load_yaml("a: 1\n---\n---\nb: 2\n");
