@@ -16,9 +16,10 @@ type Pack struct {
 	// snapshot stays whole): the oracle's later runs, for the sub-cases with a tie or FitError
 	// alternatives, cover those only.
 	Subset func(subs []int) []string
-	// NamespaceOf, for a change pack (lint --base), is the sub-case of a workload's namespace: the diff's
-	// released entries name workloads, not files. nil: the runs have no diff.
-	NamespaceOf func(ns string) (int, bool)
+	// WorkloadOf, for a change pack (lint --base), is the sub-case of a workload (its namespace, or for a
+	// cluster-scoped one its name): the diff's released entries name workloads, not files. nil: the runs
+	// have no diff.
+	WorkloadOf func(namespace, name string) (int, bool)
 }
 
 // ComparePack runs lint once and the oracle once on the pack (again while a sub-case's answer needs
@@ -89,7 +90,7 @@ func (c *Comparer) comparePart(ctx context.Context, p Pack, subs []int) (map[int
 	if lint.Failed != "" || lint.Exit == 2 {
 		return nil, "lint: " + exitText(lint)
 	}
-	lSubs, err := SplitRun(lint, p.SubOf, p.NamespaceOf, p.N)
+	lSubs, err := SplitRun(lint, p.SubOf, p.WorkloadOf, p.N)
 	if err != nil {
 		return nil, "lint: " + err.Error()
 	}
@@ -103,7 +104,7 @@ func (c *Comparer) comparePart(ctx context.Context, p Pack, subs []int) (map[int
 		if first && k.Exit != lint.Exit {
 			return fmt.Sprintf("exit codes: lint %d, oracle %d", lint.Exit, k.Exit)
 		}
-		split, err := SplitRun(k, p.SubOf, p.NamespaceOf, p.N)
+		split, err := SplitRun(k, p.SubOf, p.WorkloadOf, p.N)
 		if err != nil {
 			return "oracle: " + err.Error()
 		}
@@ -150,8 +151,8 @@ func (p Pack) argsFor(subs []int, whole bool) []string {
 // SplitRun cuts one run over a pack into the runs its n sub-cases would have had alone: the results of
 // each sub-case's files (in the pack's order), and the exit code lint's contract gives them (1 when a
 // policy is denied or a workload is not scheduled, else 0). A result of a file outside subOf is an error;
-// so is, with nsOf, a diff entry of a workload in no sub-case's namespace.
-func SplitRun(r Run, subOf map[string]int, nsOf func(string) (int, bool), n int) ([]Run, error) {
+// so is, with workloadOf, a diff entry of a workload of no sub-case.
+func SplitRun(r Run, subOf map[string]int, workloadOf func(namespace, name string) (int, bool), n int) ([]Run, error) {
 	var whole struct {
 		Results []json.RawMessage `json:"results"`
 		Diff    []json.RawMessage `json:"diff"`
@@ -188,20 +189,21 @@ func SplitRun(r Run, subOf map[string]int, nsOf func(string) (int, bool), n int)
 	}
 	diffs := make([][]json.RawMessage, n)
 	for _, raw := range whole.Diff {
-		if nsOf == nil {
+		if workloadOf == nil {
 			break
 		}
 		var peek struct {
 			Workload struct {
 				Namespace string `json:"namespace"`
+				Name      string `json:"name"`
 			} `json:"workload"`
 		}
 		if err := json.Unmarshal(raw, &peek); err != nil {
 			return nil, fmt.Errorf("reading -o json: %w", err)
 		}
-		j, ok := nsOf(peek.Workload.Namespace)
+		j, ok := workloadOf(peek.Workload.Namespace, peek.Workload.Name)
 		if !ok {
-			return nil, fmt.Errorf("a diff entry of namespace %q, not a sub-case's", peek.Workload.Namespace)
+			return nil, fmt.Errorf("a diff entry of %q/%q, not a sub-case's", peek.Workload.Namespace, peek.Workload.Name)
 		}
 		diffs[j] = append(diffs[j], raw)
 	}

@@ -57,12 +57,16 @@ func (p *Pack) Name(j int) string {
 	return fmt.Sprintf("%d-%s%d-%d", p.Seed, kind, p.Index, j)
 }
 
-// namespaceOf is the sub-case whose namespace ns is (sJ-a, sJ-b), for the entries of a change pack's
-// diff, which name workloads rather than files.
-func (p *Pack) namespaceOf(ns string) (int, bool) {
+// workloadOf is the sub-case of a workload of a change pack's diff, whose entries name workloads rather
+// than files: the one whose namespace it is in (sJ-a, sJ-b), or for a cluster-scoped one (clusterScoped)
+// the one its name starts with (sJ-reader).
+func (p *Pack) workloadOf(namespace, name string) (int, bool) {
+	if namespace == "" {
+		namespace = name
+	}
 	var j int
 	var side string
-	if n, err := fmt.Sscanf(ns, "s%d-%s", &j, &side); n != 2 || err != nil || j < 0 || j >= len(p.Subs) {
+	if n, err := fmt.Sscanf(namespace, "s%d-%s", &j, &side); n != 2 || err != nil || j < 0 || j >= len(p.Subs) {
 		return 0, false
 	}
 	return j, true

@@ -179,8 +179,8 @@ func (f *Fuzzer) pack(ctx context.Context, p *Pack, dir string, tally *Tally, mu
 	// file of a few hundred); only what no part answered is compared alone.
 	judged, why := f.Comparer.ComparePackBisect(ctx, compare.Pack{
 		Args: append(append([]string{}, f.ExtraArgs...), layout.Args...), SubOf: layout.SubOf, N: len(p.Subs),
-		NamespaceOf: p.namespaceOf,
-		Subset:      func(subs []int) []string { return append(append([]string{}, f.ExtraArgs...), layout.Subset(subs)...) }})
+		WorkloadOf: p.workloadOf,
+		Subset:     func(subs []int) []string { return append(append([]string{}, f.ExtraArgs...), layout.Subset(subs)...) }})
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
