@@ -239,7 +239,9 @@ func (g *gen) narrow(p *Node) *Node {
 	} else {
 		setPair(s, "labelSelector", M("matchLabels", M("app", name)))
 	}
-	if lookup(s, "namespace") != nil {
+	// A cluster policy of a pack selects in its sub-case's namespaces only; clusterScoped's selects its
+	// cluster-scoped objects by name, without a namespace, which a namespaced workload then needs.
+	if lookup(s, "namespace") != nil || g.scopedCPP && plain(lookup(p, "kind")) == "ClusterPropagationPolicy" {
 		setPair(s, "namespace", Str(w.namespace))
 	}
 	return p

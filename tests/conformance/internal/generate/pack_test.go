@@ -221,3 +221,24 @@ func ownSelectors(d, prefix string) bool {
 	}
 	return own()
 }
+
+// Many change packs, every change applied: no cluster policy of a sub-case selects outside it (seed 2709's
+// c91-12 narrowed clusterScoped's policy to a Deployment without a namespace, in every sub-case at once).
+func TestChangedClusterPoliciesStayInTheirSubCase(t *testing.T) {
+	for index := 0; index < 300; index++ {
+		p := GenerateChangePack(2709, index, 40)
+		for j, sub := range p.Subs {
+			prefix := fmt.Sprintf("s%d-", j)
+			for _, f := range sub.Files {
+				if f.Name != "policies.yaml" && f.Name != "base/policies.yaml" {
+					continue
+				}
+				for _, d := range strings.Split(string(f.Bytes()), "---\n") {
+					if strings.Contains(d, "kind: ClusterPropagationPolicy") && !ownSelectors(d, prefix) {
+						t.Fatalf("pack %d sub-case %d: a cluster policy selects outside it:\n%s", index, j, d)
+					}
+				}
+			}
+		}
+	}
+}
