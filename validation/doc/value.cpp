@@ -3,6 +3,8 @@
 #include "doc/value.hpp"
 
 #include <charconv>
+#include <string>
+#include <cmath>
 
 #include <cstdio>
 
@@ -290,6 +292,43 @@ std::optional<std::int64_t> json_int64(const value& v)
     if (ec != std::errc() || end != t.data() + t.size())
         return std::nullopt;
     return n;
+}
+
+std::string go_float_text(double d)
+{
+    if (!std::isfinite(d))
+        return std::to_string(d);
+    // The shortest round-trip digits come from to_chars' scientific form ("1.2345678901234567e+19");
+    // Go writes them in %f form itself, padding with zeros (its fixed form is not the exact expansion).
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+    if (ec != std::errc())
+        return std::to_string(d);
+    std::string_view sci(buf, static_cast<std::size_t>(end - buf));
+    const std::size_t e = sci.find('e');
+    const bool negative = d < 0;
+    std::string digits;
+    for (char c : sci.substr(0, e))
+        if (c >= '0' && c <= '9')
+            digits.push_back(c);
+    int exp = 0;
+    std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+'), sci.data() + sci.size(), exp);
+    const double a = std::fabs(d);
+    std::string out(negative ? 1 : 0, '-'); // appended: GCC 12 warns falsely (-Wrestrict) on operator+
+    if (a != 0 && (a < 1e-6 || a >= 1e21)) { // %e: mantissa, then e-7 / e+21 (no leading zero)
+        out.push_back(digits[0]);
+        if (digits.size() > 1)
+            out.append(".").append(digits, 1);
+        return out.append(exp < 0 ? "e-" : "e+").append(std::to_string(exp < 0 ? -exp : exp));
+    }
+    if (d == 0)
+        return out.append("0");
+    const int n = static_cast<int>(digits.size());
+    if (exp >= n - 1)
+        return out.append(digits).append(static_cast<std::size_t>(exp - (n - 1)), '0');
+    if (exp >= 0)
+        return out.append(digits, 0, static_cast<std::size_t>(exp + 1)).append(".").append(digits, static_cast<std::size_t>(exp + 1));
+    return out.append("0.").append(static_cast<std::size_t>(-exp - 1), '0').append(digits);
 }
 
 } // namespace kpw::doc

@@ -181,9 +181,17 @@ void append_json(std::string& out, const value& v);
 // A JSON string literal with Go encoding/json escaping.
 void append_json_string(std::string& out, std::string_view s);
 
+// The JSON text Go's encoding/json writes for a float64 (floatEncoder): the shortest digits that read back
+// as `d`, in %f form for 1e-6 <= |d| < 1e21, else %e without a leading exponent zero. kubectl reads a YAML
+// manifest into an unstructured object (a number that is no int64 becomes a float64) and sends it so: a
+// YAML number's text is this (1e1 is 10, 9223372036854775808 is 9223372036854776000), and it is what the
+// API server's decoding errors quote. A JSON document keeps its literal (an AdmissionReview's body reaches
+// Go's decoder as written).
+std::string go_float_text(double d);
+
 // A number as Go's encoding/json takes it into an integer field, which parses the number's text: an int64,
-// or a number whose text is a whole literal (a YAML float's text is the JSON sigs.k8s.io/yaml writes, so
-// `1e1` reads as 10, while a JSON file's 10.0 stays 10.0); nullopt for any other text or beyond int64.
+// or a number whose text is a whole literal (a YAML 1e1's text is go_float_text's 10); nullopt for any other
+// text or beyond int64.
 std::optional<std::int64_t> json_int64(const value& v);
 
 } // namespace kpw::doc

@@ -92,9 +92,8 @@ std::string kind_key(std::string_view api_version, std::string_view kind)
     return key.append("/").append(kind);
 }
 
-// A JSON number as an integer field takes it: encoding/json parses the number's text, which for YAML is
-// what kubectl's YAML-to-JSON writes (go-yaml's float 9.0 as 9, doc::json_int64); a JSON file's 9.0 is no
-// integer. Within the field's range; a uint64 beyond int64 is a whole literal too.
+// A JSON number as an integer field takes it: encoding/json parses the number's text (a YAML 9.0 is sent as
+// 9: doc::go_float_text, doc::json_int64), within the field's range.
 bool fits_integer(const doc::value& v, int bits, bool is_unsigned)
 {
     __extension__ using wide = __int128;
