@@ -126,6 +126,7 @@ scheduling_result to_result(const model::workload& w, const scheduling::decision
     // The process died before writing one, or never queued the binding.
     s.has_condition = d.karmada_panic.empty() && d.ignored.empty();
     s.ignored = d.ignored;
+    s.acted = d.ignored.empty(); // karmada-scheduler never queues a binding it ignores
     return s;
 }
 

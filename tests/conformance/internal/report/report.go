@@ -105,4 +105,6 @@ type Scheduling struct {
 	Condition    *Condition      `json:"condition,omitempty"`
 	// Acted is set only when a binding was given: whether the scheduler patched it at all.
 	Acted *bool `json:"acted,omitempty"`
+	// Ignored (lint only): why karmada-scheduler never queues the new binding (another scheduler's name).
+	Ignored string `json:"ignored,omitempty"`
 }

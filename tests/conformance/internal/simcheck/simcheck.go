@@ -73,7 +73,8 @@ func LintDecisions(out []byte) (map[string]Decision, error) {
 	ds := map[string]Decision{}
 	for _, r := range o.Results {
 		for _, s := range r.Scheduling {
-			d := Decision{Scheduled: s.Scheduled, Acted: s.Acted == nil || *s.Acted, Affinity: s.AffinityName,
+			// A first binding the scheduler never queues (lint's "ignored") is one it did not act on.
+			d := Decision{Scheduled: s.Scheduled, Acted: (s.Acted == nil || *s.Acted) && s.Ignored == "", Affinity: s.AffinityName,
 				Clusters: clustersOf(s.Clusters)}
 			if s.Condition != nil {
 				d.Reason, d.Message = s.Condition.Reason, s.Condition.Message
