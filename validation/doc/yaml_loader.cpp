@@ -21,6 +21,7 @@
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
 
+#include "base/base64.hpp"
 #include "base/utf8.hpp"
 #include "doc/stream_lines.hpp"
 #include "doc/yaml_errors.hpp"
@@ -62,49 +63,6 @@ std::size_t count_nodes(const value& v)
     for (const auto& [k, item] : v.members())
         n += count_nodes(item);
     return n;
-}
-
-// encoding/base64's StdEncoding.DecodeString: padded, the standard alphabet; \r and \n are skipped.
-std::optional<std::string> base64_std(std::string_view text)
-{
-    std::string kept;
-    for (char c : text)
-        if (c != '\r' && c != '\n')
-            kept.push_back(c);
-    if (kept.size() % 4 != 0)
-        return std::nullopt;
-    auto sextet = [](char c) -> int {
-        if (c >= 'A' && c <= 'Z')
-            return c - 'A';
-        if (c >= 'a' && c <= 'z')
-            return c - 'a' + 26;
-        if (c >= '0' && c <= '9')
-            return c - '0' + 52;
-        return c == '+' ? 62 : c == '/' ? 63 : -1;
-    };
-    std::string out;
-    for (std::size_t i = 0; i < kept.size(); i += 4) {
-        int v[4];
-        int pad = 0;
-        for (int k = 0; k < 4; ++k) {
-            const char c = kept[i + static_cast<std::size_t>(k)];
-            if (c == '=' && i + 4 == kept.size() && k >= 2) {
-                v[k] = 0;
-                ++pad;
-                continue;
-            }
-            if (pad > 0 || (v[k] = sextet(c)) < 0)
-                return std::nullopt;
-        }
-        const unsigned n = (static_cast<unsigned>(v[0]) << 18) | (static_cast<unsigned>(v[1]) << 12) |
-                           (static_cast<unsigned>(v[2]) << 6) | static_cast<unsigned>(v[3]);
-        out.push_back(static_cast<char>((n >> 16) & 0xff));
-        if (pad < 2)
-            out.push_back(static_cast<char>((n >> 8) & 0xff));
-        if (pad < 1)
-            out.push_back(static_cast<char>(n & 0xff));
-    }
-    return out;
 }
 
 // Bytes as Go's JSON encoder writes a string of them: each byte of invalid UTF-8 becomes U+FFFD.
@@ -326,10 +284,11 @@ public:
         const auto repaired = escapes_as_utf8(text);
         const std::string& utf8 = repaired ? *repaired : text;
         if (tag == "tag:yaml.org,2002:binary") { // go-yaml v2 decodes it (decode.go scalar): the bytes, as a string
-            auto bytes = base64_std(utf8);
-            if (!bytes)
+            std::string bytes;
+            std::size_t bad_at = 0;
+            if (!base64_decode(utf8, bytes, bad_at))
                 throw load_error{"!!binary value contains invalid base64 data (go-yaml)", at};
-            emit(value::string(valid_utf8(*bytes), at), anchor, mark);
+            emit(value::string(valid_utf8(bytes), at), anchor, mark);
             return;
         }
         emit(as_string ? value::string(utf8, at) : resolve_plain(utf8, at), anchor, mark);
