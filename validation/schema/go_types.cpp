@@ -32,6 +32,7 @@ struct go_type {
 struct type_table {
     std::vector<go_type> types;
     std::unordered_map<std::string, int> kinds; // "apps/v1/Deployment" -> type
+    std::unordered_map<std::string, int> names; // "v1.PodTemplateSpec" -> type (go_type_check)
 };
 
 go_kind kind_named(std::string_view k)
@@ -77,6 +78,7 @@ const type_table& table()
                 break;
             default: break;
             }
+            t.names.emplace(g.name, static_cast<int>(t.types.size()));
             t.types.push_back(std::move(g));
         }
         for (const auto& [name, index] : parsed->find("kinds")->members())
@@ -280,17 +282,23 @@ bool is_builtin_kind(std::string_view api_version, std::string_view kind)
     return table().kinds.contains(kind_key(api_version, kind));
 }
 
+namespace {
+
+// encoding/json's first error decoding `v` into type `index` of the table, paths relative to `v`.
+std::optional<go_decode_error> walk(const type_table& types, const doc::value& v, int index)
+{
+    walker w{types, std::nullopt, std::nullopt};
+    w.value(v, index, field::path{}, "", "");
+    return w.fatal ? std::move(w.fatal) : std::move(w.type_error);
+}
+
+} // namespace
+
 std::optional<go_decode_error> go_type_check(const doc::value& v, std::string_view go_type_name)
 {
     const auto& types = table();
-    for (std::size_t i = 0; i < types.types.size(); ++i) {
-        if (types.types[i].name != go_type_name)
-            continue;
-        walker w{types, std::nullopt, std::nullopt};
-        w.value(v, static_cast<int>(i), field::path{}, "", "");
-        return w.fatal ? std::move(w.fatal) : std::move(w.type_error);
-    }
-    return std::nullopt;
+    auto it = types.names.find(std::string(go_type_name));
+    return it == types.names.end() ? std::nullopt : walk(types, v, it->second);
 }
 
 std::optional<go_decode_error> go_decode_check(const doc::value& object)
@@ -300,9 +308,7 @@ std::optional<go_decode_error> go_decode_check(const doc::value& object)
     auto it = types.kinds.find(kind_key(api_version, kind));
     if (it == types.kinds.end())
         return std::nullopt;
-    walker w{types, std::nullopt, std::nullopt};
-    w.value(object, it->second, field::path{}, "", "");
-    auto found = w.fatal ? std::move(w.fatal) : std::move(w.type_error);
+    auto found = walk(types, object, it->second);
     if (!found)
         return std::nullopt;
     const std::string_view version = api_version.substr(api_version.find('/') + 1);
