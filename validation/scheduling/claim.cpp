@@ -109,6 +109,14 @@ std::optional<model::policy_claim> recorded_claim(const model::workload& w)
 
 // karmada: getAndApplyPolicy / getAndApplyClusterPolicy fetch the claimed policy by namespace and name;
 // the permanent id is not compared.
+std::optional<std::size_t> view_named(const std::optional<model::policy_claim>& claim, std::span<const policy_view> views)
+{
+    for (std::size_t i = 0; claim && i < views.size(); ++i)
+        if (names_policy(*claim, views[i]))
+            return i;
+    return std::nullopt;
+}
+
 bool names_policy(const model::policy_claim& claim, const policy_view& p)
 {
     if (claim.cluster_policy != p.cluster_scoped || claim.name != p.name)

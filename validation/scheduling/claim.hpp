@@ -100,6 +100,10 @@ claim_explanation explain_claim(std::span<const policy_view> policies, const mod
 // True when `p` is the policy that `claim` names.
 bool names_policy(const model::policy_claim& claim, const policy_view& p);
 
+// The first of `views` that `claim` names (claims are sticky: no ranking); nullopt when none does or there is
+// no claim.
+std::optional<std::size_t> view_named(const std::optional<model::policy_claim>& claim, std::span<const policy_view> views);
+
 // Whether `by` would take a template over from its current holder (day2-semantics §5.3): `reason` is
 // empty when it would, else says why not, and `field` names what to change (spec.priority,
 // spec.preemption, or "" when nothing in `by` can change it).

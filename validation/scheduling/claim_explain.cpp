@@ -205,10 +205,8 @@ claim_explanation explain_claim(std::span<const policy_view> ps, const model::wo
     }
     if (!out.holder)
         return out;
-    const auto holder =
-        std::find_if(ps.begin(), ps.end(), [&](const policy_view& p) { return names_policy(*out.holder, p); });
-    if (holder != ps.end()) {
-        apply_known_holder(ps, w, static_cast<std::size_t>(holder - ps.begin()), preemption_gate, claim_on_binding, out);
+    if (const auto holder = view_named(out.holder, ps)) {
+        apply_known_holder(ps, w, *holder, preemption_gate, claim_on_binding, out);
         return out;
     }
     // A PropagationPolicy preempts a ClusterPropagationPolicy whatever its spec, so that much is known

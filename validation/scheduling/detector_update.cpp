@@ -8,17 +8,6 @@ namespace kpw::scheduling {
 
 namespace {
 
-// The policy among `views` that the binding's claim names (the claim is sticky: no ranking).
-std::optional<std::size_t> named_by_claim(const model::binding& b, std::span<const policy_view> views)
-{
-    if (!b.claim)
-        return std::nullopt;
-    for (std::size_t i = 0; i < views.size(); ++i)
-        if (names_policy(*b.claim, views[i]))
-            return i;
-    return std::nullopt;
-}
-
 } // namespace
 
 binding_update update_binding(const model::binding& b, const model::workload* w, const claim_explanation* claim,
@@ -41,7 +30,7 @@ binding_update update_binding(const model::binding& b, const model::workload* w,
     bool preempted = false;
     const auto decide = [&](bool writes) {
         preempted = w != nullptr && writes && claimed_now && claim->preempted;
-        u.policy = preempted || released ? claim->policy : named_by_claim(b, views);
+        u.policy = preempted || released ? claim->policy : view_named(b.claim, views);
         if (released && !writes)
             u.policy.reset();
         if (!u.policy && !b.claim && w != nullptr && writes && claimed_now)

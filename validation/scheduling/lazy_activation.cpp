@@ -23,10 +23,8 @@ bool lazy_skips_binding(const claim_explanation& c, std::span<const policy_view>
         !lazy(views[*c.policy]))
         return false;
     if (c.holder) { // the holder's reconcile queues the templates of the bindings it holds
-        for (const auto& p : views)
-            if (names_policy(*c.holder, p) && queues_as_user(p))
-                return false;
-        return true;
+        const auto holder = view_named(c.holder, views);
+        return !holder || !queues_as_user(views[*holder]);
     }
     // The waiting list: the first reconciled policy that matches the template takes it off the list as it
     // queues it (GetMatching, RemoveWaiting), so the later ones never see it. Live the two reconcilers race;

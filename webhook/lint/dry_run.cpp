@@ -180,9 +180,8 @@ void settle_base_claims(dry_run_context& ctx, const std::vector<typed_policy>& b
         const auto claim = ctx.known_claims[i] ? ctx.known_claims[i] : scheduling::recorded_claim(w);
         if (!claim || ctx.bindings.find_for(w.api_version, w.kind, w.namespace_, w.name))
             continue;
-        for (std::size_t v = 0; v < views.size(); ++v)
-            if (scheduling::names_policy(*claim, views[v]))
-                ctx.unbuilt[i] = scheduling::binding_build_failure(w, *views[v].spec, ctx.gates, ctx.workloads).has_value();
+        if (const auto v = scheduling::view_named(claim, views))
+            ctx.unbuilt[i] = scheduling::binding_build_failure(w, *views[*v].spec, ctx.gates, ctx.workloads).has_value();
     }
 }
 
@@ -501,13 +500,6 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     for (const auto& p : ctx.standing)
         policy_of_view.push_back(&p.policy);
     const auto of_path = [&](std::optional<std::size_t> view) { return view && *view < policies.size(); };
-    // The view of the policy a recorded claim names (nullopt: none, or no claim).
-    const auto holder_of = [&](const std::optional<model::policy_claim>& claim) -> std::optional<std::size_t> {
-        for (std::size_t v = 0; claim && v < views.size(); ++v)
-            if (scheduling::names_policy(*claim, views[v]))
-                return v;
-        return std::nullopt;
-    };
     // The version of view `v`'s policy before the change (nullptr: created by it): a settled one is as it was.
     const auto version_before = [&](std::size_t v) -> const model::policy* {
         if (!of_path(v) || views[v].settled)
@@ -535,7 +527,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             // keeps its claim, and stays as the holder's version before the change left it where the detector
             // would write it at all (it built it from that one); an unclaimed one stays unclaimed.
             const bool written = !(update.applied == b);
-            update.policy = holder_of(claims[found].holder);
+            update.policy = scheduling::view_named(claims[found].holder, views);
             const model::policy* before = update.policy ? version_before(*update.policy) : nullptr;
             const model::binding* recorded = ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name);
             update.applied = before == nullptr || !written
@@ -607,7 +599,7 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
             // The change does not reach the binding (lazy-activation). The side before it had the template
             // claimed by its holder, whose detector built the binding from the holder's version then (its
             // initial list reconciles every template); a template nothing held has none until a user's change.
-            claim = holder_of(claims[i].holder);
+            claim = scheduling::view_named(claims[i].holder, views);
             const model::policy* before = claim ? version_before(*claim) : nullptr;
             if (before == nullptr)
                 continue;
