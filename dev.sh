@@ -6,8 +6,9 @@
 #                   (--karmada-version), the placement diff against the edited
 #                   copy manifests/examples/pr-edit/ (lint --base), today's bindings (lint --bindings) and
 #                   the drills of manifests/examples/drills/ (simulate) and the multi-component jobs of
-#                   manifests/examples/ai/ (--feature-gates, --explain); with the control plane built
-#                   (./dev.sh e2e once), `plan` against it with the examples on it
+#                   manifests/examples/ai/ (--feature-gates, --explain), what the dry run leaves to
+#                   Karmada's gates and an activationPreference: Lazy change (manifests/examples/payments/);
+#                   with the control plane built (./dev.sh e2e once), `plan` against it with the examples on it
 #   ./dev.sh test   everything CI runs, ending with one "N passed, N failed" line: the release build and its
 #                   tests, the whole suite again under clang ASan + UBSan with short fuzz runs, the container
 #                   image built and run (`image`), and lint against Karmada's own code (`conformance`)
@@ -853,6 +854,24 @@ HINT
       --clusters manifests/examples/ai/clusters.yaml --workloads manifests/examples/ai/workloads \
       manifests/examples/ai/policies/keep-together.yaml ||
       echo "(exit 1 expected: no cluster holds a complete FlinkDeployment set)"
+    echo
+    echo "== the payments team (manifests/examples/payments/) with Karmada's gates on: a schedulePriority naming a"
+    echo "== PriorityClass karmada-apiserver lacks (no binding), workloadAffinity and overcommit protection (not"
+    echo "== predicted), a policy for another scheduler, and a Namespace a ClusterPropagationPolicy propagates =="
+    pay=manifests/examples/payments
+    build/webhook/karmada-policy-webhook lint \
+      --feature-gates=PriorityBasedScheduling=true,WorkloadAffinity=true,SchedulingOvercommitProtection=true \
+      --clusters manifests/examples/clusters.yaml --workloads "$pay/workloads.yaml" "$pay/policies.yaml" |
+      grep -v '^    '
+    echo "== a change with activationPreference: Lazy (manifests/examples/payments-lazy-edit/, lint --base): payments"
+    echo "== moves to the cloud, but the detector leaves both bindings as they are until each Deployment's next change =="
+    build/webhook/karmada-policy-webhook lint --clusters manifests/examples/clusters.yaml \
+      --workloads "$pay/workloads.yaml" --base "$pay/policies.yaml" manifests/examples/payments-lazy-edit |
+      grep -E '\[lazy-activation\]|^placement diff|^  [~+-] |change placement'
+    echo "== the same change without its Lazy line (on stdin): both Deployments move now =="
+    sed '/activationPreference: Lazy/d' manifests/examples/payments-lazy-edit/policies.yaml |
+      build/webhook/karmada-policy-webhook lint --clusters manifests/examples/clusters.yaml \
+        --workloads "$pay/workloads.yaml" --base "$pay/policies.yaml" - | sed -n '/^placement diff/,$p'
     echo
     if [ -f build-e2e/bin/.stamp ] && have_go; then
       echo "== plan against a live control plane: the loopback plane with the examples on it, then what pr-edit would move =="
