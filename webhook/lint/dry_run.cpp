@@ -20,7 +20,7 @@
 #include "scheduling/deprioritised.hpp"
 #include "scheduling/detector_update.hpp"
 #include "scheduling/filter_cache.hpp"
-#include "scheduling/lazy_activation.hpp"
+#include "scheduling/lazy_binding.hpp"
 #include "scheduling/moves.hpp"
 #include "scheduling/policy_deletion.hpp"
 #include "scheduling/reschedule.hpp"
@@ -501,41 +501,29 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         policy_of_view.push_back(&p.policy);
     const auto of_path = [&](std::optional<std::size_t> view) { return view && *view < policies.size(); };
     // The version of view `v`'s policy before the change (nullptr: created by it): a settled one is as it was.
-    const auto version_before = [&](std::size_t v) -> const model::policy* {
+    const scheduling::version_before version_before = [&](std::size_t v) -> const model::policy* {
         if (!of_path(v) || views[v].settled)
             return policy_of_view[v];
         return ctx.base_version ? ctx.base_version(policies[v]) : nullptr;
     };
-    // A Lazy policy's claim without a user's event: the detector leaves the binding alone (lazy_activation.hpp).
-    const auto lazily_left = [&](std::size_t i) {
-        const scheduling::template_events events{static_cast<bool>(ctx.settled),
-                                                 i < ctx.user_changed.size() && ctx.user_changed[i],
-                                                 i < ctx.released.size() && ctx.released[i].has_value()};
-        return scheduling::lazy_skips_binding(claims[i], views, events);
+    // How the change reaches template `i` (a Lazy claim leaves its binding alone without a user's event).
+    const auto events_of = [&](std::size_t i) {
+        return scheduling::template_events{static_cast<bool>(ctx.settled),
+                                           i < ctx.user_changed.size() && ctx.user_changed[i],
+                                           i < ctx.released.size() && ctx.released[i].has_value()};
     };
     for (const auto& b : ctx.bindings.bindings()) {
         const std::size_t found = templates.find(b);
         const model::workload* w = found == binding_names::npos ? nullptr : &ctx.workloads[found];
         if (w != nullptr)
             bound[found] = true; // the detector updates this binding rather than create one
-        auto update = scheduling::update_binding(
-            b, w, w == nullptr ? nullptr : &claims[found],
-            w == nullptr ? nullptr : ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name), views,
-            policy_of_view, ctx.gates, ctx.workloads, ctx.have_workloads);
-        if (w != nullptr && update.policy && lazily_left(found)) {
-            // ApplyPolicy returns before BuildResourceBinding: nothing fails, nothing is written. The binding
-            // keeps its claim, and stays as the holder's version before the change left it where the detector
-            // would write it at all (it built it from that one); an unclaimed one stays unclaimed.
-            const bool written = !(update.applied == b);
-            update.policy = scheduling::view_named(claims[found].holder, views);
-            const model::policy* before = update.policy ? version_before(*update.policy) : nullptr;
-            const model::binding* recorded = ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name);
-            update.applied = before == nullptr || !written
-                                 ? b
-                                 : scheduling::apply_policy(b, *before, w, scheduling::live_template_uid(*w, recorded),
-                                                            ctx.gates);
-            update.build_error.reset();
-        }
+        const model::binding* recorded =
+            w == nullptr ? nullptr : ctx.bindings.find_for(w->api_version, w->kind, w->namespace_, w->name);
+        auto update = scheduling::update_binding(b, w, w == nullptr ? nullptr : &claims[found], recorded, views,
+                                                 policy_of_view, ctx.gates, ctx.workloads, ctx.have_workloads);
+        if (w != nullptr)
+            scheduling::leave_lazily(update, b, *w, claims[found], recorded, views, version_before, ctx.gates,
+                                     events_of(found));
         if (update.refused && of_path(claims[found].policy)) {
             const typed_policy& holder = policies[*claims[found].policy];
             r.results[holder.result].warnings.push_back(
@@ -590,21 +578,14 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
     for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
         if (bound[i])
             continue; // predicted from its binding above
-        std::optional<std::size_t> claim = claims[i].policy;
-        if (!claim || claims[i].holder_unmatched)
+        if (!claims[i].policy || claims[i].holder_unmatched)
             continue; // a holder that no longer selects it: getAndApplyPolicy ignores it, no binding is built
         const auto& w = ctx.workloads[i];
-        const model::propagation_spec* spec = views[*claim].spec;
-        if (lazily_left(i)) {
-            // The change does not reach the binding (lazy-activation). The side before it had the template
-            // claimed by its holder, whose detector built the binding from the holder's version then (its
-            // initial list reconciles every template); a template nothing held has none until a user's change.
-            claim = scheduling::view_named(claims[i].holder, views);
-            const model::policy* before = claim ? version_before(*claim) : nullptr;
-            if (before == nullptr)
-                continue;
-            spec = &before->spec;
-        }
+        const auto source = scheduling::first_binding_source(claims[i], views, version_before, events_of(i));
+        if (!source)
+            continue; // a Lazy claim the change leaves without a binding (lazy_binding.hpp)
+        const std::optional<std::size_t> claim = source->view;
+        const model::propagation_spec* spec = source->spec;
         if (const auto failure = scheduling::binding_build_failure(w, *spec, ctx.gates, ctx.workloads)) {
             // No binding, so nothing to schedule: the template stays where it is, unpropagated.
             warn_no_binding(of_path(claim) ? &policies[*claim] : nullptr, w, *failure, r);
