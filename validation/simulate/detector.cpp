@@ -3,10 +3,12 @@
 
 #include <algorithm>
 
+#include "scheduling/base_claims.hpp"
 #include "scheduling/binding_build.hpp"
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
 #include "scheduling/detector_update.hpp"
+#include "scheduling/lazy_binding.hpp"
 #include "scheduling/reschedule.hpp"
 
 namespace kpw::simulate {
@@ -78,16 +80,34 @@ model::binding new_binding(const model::workload& wl, const model::policy& p)
     return b;
 }
 
+// ApplyPolicy claims the template (ClaimPolicyForObject) before it skips a Lazy policy's binding: the claim
+// is then on the template only, where explain_claim reads it when no binding carries one. False when the
+// template carried that claim already.
+bool claim_template(world& w, const model::workload& wl, const model::policy& p)
+{
+    auto& mine = w.workloads[static_cast<std::size_t>(&wl - w.workloads.data())];
+    const auto before = mine.labels;
+    scheduling::add_claim_metadata(mine, scheduling::claim_of(p));
+    return mine.labels != before;
+}
+
 // refresh_binding with the world's detector view at hand and, when known, the claim of the binding's template.
 bool refresh(world& w, std::size_t i, const detector_view& d, std::optional<scheduling::claim_explanation> claim,
-             const settings::feature_gates& gates)
+             const settings::feature_gates& gates, const template_events_of& changes = {})
 {
     const model::binding& b = w.bindings[i];
     const model::workload* wl = workload_of_binding(w, b);
     if (wl != nullptr && !claim)
         claim = explain(w, d, *wl, gates);
-    auto update = scheduling::update_binding(b, wl, wl ? &*claim : nullptr, wl ? recorded_binding(w, *wl) : nullptr,
-                                             d.views, d.policies, gates, w.workloads, true);
+    const model::binding* recorded = wl ? recorded_binding(w, *wl) : nullptr;
+    auto update = scheduling::update_binding(b, wl, wl ? &*claim : nullptr, recorded, d.views, d.policies, gates,
+                                             w.workloads, true);
+    // The world's bindings are the detector's own: one a Lazy claim leaves alone stays exactly as it is.
+    if (wl != nullptr && changes &&
+        scheduling::leave_lazily(update, b, *wl, *claim, recorded, d.views, {}, gates, changes(*wl))) {
+        claim_template(w, *wl, *d.policies[*claim->policy]);
+        return false;
+    }
     if (!update.policy || update.refused || update.applied == b)
         return false;
     // The scheduler's update handler skips an update that leaves metadata.generation as it was (a claim
@@ -115,9 +135,10 @@ const model::policy* claiming_policy_of(const world& w, const model::binding& b)
 }
 
 void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<std::size_t>& created,
-                   std::vector<std::string>& events)
+                   std::vector<std::string>& events, const reconciled_policies& reconciled,
+                   const template_events_of& changes)
 {
-    const detector_view d = view_of(w);
+    const detector_view d = view_of(w, reconciled);
     for (const auto& wl : w.workloads) {
         if (bound(w, wl))
             continue;
@@ -125,6 +146,12 @@ void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<s
         if (!claim.policy)
             continue;
         const model::policy& p = *d.policies[*claim.policy];
+        if (changes && !scheduling::first_binding_source(claim, d.views, {}, changes(wl))) {
+            if (claim_template(w, wl, p))
+                events.push_back(workload_key(wl) + ": claimed by " + policy_label(p) +
+                                 ", no binding until a user changes the template (activationPreference: Lazy)");
+            continue;
+        }
         if (const auto failure = scheduling::binding_build_failure(wl, p.spec, gates, w.workloads)) {
             events.push_back(workload_key(wl) + ": claimed by " + policy_label(p) + ", no binding: " + failure->message);
             continue;
@@ -138,9 +165,10 @@ void claim_unbound(world& w, const settings::feature_gates& gates, std::vector<s
     }
 }
 
-bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gates, const reconciled_policies& reconciled)
+bool refresh_binding(world& w, std::size_t i, const settings::feature_gates& gates, const reconciled_policies& reconciled,
+                     const template_events_of& changes)
 {
-    return refresh(w, i, view_of(w, reconciled), std::nullopt, gates);
+    return refresh(w, i, view_of(w, reconciled), std::nullopt, gates, changes);
 }
 
 bool none_reconciled(const model::policy&) { return false; }

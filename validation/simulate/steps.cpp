@@ -97,15 +97,34 @@ bool same_workload(const model::workload& wl, const workload_ref& r)
     return wl.kind == r.kind && wl.namespace_ == r.namespace_ && wl.name == r.name;
 }
 
-// The template's replica count changes; the detector carries it into the binding (a spec change).
+// A user's update event on template `r`: its binding is written even under a Lazy claim; no other
+// template is queued (scheduling/lazy_activation.hpp).
+template_events_of changed_by_user(const workload_ref& r)
+{
+    return [r](const model::workload& wl) { return scheduling::template_events{true, same_workload(wl, r)}; };
+}
+
+// claim_unbound, with the bindings it creates enqueued for the scheduler.
+void claim_unbound(world& w, const settings::feature_gates& gates, step_log& log,
+                   const reconciled_policies& reconciled, const template_events_of& changes)
+{
+    std::vector<std::size_t> created;
+    claim_unbound(w, gates, created, log.events, reconciled, changes);
+    log.enqueued.insert(created.begin(), created.end());
+}
+
+// The template's replica count changes; the detector carries it into the binding (a spec change), or builds
+// the binding a Lazy claim left unbuilt.
 void scale(world& w, const scale_step& s, const settings::feature_gates& gates, step_log& log)
 {
     for (auto& wl : w.workloads)
         if (same_workload(wl, s.workload))
             wl.replicas = s.replicas;
+    bool bound = false;
     for (std::size_t i = 0; i < w.bindings.size(); ++i) {
         const auto& r = w.bindings[i].resource;
         if (r.kind == s.workload.kind && r.namespace_ == s.workload.namespace_ && r.name == s.workload.name) {
+            bound = true;
             bool known = workload_of_binding(w, w.bindings[i]) != nullptr;
             if (!known) { // the binding stands for its template: the detector's new count is the step's
                 w.bindings[i].replicas = s.replicas;
@@ -115,6 +134,8 @@ void scale(world& w, const scale_step& s, const settings::feature_gates& gates, 
                 log.enqueued.insert(i);
         }
     }
+    if (!bound)
+        claim_unbound(w, gates, log, {}, changed_by_user(s.workload));
 }
 
 void rebalance(world& w, const rebalance_step& r, step_log& log)
@@ -173,16 +194,14 @@ void apply_policies(world& w, const std::vector<model::policy>& policies, const 
     const reconciled_policies is_reconciled = [&](const model::policy& p) {
         return std::any_of(reconciled.begin(), reconciled.end(), [&](const model::policy& r) { return same_policy(r, p); });
     };
-    for (std::size_t i = 0; i < w.bindings.size(); ++i) {
-        const model::policy* p = claiming_policy_of(w, w.bindings[i]);
-        if (p == nullptr || p->spec.activation_preference == model::activation_preference_lazy)
-            continue; // Lazy: the binding is refreshed at the template's next user change (day2-semantics §5.4)
-        if (refresh_binding(w, i, gates, is_reconciled))
+    // Every template is queued by the policies' reconciles alone (ResourceChangeByKarmada = each one's
+    // preference): a Lazy claim leaves the binding to the template's next user change (day2-semantics §5.4),
+    // unless a reconciled policy that is not Lazy queues it (scheduling/lazy_activation.hpp).
+    const template_events_of by_policies = [](const model::workload&) { return scheduling::template_events{true}; };
+    for (std::size_t i = 0; i < w.bindings.size(); ++i)
+        if (refresh_binding(w, i, gates, is_reconciled, by_policies))
             log.enqueued.insert(i);
-    }
-    std::vector<std::size_t> created;
-    claim_unbound(w, gates, created, log.events);
-    log.enqueued.insert(created.begin(), created.end());
+    claim_unbound(w, gates, log, is_reconciled, by_policies);
 }
 
 // kubectl delete of a policy: its claims come off the templates and bindings (detector.go
@@ -201,19 +220,29 @@ void delete_policy(world& w, const delete_policy_step& d, const settings::featur
     const model::policy gone = *it;
     w.policies.erase(it);
     log.events.push_back(label + " deleted");
+    // A released template is queued by its claim's removal, without ResourceChangeByKarmada: a remaining
+    // policy that claims it writes its binding even when Lazy. The other templates are not queued.
+    std::vector<bool> released(w.workloads.size(), false);
+    const template_events_of by_release = [&](const model::workload& wl) {
+        return scheduling::template_events{true, false, released[static_cast<std::size_t>(&wl - w.workloads.data())]};
+    };
     for (const auto& r : scheduling::delete_policies(std::span(&gone, 1), w.workloads, w.bindings)) {
         const model::workload& wl = w.workloads[r.workload];
+        released[r.workload] = true;
         log.events.push_back(workload_key(wl) + ": released (its claim taken off the template and the binding)");
         for (std::size_t i = 0; i < w.bindings.size(); ++i)
-            if (model::refers_to(w.bindings[i].resource, wl) && refresh_binding(w, i, gates, none_reconciled))
+            if (model::refers_to(w.bindings[i].resource, wl) && refresh_binding(w, i, gates, none_reconciled, by_release))
                 log.enqueued.insert(i);
     }
+    // A released template without a binding (its Lazy holder never built one) gets one from its new claim.
+    claim_unbound(w, gates, log, none_reconciled, by_release);
 }
 
 // kubectl label on a template: the detector reconciles it against the policies as they are (none of them is
 // reconciled, so a holder that no longer selects it keeps it: getAndApplyPolicy ignores the template).
 void relabel(world& w, const relabel_step& r, const settings::feature_gates& gates, step_log& log)
 {
+    const template_events_of by_user = changed_by_user(r.workload);
     for (auto& wl : w.workloads) {
         if (!same_workload(wl, r.workload))
             continue;
@@ -224,12 +253,10 @@ void relabel(world& w, const relabel_step& r, const settings::feature_gates& gat
                 wl.labels.erase(key);
         }
         for (std::size_t i = 0; i < w.bindings.size(); ++i)
-            if (model::refers_to(w.bindings[i].resource, wl) && refresh_binding(w, i, gates, none_reconciled))
+            if (model::refers_to(w.bindings[i].resource, wl) && refresh_binding(w, i, gates, none_reconciled, by_user))
                 log.enqueued.insert(i);
     }
-    std::vector<std::size_t> created;
-    claim_unbound(w, gates, created, log.events);
-    log.enqueued.insert(created.begin(), created.end());
+    claim_unbound(w, gates, log, {}, by_user);
 }
 
 } // namespace

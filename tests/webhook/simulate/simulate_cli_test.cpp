@@ -433,3 +433,41 @@ TEST_CASE("deletePolicy of a policy that does not exist changes nothing, and a b
     CHECK(refused.err.find("steps[1].relabel.labels[a]: Invalid value: a label value is a string, or null") !=
           std::string::npos);
 }
+
+TEST_CASE("applyPolicy, deletePolicy and relabel steps leave a Lazy claim's binding alone as Karmada's queue has it")
+{
+    const std::string data = std::string(KPW_TEST_DATA) + "/lifecycle/";
+    auto r = run_process({KPW_BINARY, "simulate", "-o", "json", "--clusters", data + "clusters.yaml", "--workloads",
+                          data + "lazy/workloads.yaml", "--bindings", data + "relabel/bindings.yaml", "--scenario",
+                          data + "lazy/drill.yaml", data + "relabel/base/teams.yaml"});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    auto v = json_of(r.out);
+    const auto& steps = v.find("steps")->items();
+    REQUIRE(steps.size() == 5);
+    const auto listed = [](const kpw::doc::value& step, std::string_view name) {
+        for (const auto& w : step.find("workloads")->items())
+            if (w.find("workload")->string_at("name") == name)
+                return true;
+        return false;
+    };
+    // team-a deleted: web's binding stays on member1, unclaimed.
+    CHECK(placement(workload(steps[1], "web")) == "member1=3");
+    // lazy-c's reconcile queues api as Karmada's own change: claimed, no binding.
+    CHECK_FALSE(listed(steps[2], "api"));
+    // eager-a is not Lazy: its reconcile queues the unclaimed web without the flag, and writes the binding.
+    CHECK(placement(workload(steps[3], "web")) == "member2=3");
+    CHECK_FALSE(listed(steps[3], "api"));
+    // A user's change to api: lazy-c builds its binding.
+    CHECK(placement(workload(steps[4], "api")) == "member2=2");
+
+    // A deletion's release queues web without the flag: the Lazy lazy-a that claims it writes the binding.
+    auto released = run_process({KPW_BINARY, "simulate", "-o", "json", "--clusters", data + "clusters.yaml",
+                                 "--workloads", data + "lazy/workloads.yaml", "--bindings",
+                                 data + "relabel/bindings.yaml", "--scenario", data + "lazy/drill-release.yaml",
+                                 data + "relabel/base/teams.yaml", data + "lazy/lazy-a.yaml"});
+    REQUIRE_MESSAGE(released.exit_code == 0, released.err);
+    auto after = json_of(released.out);
+    const auto& release_steps = after.find("steps")->items();
+    REQUIRE(release_steps.size() == 2);
+    CHECK(placement(workload(release_steps[1], "web")) == "member2=3");
+}
