@@ -11,6 +11,7 @@
 #include "model/defaults.hpp"
 #include "model/encode.hpp"
 #include "model/kubectl_apply.hpp"
+#include "model/typed_decode.hpp"
 #include "rules/rules.hpp"
 #include "schema/schema.hpp"
 
@@ -38,14 +39,69 @@ admission_verdict denied(std::string message, field::error_list errors = {})
     return v;
 }
 
+// "json: cannot unmarshal W into Go struct field S.a.Embedded.b of type T" without the embedded structs'
+// names (an upper-case path segment after S), as the sigs.k8s.io/json of releases before
+// settings::changes::json_embedded_field_names words it.
+std::string without_embedded_names(const std::string& message)
+{
+    constexpr std::string_view struct_field = " into Go struct field ";
+    const auto start = message.find(struct_field);
+    const auto end = message.rfind(" of type ");
+    if (start == std::string::npos || end == std::string::npos || end < start)
+        return message;
+    const std::string_view path = std::string_view(message).substr(start + struct_field.size(),
+                                                                    end - start - struct_field.size());
+    std::string kept;
+    for (std::size_t at = 0, n = 0; at <= path.size(); ++n) {
+        const auto dot = std::min(path.find('.', at), path.size());
+        const std::string_view part = path.substr(at, dot - at);
+        if (n == 0 || part.empty() || part[0] < 'A' || part[0] > 'Z')
+            kept.append(kept.empty() ? "" : ".").append(part);
+        at = dot + 1;
+    }
+    return message.substr(0, start + struct_field.size()) + kept + message.substr(end);
+}
+
 // Decodes an admission object; `error` is set when Go could not decode it. One named result, built
 // in place (an optional<policy> cost a move of the whole policy per review).
-model::policy decode_admission(policy_kind kind, const doc::value& object, std::string& error)
+// karmada-webhook's decoder reads apiVersion and kind before the fields (model/typed_decode.hpp); a null or
+// absent object is a RawExtension without bytes.
+model::policy decode_admission(policy_kind kind, const doc::value& object, settings::karmada_release release,
+                               std::string& error)
 {
-    model::policy p = object.is_null() ? model::policy{} : model::decode(object, &error);
-    if (object.is_null())
+    if (object.is_null()) {
         error = no_content;
-    p.kind = kind_name(kind); // the request's kind decides which label and rules apply
+        return {};
+    }
+    const model::typed_refusal refusal = model::typed_decode_refusal(object, kind_name(kind), release);
+    if (!refusal.message.empty() && !refusal.after_fields) {
+        error = refusal.message;
+        return {};
+    }
+    // The release's Go types have no field a later release added: encoding/json skips it, a type error in it
+    // included, so an older release reads the object as its CRD (generated from those types) prunes it.
+    // An object without a kind is the target's (gvkWithDefaults): its type errors name that Go struct.
+    const doc::value* read = &object;
+    doc::value copy;
+    const auto copied = [&]() -> doc::value& {
+        if (read != &copy) {
+            copy = object;
+            read = &copy;
+        }
+        return copy;
+    };
+    if (release != settings::newest_karmada_release)
+        if (const schema::node* crd = schema::crd_schema(kind_name(kind), release))
+            schema::prune_unknown_fields(*crd, copied());
+    if (object.string_at("kind").empty())
+        copied().set("kind", doc::value::string(std::string(kind_name(kind))));
+    // As the handler's decoder reads it: an explicit `[]` is a non-nil slice (model/go_collection.hpp).
+    model::policy p = model::decode(*read, &error, model::empty_collections::kept);
+    if (!error.empty() && !settings::has(release, settings::changes::json_embedded_field_names))
+        error = without_embedded_names(error);
+    if (error.empty())
+        error = refusal.message;
+    p.kind = kind_name(kind);
     return p;
 }
 
@@ -255,29 +311,6 @@ std::string go_error_path(const doc::value& object, std::string_view message)
     return refused_at(object, keys, 0, "", word).value_or("spec");
 }
 
-// "json: cannot unmarshal W into Go struct field S.a.Embedded.b of type T" without the embedded structs'
-// names (an upper-case path segment after S), as the sigs.k8s.io/json of releases before
-// settings::changes::json_embedded_field_names words it.
-std::string without_embedded_names(const std::string& message)
-{
-    constexpr std::string_view struct_field = " into Go struct field ";
-    const auto start = message.find(struct_field);
-    const auto end = message.rfind(" of type ");
-    if (start == std::string::npos || end == std::string::npos || end < start)
-        return message;
-    const std::string_view path = std::string_view(message).substr(start + struct_field.size(),
-                                                                    end - start - struct_field.size());
-    std::string kept;
-    for (std::size_t at = 0, n = 0; at <= path.size(); ++n) {
-        const auto dot = std::min(path.find('.', at), path.size());
-        const std::string_view part = path.substr(at, dot - at);
-        if (n == 0 || part.empty() || part[0] < 'A' || part[0] > 'Z')
-            kept.append(kept.empty() ? "" : ".").append(part);
-        at = dot + 1;
-    }
-    return message.substr(0, start + struct_field.size()) + kept + message.substr(end);
-}
-
 // karmada: pkg/webhook/{propagationpolicy,clusterpropagationpolicy}/mutating.go Handle, whose first step
 // is a.Decoder.Decode(req, policy) -> admission.Errored(http.StatusBadRequest, err). metadata is left
 // out: the API server decoded it into ObjectMeta itself and sends its own encoding (a type error there
@@ -317,30 +350,26 @@ std::string_view served_api_version(policy_kind k)
 
 // karmada: pkg/webhook/{propagationpolicy,clusterpropagationpolicy}/validating.go Handle
 admission_verdict validate_admission(policy_kind kind, admission_operation op, const doc::value& object,
-                                     const doc::value* old_object, bool require_permanent_id,
-                                     const validation_options& options)
+                                     const doc::value* old_object, std::string_view request_namespace,
+                                     bool require_permanent_id, const validation_options& options)
 {
     std::string error;
-    const auto refused = [&options](std::string message) {
-        return undecodable(settings::has(options.release, settings::changes::json_embedded_field_names)
-                               ? std::move(message)
-                               : without_embedded_names(message));
-    };
-    const model::policy now = decode_admission(kind, object, error);
+    const model::policy now = decode_admission(kind, object, options.release, error);
     if (!error.empty())
-        return refused(std::move(error));
+        return undecodable(std::move(error));
     if (op == admission_operation::update) {
-        const model::policy old = decode_admission(kind, old_object ? *old_object : doc::value(), error);
+        const model::policy old = decode_admission(kind, old_object ? *old_object : doc::value(), options.release, error);
         if (!error.empty())
-            return refused(std::move(error));
+            return undecodable(std::move(error));
         if (auto msg = rules::validate_update(now, old))
             return denied(std::move(*msg));
     }
     if (require_permanent_id)
         if (auto msg = rules::validate_permanent_id(now))
             return denied(std::move(*msg));
-    const rules::options opts{is_pp(kind) ? std::string_view(now.metadata.ns) : std::string_view(),
-                              options.allow_aggregated_overflow, options.release};
+    // Both handlers validate the spec in the request's namespace (validating.go: ValidatePropagationSpec(spec,
+    // req.Namespace)), which kube-apiserver sets to a PropagationPolicy's own and leaves empty for a cluster one.
+    const rules::options opts{request_namespace, options.allow_aggregated_overflow, options.release};
     field::error_list errors = rules::validate_propagation_spec(now.spec, opts);
     admission_verdict v;
     if (!errors.empty()) {

@@ -41,10 +41,11 @@ struct admission_verdict {
 };
 
 // `object` has passed kube-apiserver decoding, CRD defaults and Karmada's mutating webhook.
-// `old_object` is required for update. `require_permanent_id` mirrors Karmada's label check.
+// `old_object` is required for update; `request_namespace` is the AdmissionRequest's namespace (the one Karmada
+// validates the spec in). `require_permanent_id` mirrors Karmada's label check.
 admission_verdict validate_admission(policy_kind kind, admission_operation op, const doc::value& object,
-                                     const doc::value* old_object, bool require_permanent_id,
-                                     const validation_options& options);
+                                     const doc::value* old_object, std::string_view request_namespace,
+                                     bool require_permanent_id, const validation_options& options);
 
 // What `kubectl apply` of a manifest would meet: CRD schema + metadata checks on the document as
 // written (plus CRD defaults), then Karmada's mutating defaults and the webhook's spec rules.

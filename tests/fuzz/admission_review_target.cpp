@@ -58,16 +58,32 @@ void check_warnings(const doc::value& response)
     }
 }
 
-// What kube-apiserver needs of every reply: a well-formed AdmissionReview echoing the uid, no patch.
-void check_reply(const admission::review_outcome& out)
+// The envelope's apiVersion and kind when the body is a JSON object with string ones; nullopt otherwise.
+std::optional<std::pair<std::string, std::string>> request_type(std::string_view body)
+{
+    auto parsed = doc::parse_json(body);
+    if (!parsed || !parsed->is_mapping())
+        return std::nullopt;
+    for (const char* key : {"apiVersion", "kind"})
+        if (const doc::value* v = parsed->find(key); v && !v->is_null() && !v->is_string())
+            return std::nullopt;
+    return std::pair{std::string(parsed->string_at("apiVersion")), std::string(parsed->string_at("kind"))};
+}
+
+// What kube-apiserver needs of every reply: a well-formed AdmissionReview echoing the uid, no patch. Its
+// apiVersion and kind are the request's as controller-runtime echoes them (a v1 AdmissionReview for none, or
+// for a body that is no review).
+void check_reply(std::string_view body, const admission::review_outcome& out)
 {
     auto parsed = doc::parse_json(out.body);
     if (!parsed)
         invariant_failed(name, "the reply is not valid JSON: " + parsed.error().message);
     const doc::value& root = *parsed;
-    const std::string_view api = root.string_at("apiVersion");
-    if (root.string_at("kind") != "AdmissionReview" || (api != admission::review_v1 && api != admission::review_v1beta1))
-        invariant_failed(name, "the reply is not an AdmissionReview of v1 or v1beta1");
+    auto expected = request_type(body);
+    if (!expected || (expected->first.empty() && expected->second.empty()))
+        expected = {std::string(admission::review_v1), "AdmissionReview"};
+    if (root.string_at("apiVersion") != expected->first || root.string_at("kind") != expected->second)
+        invariant_failed(name, "the reply's apiVersion and kind are not the request's");
     const doc::value* response = root.find("response");
     if (!response || !response->is_mapping() || response->string_at("uid") != out.uid)
         invariant_failed(name, "the reply does not echo request.uid");
@@ -89,7 +105,7 @@ void check_reply(const admission::review_outcome& out)
 int admission_review(bytes data)
 {
     const auto& handler = pick_handler(data.size());
-    check_reply(admission::serve_review(handler, "application/json", as_text(data)));
+    check_reply(as_text(data), admission::serve_review(handler, "application/json", as_text(data)));
     return 0;
 }
 

@@ -62,7 +62,8 @@ void check_response(const server::route& r, const server::http_response& res, bo
     if (!has_body)
         return;
     auto parsed = doc::parse_json(res.body());
-    if (!parsed || parsed->string_at("kind") != "AdmissionReview")
+    // Its apiVersion and kind echo the request's, whatever they were (admission_review_target checks them).
+    if (!parsed || !parsed->is_mapping() || !parsed->find("response"))
         invariant_failed(name, "a review was not answered with an AdmissionReview");
 }
 

@@ -14,8 +14,10 @@ namespace kpw::model {
 // apart from an absent (nil) one. The scheduler compares a binding's spec.placement with its
 // applied-placement annotation that way (pkg/scheduler/helper.go placementChanged), so an explicit empty
 // list in either is a placement change. A policy never carries one: Karmada's mutating webhook
-// re-encodes it through the Go types, whose omitempty drops it. Only the decoders of embedded placements
-// (a binding's spec, the annotation) set `explicitly_empty`; everything else sees a plain container.
+// re-encodes it through the Go types, whose omitempty drops it; but karmada-webhook's validating handler
+// decodes the review's object as it arrives, so serve keeps them too. Only the decoders of embedded placements
+// (a binding's spec, the annotation) and of admission objects set `explicitly_empty`; everything else sees a
+// plain container.
 template <class Container>
 struct go_collection : Container {
     using Container::Container;
@@ -23,6 +25,9 @@ struct go_collection : Container {
     go_collection(Container c) : Container(std::move(c)) {} // NOLINT: a plain container converts implicitly
 
     bool explicitly_empty = false; // meaningful only while empty: `[]` / `{}` was written, not nothing
+
+    // Go's `!= nil`: elements, or an explicit `[]` / `{}`.
+    bool non_nil() const { return !this->empty() || explicitly_empty; }
 
     // reflect.DeepEqual: equal elements, and an empty value equals only an empty value of the same nil-ness.
     friend bool operator==(const go_collection& a, const go_collection& b)

@@ -30,7 +30,7 @@ void validate_overflow_tiers(const model::cluster_affinity_term& term, const fie
                              field::error_list& errs)
 {
     const auto& tiers = term.overflow_affinities;
-    if (tiers.empty())
+    if (!tiers.non_nil())
         return;
     const field::path tiers_path = at.child("overflowAffinities");
     if (is_empty_affinity(term.cluster_affinity))

@@ -38,7 +38,7 @@ void validate_overflow_mode(const model::placement& p, const field::path& at, co
     const std::string_view msg = opts.allow_aggregated_overflow ? overflow_upstream_msg : overflow_project_msg;
     for (std::size_t i = 0; i < p.cluster_affinities.size(); ++i) {
         const auto& tiers = p.cluster_affinities[i].overflow_affinities;
-        if (!tiers.empty())
+        if (tiers.non_nil())
             errs.push_back(field::invalid(at.child("clusterAffinities").index(i).child("overflowAffinities"),
                                           model::go_json(tiers), std::string(msg)));
     }
@@ -79,9 +79,10 @@ void validate_tolerations(const std::vector<model::toleration>& tolerations, con
 void validate_placement(const model::placement& p, const field::path& at, const options& opts,
                         field::error_list& errs)
 {
-    // P1: an empty clusterAffinities list is dropped by the round trip, so only a non-empty one counts.
+    // P1: Go's `!= nil`, so an explicit `[]` counts where the object still has one (an admission review;
+    // the mutating webhook's round trip drops it from what kubectl applies).
     // Reported on the placement; positioned at clusterAffinities, the field the message names first.
-    if (p.cluster_affinity && !p.cluster_affinities.empty())
+    if (p.cluster_affinity && p.cluster_affinities.non_nil())
         errs.push_back(field::located(
             field::invalid(at, model::go_json(p), "clusterAffinities cannot co-exist with clusterAffinity"),
             at.child("clusterAffinities")));

@@ -203,6 +203,13 @@ const karmada_change json_embedded_field_names{
                "in Karmada v1.17's go.mod; v1.16 has v0.0.0-20241014173422",
     karmada_release::v1_17_1, ""};
 
+const karmada_change apimachinery_scheme_name{
+    "an object of a kind Karmada's webhook does not know is refused naming the scheme \"pkg/runtime/scheme.go:111\"; "
+    "before, \"pkg/runtime/scheme.go:110\"",
+    "v1.17.0", "k8s.io/apimachinery v0.35.0 pkg/runtime/scheme.go NewScheme (naming.GetNameFromCallsite), in "
+               "Karmada v1.17's go.mod; v1.16 has v0.34.1",
+    karmada_release::v1_17_1, ""};
+
 const karmada_change ray_service_replicas{
     "a ray.io/v1 RayService is a workload: Karmada's shipped customization reads 1 head plus every worker "
     "group's replicas and the largest cpu and memory of their pod templates (before: no replica interpreter, "
@@ -213,12 +220,12 @@ const karmada_change ray_service_replicas{
 
 std::span<const karmada_change* const> all()
 {
-    static constexpr std::array<const karmada_change*, 14> list{
-        &workload_affinity,           &resource_selector_namespace, &apimachinery_name_wording,
+    static constexpr std::array<const karmada_change*, 15> list{
+        &workload_affinity,           &resource_selector_namespace,   &apimachinery_name_wording,
         &duplicated_region_score_guard, &empty_component_clusters_rescheduled, &scale_down_by_candidates,
-        &json_embedded_field_names,   &overflow_affinities,         &cluster_toleration_operators,
-        &single_component_sets,       &component_set_selection_unit, &wrapped_division_errors,
-        &model_node_simulation,       &ray_service_replicas};
+        &json_embedded_field_names,   &apimachinery_scheme_name,      &overflow_affinities,
+        &cluster_toleration_operators, &single_component_sets,        &component_set_selection_unit,
+        &wrapped_division_errors,     &model_node_simulation,         &ray_service_replicas};
     return list;
 }
 

@@ -86,6 +86,9 @@ extern const karmada_change wrapped_division_errors;
 // path ("...clusterAffinities.ClusterAffinity.fieldSelector..."); the 2024-10 version v1.16 builds with does
 // not ("...clusterAffinities.fieldSelector...").
 extern const karmada_change json_embedded_field_names;
+// A decoding error of Karmada's webhook names its aggregated scheme by runtime.NewScheme's call site, a line of
+// apimachinery's scheme.go: 111 in v0.35 (Karmada v1.17's module graph), 110 in v0.34.
+extern const karmada_change apimachinery_scheme_name;
 
 // The shipped RayService customization's replicaResource (replicas from the head and worker groups); before,
 // RayService had no replica interpreter.

@@ -32,16 +32,6 @@ std::string describe_kind(const request& req)
     return "an object without apiVersion/kind";
 }
 
-// The object must be a JSON object; Karmada's decoder says "there is no content to decode" for none.
-std::string check_object(const doc::value& v, std::string_view name)
-{
-    if (v.is_null())
-        return "there is no content to decode";
-    if (!v.is_mapping())
-        return std::string(name) + " must be a JSON object, got " + std::string(doc::type_name(v.kind()));
-    return {};
-}
-
 // Why a denial happened, for the denials-by-reason metric: the field error reasons, or for the
 // short-circuiting update/label checks (no field errors) which of them fired.
 std::vector<std::string> denial_causes(const admission_verdict& v)
@@ -113,25 +103,18 @@ response policy_handler::handle(const request& req) const
 {
     // karmada: pkg/webhook/propagationpolicy/validating.go — registered for CREATE and UPDATE only;
     // answering DELETE/CONNECT with "allowed" keeps a broader registration harmless.
+    // Any other operation is validated as Karmada's handlers do: everything but UPDATE as a create.
     if (req.operation == "DELETE" || req.operation == "CONNECT")
         return allowed();
-    if (req.operation != "CREATE" && req.operation != "UPDATE")
-        return bad_request("unsupported operation " + field::go_quote(req.operation) +
-                           ", expected CREATE, UPDATE, DELETE or CONNECT");
-    const auto kind = kind_of(req);
-    if (!kind || (options_.only_kind && *kind != *options_.only_kind)) {
-        const std::string expected = options_.only_kind ? std::string(kind_name(*options_.only_kind))
-                                                        : "PropagationPolicy or ClusterPropagationPolicy";
-        return bad_request("this webhook validates " + expected + " of policy.karmada.io, got " + describe_kind(req));
-    }
-    if (auto e = check_object(req.object, "object"); !e.empty())
-        return bad_request(std::move(e));
+    // Karmada's paths are one handler each, which decodes the object into its own type whatever request.kind
+    // says (validating.go Decoder.Decode); /validate picks the handler by request.kind (or the object's).
+    const auto kind = options_.only_kind ? options_.only_kind : kind_of(req);
+    if (!kind)
+        return bad_request("this webhook validates PropagationPolicy or ClusterPropagationPolicy of policy.karmada.io, "
+                           "got " + describe_kind(req));
     const bool update = req.operation == "UPDATE";
-    if (update)
-        if (auto e = check_object(req.old_object, "oldObject"); !e.empty())
-            return bad_request(std::move(e));
     const auto verdict = validate_admission(*kind, update ? admission_operation::update : admission_operation::create,
-                                            req.object, update ? &req.old_object : nullptr,
+                                            req.object, update ? &req.old_object : nullptr, req.ns,
                                             options_.require_permanent_id, options_.validation);
     response r = to_response(verdict);
     if (verdict.result == admission_verdict::outcome::allowed)

@@ -37,10 +37,12 @@ std::string read_request(doc::value& req, request& out)
 {
     if (!req.is_mapping())
         return "request must be an object";
+    // controller-runtime does not require a uid (it echoes what it got, "" for none); kube-apiserver always
+    // sends one and refuses an answer whose uid is not its own.
     const doc::value* uid = req.find("uid");
-    if (!uid || !uid->is_string() || uid->text().empty())
-        return "request.uid is missing";
-    out.uid = uid->text();
+    if (uid && !uid->is_null() && !uid->is_string())
+        return "request.uid must be a string";
+    out.uid = uid ? uid->text() : std::string();
     if (const char* bad = bad_string_member(req, {"operation", "name", "namespace"}))
         return std::string("request.") + bad + " must be a string";
     out.operation = req.string_at("operation");
@@ -58,20 +60,21 @@ std::string read_request(doc::value& req, request& out)
     return read_kind(req, out.kind);
 }
 
+// controller-runtime decodes the body into a type its scheme does not register (http.go
+// unversionedAdmissionReview), so apimachinery's json serializer takes any apiVersion and kind, and the
+// reply carries them back (writeResponseTyped); a review without request is an empty one, which the
+// handler then finds without an object. kube-apiserver sends admission.k8s.io/v1 or v1beta1 with a request.
 std::string read_envelope(doc::value& root, request& out)
 {
     if (!root.is_mapping())
         return "the AdmissionReview must be a JSON object";
-    const std::string_view api = root.string_at("apiVersion");
-    const std::string_view kind = root.string_at("kind");
-    if (api == review_v1 || api == review_v1beta1)
-        out.review_api_version = api;
-    if (out.review_api_version.empty() || kind != "AdmissionReview")
-        return "expected an AdmissionReview of admission.k8s.io/v1 or admission.k8s.io/v1beta1, got apiVersion " +
-               field::go_quote(api) + ", kind " + field::go_quote(kind);
+    if (const char* bad = bad_string_member(root, {"apiVersion", "kind"}))
+        return std::string("the AdmissionReview's ") + bad + " must be a string";
+    out.review_api_version = root.string_at("apiVersion");
+    out.review_kind = root.string_at("kind");
     doc::value* req = root.find("request");
     if (!req || req->is_null())
-        return "the AdmissionReview has no request";
+        return {};
     return read_request(*req, out);
 }
 
@@ -123,13 +126,26 @@ decoded_review decode_review(std::string_view body)
     return out;
 }
 
-std::string encode_review(const response& r, std::string_view api_version, std::string_view uid)
+std::string encode_review(const response& r, std::string_view api_version, std::string_view kind, std::string_view uid)
 {
+    if (api_version.empty() && kind.empty()) {
+        api_version = review_v1;
+        kind = "AdmissionReview";
+    }
     std::string out;
     out.reserve(160 + r.message.size() + r.warnings.size() * 64);
-    out += R"({"kind":"AdmissionReview","apiVersion":)";
-    doc::append_json_string(out, api_version.empty() ? review_v1 : api_version);
-    out += R"(,"response":{"uid":)";
+    out += '{';
+    if (!kind.empty()) { // metav1.TypeMeta: kind, then apiVersion, each omitted when empty
+        out += R"("kind":)";
+        doc::append_json_string(out, kind);
+        out += ',';
+    }
+    if (!api_version.empty()) {
+        out += R"("apiVersion":)";
+        doc::append_json_string(out, api_version);
+        out += ',';
+    }
+    out += R"("response":{"uid":)";
     doc::append_json_string(out, uid);
     out += r.allowed ? R"(,"allowed":true,)" : R"(,"allowed":false,)";
     append_status(out, r);

@@ -34,13 +34,14 @@ review_outcome envelope_error(int code, std::string message, const request* part
     review_outcome out;
     out.res = errored(code, std::move(message));
     out.res.causes = {code == 413 ? "TooLarge" : "BadRequest"};
-    std::string_view api, uid;
+    std::string_view api, kind, uid;
     if (partial) {
         api = partial->review_api_version;
+        kind = partial->review_kind;
         uid = partial->uid;
         out.uid = partial->uid;
     }
-    out.body = encode_review(out.res, api, uid);
+    out.body = encode_review(out.res, api, kind, uid);
     return out;
 }
 
@@ -60,7 +61,7 @@ review_outcome serve_review(const handler& h, std::string_view content_type, std
         return envelope_error(400, std::move(d.error), &d.req);
     review_outcome out;
     out.res = call_handler(h, d.req);
-    out.body = encode_review(out.res, d.req.review_api_version, d.req.uid);
+    out.body = encode_review(out.res, d.req.review_api_version, d.req.review_kind, d.req.uid);
     out.uid = std::move(d.req.uid);
     out.operation = std::move(d.req.operation);
     out.kind = std::move(d.req.kind.kind);

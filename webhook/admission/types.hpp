@@ -27,6 +27,7 @@ struct request {
     bool dry_run = false;
     doc::value object;     // null when absent (DELETE)
     doc::value old_object; // null when absent (CREATE)
+    std::string review_kind; // the envelope's kind, echoed in the reply
 };
 
 // The decision. Built only through the named constructors in response.hpp.

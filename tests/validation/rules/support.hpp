@@ -83,7 +83,7 @@ inline doc::value parse_json(std::string_view json)
 inline admission_verdict admit_spec(std::string_view spec_json, validation_options opts = {})
 {
     return validate_admission(policy_kind::propagation_policy, admission_operation::create,
-                              parse_json(admission_json(spec_json)), nullptr, true, opts);
+                              parse_json(admission_json(spec_json)), nullptr, "default", true, opts);
 }
 
 inline std::vector<finding> findings(const field::error_list& errs)

@@ -42,7 +42,7 @@ kpw::admission_verdict direct(const request& r, bool require_label = true)
     const auto kind = *kpw::policy_kind_of("policy.karmada.io/v1alpha1", r.kind.kind);
     const bool update = r.operation == "UPDATE";
     return kpw::validate_admission(kind, update ? kpw::admission_operation::update : kpw::admission_operation::create,
-                                   r.object, update ? &r.old_object : nullptr, require_label, {});
+                                   r.object, update ? &r.old_object : nullptr, r.ns, require_label, {});
 }
 
 } // namespace
@@ -59,12 +59,16 @@ TEST_CASE("DELETE and CONNECT are allowed without looking at the object")
     }
 }
 
-TEST_CASE("an unknown operation is answered with 400")
+TEST_CASE("an operation other than UPDATE, DELETE or CONNECT is validated as a create, as Karmada's handlers do")
 {
-    const response res = policy_handler({}).handle(make("PATCH"));
+    request r = make("PATCH");
+    r.object = json(pp);
+    r.object.find("metadata")->erase("labels"); // unlabelled: the create rules deny it
+    const response res = policy_handler({}).handle(r);
     CHECK_FALSE(res.allowed);
-    CHECK(res.code == 400);
-    CHECK(res.message == R"(unsupported operation "PATCH", expected CREATE, UPDATE, DELETE or CONNECT)");
+    CHECK(res.code == 403);
+    CHECK(res.message.starts_with("label propagationpolicy.karmada.io/permanent-id is required"));
+    CHECK(policy_handler({}).handle(make("")).message == "there is no content to decode");
 }
 
 TEST_CASE("a CREATE without an object says there is no content to decode")
@@ -83,11 +87,14 @@ TEST_CASE("an UPDATE without oldObject is answered with 400")
     CHECK(res.message == "there is no content to decode");
 }
 
-TEST_CASE("an object that is not a JSON object is answered with 400")
+TEST_CASE("an object that is not a JSON object is answered with 400, in apimachinery's words")
 {
     request r = make("CREATE");
     r.object = json("[1]");
-    CHECK(policy_handler({}).handle(r).message == "object must be a JSON object, got array");
+    const response res = policy_handler({}).handle(r);
+    CHECK(res.code == 400);
+    CHECK(res.message.starts_with("couldn't get version/kind; json parse error: json: cannot unmarshal array into Go "
+                                  "value of type struct { APIVersion string"));
 }
 
 TEST_CASE("a kind that is not a policy, or not the path's kind, is answered with 400")
@@ -100,11 +107,16 @@ TEST_CASE("a kind that is not a policy, or not the path's kind, is answered with
     CHECK(res.message == R"(this webhook validates PropagationPolicy or ClusterPropagationPolicy of )"
                          R"(policy.karmada.io, got "apps/v1alpha1, Kind=Deployment")");
 
+    // Karmada's path is one handler: it decodes the object into its own type whatever request.kind says, so a
+    // PropagationPolicy sent to the ClusterPropagationPolicy path fails to decode (validating.go Decoder.Decode).
     policy_handler_options only_cpp;
     only_cpp.only_kind = kpw::policy_kind::cluster_propagation_policy;
-    const response mismatch = policy_handler(only_cpp).handle(make("CREATE"));
+    request pp_request = make("CREATE");
+    pp_request.object = json(pp);
+    const response mismatch = policy_handler(only_cpp).handle(pp_request);
     CHECK(mismatch.code == 400);
-    CHECK(mismatch.message.starts_with("this webhook validates ClusterPropagationPolicy of policy.karmada.io"));
+    CHECK(mismatch.message ==
+          "unable to decode policy.karmada.io/v1alpha1, Kind=PropagationPolicy into *v1alpha1.ClusterPropagationPolicy");
 }
 
 TEST_CASE("without request.kind the object's apiVersion and kind select the policy kind")
@@ -128,7 +140,7 @@ TEST_CASE("without request.kind the object's apiVersion and kind select the poli
         r.kind = {};
         r.object = object(name);
         const auto as = [&](policy_kind k) {
-            return kpw::validate_admission(k, kpw::admission_operation::create, r.object, nullptr, true, {});
+            return kpw::validate_admission(k, kpw::admission_operation::create, r.object, nullptr, r.ns, true, {});
         };
         const auto right = as(kind);
         const auto wrong = as(kind == policy_kind::propagation_policy ? policy_kind::cluster_propagation_policy

@@ -66,14 +66,10 @@ TEST_CASE("broken envelopes are refused with a message saying what is wrong")
     const example cases[] = {
         {"not json", "couldn't decode the AdmissionReview: invalid JSON: Invalid value at line 1, column 2"},
         {"[]", "the AdmissionReview must be a JSON object"},
-        {R"({"apiVersion":"admission.k8s.io/v2","kind":"AdmissionReview","request":{"uid":"u"}})",
-         "expected an AdmissionReview of admission.k8s.io/v1 or admission.k8s.io/v1beta1, got apiVersion "
-         "\"admission.k8s.io/v2\", kind \"AdmissionReview\""},
-        {R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"})", "the AdmissionReview has no request"},
-        {R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"operation":"CREATE"}})",
-         "request.uid is missing"},
-        {R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":""}})",
-         "request.uid is missing"},
+        {R"({"apiVersion":3,"kind":"AdmissionReview","request":{"uid":"u"}})",
+         "the AdmissionReview's apiVersion must be a string"},
+        {R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":3}})",
+         "request.uid must be a string"},
         {R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","name":3}})",
          "request.name must be a string"},
         {R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","kind":"PP"}})",
@@ -83,6 +79,32 @@ TEST_CASE("broken envelopes are refused with a message saying what is wrong")
         CAPTURE(c.body);
         const auto d = decode_review(c.body);
         CHECK(d.error == c.message);
+    }
+}
+
+TEST_CASE("any apiVersion and kind are read and echoed, and a review without request is an empty one")
+{
+    // controller-runtime decodes into a type its scheme does not register: apimachinery takes any GVK, and
+    // writeResponseTyped answers with it.
+    auto d = decode_review(R"({"apiVersion":"admission.k8s.io/v2","kind":"Review","request":{"uid":"u"}})");
+    REQUIRE(d.ok());
+    CHECK(encode_review(allowed(), d.req.review_api_version, d.req.review_kind, d.req.uid) ==
+          R"({"kind":"Review","apiVersion":"admission.k8s.io/v2","response":{"uid":"u","allowed":true,"status":{"metadata":{},"code":200}}})");
+    d = decode_review(R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"})");
+    CHECK(d.ok());
+    CHECK(d.req.operation.empty());
+    CHECK(d.req.object.is_null());
+    CHECK(encode_review(allowed(), "", "AdmissionReview", "").starts_with(R"({"kind":"AdmissionReview","response":)"));
+}
+
+TEST_CASE("a review without a uid is decoded and answered with none, as controller-runtime does")
+{
+    for (const std::string_view body : {R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"operation":"CREATE"}})",
+                                        R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":""}})"}) {
+        CAPTURE(body);
+        const auto d = decode_review(body);
+        CHECK(d.ok());
+        CHECK(d.req.uid.empty());
     }
 }
 
@@ -97,7 +119,7 @@ TEST_CASE("a failed decode keeps the apiVersion and uid it could read")
 
 TEST_CASE("an allowed response encodes exactly as controller-runtime does")
 {
-    CHECK(encode_review(allowed(), "admission.k8s.io/v1", "u1") ==
+    CHECK(encode_review(allowed(), "admission.k8s.io/v1", "AdmissionReview", "u1") ==
           R"({"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1","response":{"uid":"u1","allowed":true,)"
           R"("status":{"metadata":{},"code":200}}})");
 }
@@ -105,7 +127,7 @@ TEST_CASE("an allowed response encodes exactly as controller-runtime does")
 TEST_CASE("a denial encodes message, reason and code in metav1.Status order, with warnings")
 {
     const auto r = with_warnings(denied(R"(spec: "a" <b>)"), {"w1"});
-    CHECK(encode_review(r, "admission.k8s.io/v1beta1", "u2") ==
+    CHECK(encode_review(r, "admission.k8s.io/v1beta1", "AdmissionReview", "u2") ==
           R"({"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1beta1","response":{"uid":"u2",)"
           R"("allowed":false,"status":{"metadata":{},"message":"spec: \"a\" \u003cb\u003e","reason":"Forbidden",)"
           R"("code":403},"warnings":["w1"]}})");
@@ -113,7 +135,7 @@ TEST_CASE("a denial encodes message, reason and code in metav1.Status order, wit
 
 TEST_CASE("an envelope error without apiVersion is answered as v1 and never carries a patch")
 {
-    const std::string out = encode_review(errored(400, "request body is empty"), "", "");
+    const std::string out = encode_review(errored(400, "request body is empty"), "", "", "");
     CHECK(out == R"({"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1","response":{"uid":"",)"
                  R"("allowed":false,"status":{"metadata":{},"message":"request body is empty","code":400}}})");
     CHECK(out.find("patch") == std::string::npos);

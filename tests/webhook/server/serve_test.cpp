@@ -57,8 +57,10 @@ std::int64_t code_of(const kpw::doc::value& r)
 
 kpw::admission_verdict direct_create(std::string_view object)
 {
-    return kpw::validate_admission(kpw::policy_kind::propagation_policy, kpw::admission_operation::create,
-                                   parse(object), nullptr, true, {});
+    const auto o = parse(object);
+    const auto* meta = o.find("metadata");
+    return kpw::validate_admission(kpw::policy_kind::propagation_policy, kpw::admission_operation::create, o, nullptr,
+                                   meta ? meta->string_at("namespace") : "", true, {});
 }
 
 std::unique_ptr<tls_client> connected(const serve_process& s)
@@ -139,10 +141,11 @@ TEST_CASE("envelope failures are AdmissionReviews with code 400 over HTTP 200")
         {review("admission.k8s.io/v1", "u", "CREATE", "PropagationPolicy", labelled_pp), "text/plain",
          "contentType=text/plain, expected application/json"},
         {"{garbage", "application/json", "couldn't decode the AdmissionReview"},
+        // No request: an empty one, whose kind /validate cannot tell (Karmada's paths: no content to decode).
         {R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"})", "application/json",
-         "the AdmissionReview has no request"},
-        {R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"operation":"CREATE"}})",
-         "application/json", "request.uid is missing"},
+         "this webhook validates PropagationPolicy or ClusterPropagationPolicy"},
+        {R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":7}})",
+         "application/json", "request.uid must be a string"},
     };
     for (const auto& e : cases) {
         CAPTURE(e.message_start);

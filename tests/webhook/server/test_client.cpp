@@ -2,6 +2,8 @@
 // Test clients over loopback.
 #include "test_client.hpp"
 
+#include "doc/load.hpp"
+
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 
@@ -178,10 +180,19 @@ std::string tls_client::peer_certificate_pem()
 std::string review(std::string_view api_version, std::string_view uid, std::string_view operation,
                    std::string_view kind, std::string_view object, std::string_view old_object)
 {
+    // kube-apiserver's request namespace: a PropagationPolicy's own (Karmada validates the spec in it), none for
+    // a cluster-scoped policy.
+    std::string ns = "default";
+    if (auto parsed = doc::parse_json(object); parsed && parsed->find("metadata"))
+        if (const auto& meta = *parsed->find("metadata"); !meta.string_at("namespace").empty())
+            ns = meta.string_at("namespace");
     std::string out = R"({"apiVersion":")";
     out.append(api_version).append(R"(","kind":"AdmissionReview","request":{"uid":")").append(uid);
     out.append(R"(","kind":{"group":"policy.karmada.io","version":"v1alpha1","kind":")").append(kind);
-    out.append(R"("},"name":"nginx","namespace":"default","operation":")").append(operation);
+    out.append(R"("},"name":"nginx",)");
+    if (kind != "ClusterPropagationPolicy")
+        out.append(R"("namespace":")").append(ns).append(R"(",)");
+    out.append(R"("operation":")").append(operation);
     out.append(R"(","userInfo":{"username":"admin"},"object":)").append(object);
     out.append(R"(,"oldObject":)").append(old_object).append("}}");
     return out;

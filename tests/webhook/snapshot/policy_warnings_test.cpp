@@ -59,7 +59,7 @@ request create(const std::string& object, std::string ns)
     // Members built from moved strings: gcc 12 -O3 reports a bogus -Wrestrict for short literal assignments.
     request r{std::string("admission.k8s.io/v1"), std::string("uid-1"),
               {"policy.karmada.io", "v1alpha1", "PropagationPolicy"}, std::string("CREATE"), std::string("p"),
-              std::move(ns), false, {}, {}};
+              std::move(ns), false, {}, {}, {}};
     auto v = kpw::doc::parse_json(object);
     REQUIRE_MESSAGE(v.ok(), object);
     r.object = *v;
