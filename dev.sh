@@ -20,6 +20,7 @@
 #   ./dev.sh conformance [CASE_DIR...]   lint and the oracle side by side, every release lint answers for
 #                              (--karmada-version V: one; docs/conformance.md)
 #   ./dev.sh conformance-fuzz N [SEED]   N generated cases compared per release; divergent ones kept
+#   ./dev.sh conformance-reviews [--generate N]   serve vs karmada-webhook on AdmissionReviews
 #   ./dev.sh e2e      a Karmada control plane on loopback (etcd, kube-apiserver, Karmada's webhook, ours)
 #                     and the tests against it (tests/e2e/); `e2e --karmada-version v1.16|v1.17`: an older
 #                     release's plane and the tests that apply to it (admission, first-time scheduling, plan
@@ -540,6 +541,12 @@ conformance() {
   "$oracle_dir/conformance" run --lint build/webhook/karmada-policy-webhook --oracle "$oracle_dir/karmada-oracle" "$@"
 }
 
+# reviews_check ARGS...: serve and karmada-webhook answer the same AdmissionReviews (docs/conformance.md,
+# "serve's AdmissionReviews").
+reviews_check() {
+  "$oracle_dir/conformance" reviews --lint build/webhook/karmada-policy-webhook --oracle "$oracle_dir/karmada-oracle" "$@"
+}
+
 conformance_fuzz() {
   "$oracle_dir/conformance" fuzz --lint build/webhook/karmada-policy-webhook --oracle "$oracle_dir/karmada-oracle" "$@"
 }
@@ -574,6 +581,10 @@ conformance_check() {
   grep -E '^conformance:' "$log_dir/conformance-lifecycle.log" >&2
   step simulate-step-zero simulate_check --corpus-limit -1
   grep -E '^(DIFFER|simulate:)' "$log_dir/simulate-step-zero.log" >&2
+  # serve against karmada-webhook's validating handlers on AdmissionReviews, on every release: the committed
+  # review cases, serve's fuzz corpus and 2,000 generated CREATE and UPDATE reviews of seed 1000, a few seconds.
+  step conformance-reviews reviews_check --generate 2000 --seed 1000 --out "$PWD/$oracle_dir/ci-divergent-reviews"
+  grep -E '^(DIFFER|Karmada v)' "$log_dir/conformance-reviews.log" >&2
 }
 
 # ---- the control plane on loopback (issue 26; tests/e2e/) ---------------------------------------------------
@@ -974,6 +985,12 @@ HINT
     build_oracle
     simulate_check "${@:2}"
     ;;
+  conformance-reviews) # [REVIEW_CASE...] [--generate N --seed S]: serve vs karmada-webhook on AdmissionReviews
+    install_deps
+    build build webhook/karmada-policy-webhook
+    build_oracle
+    reviews_check --out "$PWD/$oracle_dir/divergent-reviews" "${@:2}"
+    ;;
   conformance-fuzz) # N [SEED]: N generated cases; divergent ones kept under build-oracle/divergent/
     install_deps
     build build webhook/karmada-policy-webhook
@@ -1023,7 +1040,7 @@ HINT
     build_fuzz
     ;;
   *)
-    echo "usage: ./dev.sh run|demo|test|test-suites|test-sanitizers|image [tests]|build-oracle|conformance [CASE_DIR...]|conformance-fuzz N [SEED]|e2e [--karmada-version V]|e2e-members|e2e-releases|deps [test]|build|build-asan|build-fuzz" >&2
+    echo "usage: ./dev.sh run|demo|test|test-suites|test-sanitizers|image [tests]|build-oracle|conformance [CASE_DIR...]|conformance-fuzz N [SEED]|conformance-reviews|e2e [--karmada-version V]|e2e-members|e2e-releases|deps [test]|build|build-asan|build-fuzz" >&2
     exit 2
     ;;
 esac

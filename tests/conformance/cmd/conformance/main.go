@@ -4,6 +4,7 @@
 //	conformance run  [flags] [CASE_DIR...]
 //	conformance fuzz [flags] N [SEED]
 //	conformance simulate [flags] [CASE_DIR...]
+//	conformance reviews [flags] [REVIEW_CASE...]
 //	conformance releases [flags] [CASE_DIR...]
 //
 // Exit 0 when every difference is an intentional one, 1 on any other difference or a case the oracle
@@ -36,6 +37,7 @@ func main() {
 const usage = `usage: conformance run  [flags] [CASE_DIR...]   compare lint and the oracle (default: the shipped cases)
        conformance fuzz [flags] N [SEED]        generate N cases from SEED (default 1), compare, keep divergent ones
        conformance simulate [flags] [CASE_DIR...]   compare simulate's step 0 with lint's dry run
+       conformance reviews [flags] [REVIEW_CASE...]   compare serve's answers with karmada-webhook's on AdmissionReviews (default: tests/conformance/reviews and serve's fuzz corpus; --generate N)
        conformance releases [flags] [CASE_DIR...]   which cases' answers change by Karmada release (each release's oracle against the default's)
 flags go before or after the positional arguments; conformance run -h lists them`
 
@@ -49,6 +51,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runCases(ctx, args[1:], stdout, stderr)
 	case "fuzz":
 		return runFuzz(ctx, args[1:], stdout, stderr)
+	case "reviews":
+		return runReviews(ctx, args[1:], stdout, stderr)
 	case "simulate":
 		return runSimulate(ctx, args[1:], stdout, stderr)
 	case "releases":

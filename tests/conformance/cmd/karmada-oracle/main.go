@@ -53,6 +53,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		newAdmitter = cachedAdmitter
 		return batch(ctx, stdin, stdout, stderr)
 	}
+	if len(args) == 1 && args[0] == "reviews" {
+		return reviews(stdin, stdout, stderr)
+	}
 	if len(args) == 1 && args[0] == "version" {
 		return version(stdout, stderr)
 	}
@@ -60,6 +63,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "usage: karmada-oracle lint -o json [--clusters F|DIR]... [--workloads F|DIR]... "+
 			"[--bindings F|DIR]... [--base F|DIR]... [--member-state DIR] [--feature-gates G] [-n NS] [--validate=strict|warn|ignore] [--karmada-version V] PATH...\n"+
 			"       karmada-oracle batch   (JSON lines {\"args\": [lint's arguments]} on stdin, {\"exit\",\"stdout\",\"stderr\"} lines out)\n"+
+			"       karmada-oracle reviews (JSON lines {\"path\",\"contentType\",\"body\"} on stdin: POSTs to karmada-webhook's validating webhooks; {\"status\",\"body\"} lines out)\n"+
 			"       karmada-oracle version (the Karmada release it was built against, and its CRD directory)")
 		return exitUsage
 	}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+
+	"karmada-policy-webhook/tests/conformance/internal/admission"
+)
+
+// ReviewRequest is one line of `karmada-oracle reviews`' input: an HTTP POST as kube-apiserver sends it
+// to a validating webhook.
+type ReviewRequest struct {
+	Path        string `json:"path"`
+	ContentType string `json:"contentType"`
+	Body        []byte `json:"body"` // base64 in the line: a review may be any bytes
+}
+
+// ReviewResponse is one line of its output: what karmada-webhook answered.
+type ReviewResponse struct {
+	Status int    `json:"status"`
+	Body   []byte `json:"body"`
+}
+
+// reviews answers one POST per input line with Karmada's validating webhooks (admission.ValidatingWebhooks)
+// through an in-memory round trip: the HTTP handler is karmada-webhook's, only the TLS listener is left out.
+func reviews(stdin io.Reader, stdout, stderr io.Writer) int {
+	handler := admission.ValidatingWebhooks()
+	in := bufio.NewScanner(stdin)
+	in.Buffer(make([]byte, 64*1024), 64*1024*1024)
+	out := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(out)
+	for in.Scan() {
+		line := bytes.TrimSpace(in.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var req ReviewRequest
+		if err := json.Unmarshal(line, &req); err != nil {
+			fmt.Fprintf(stderr, "reviews: request: %v\n", err)
+			return exitUsage
+		}
+		r := httptest.NewRequest(http.MethodPost, req.Path, bytes.NewReader(req.Body))
+		if req.ContentType != "" {
+			r.Header.Set("Content-Type", req.ContentType)
+		}
+		w := httptest.NewRecorder()
+		handler.ServeHTTP(w, r)
+		if err := enc.Encode(ReviewResponse{Status: w.Code, Body: w.Body.Bytes()}); err != nil {
+			fmt.Fprintf(stderr, "reviews: %v\n", err)
+			return exitUsage
+		}
+		if err := out.Flush(); err != nil {
+			fmt.Fprintf(stderr, "reviews: %v\n", err)
+			return exitUsage
+		}
+	}
+	if err := in.Err(); err != nil {
+		fmt.Fprintf(stderr, "reviews: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}
