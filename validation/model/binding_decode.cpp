@@ -6,6 +6,7 @@
 
 #include "doc/load.hpp"
 #include "model/cluster_decode.hpp"
+#include "model/karmada_types.hpp"
 #include "model/placement_decode.hpp"
 #include "model/workload_decode.hpp"
 #include "model/well_known.hpp"
@@ -270,6 +271,10 @@ binding_decoding decode_binding(const doc::value& object)
         decode_spec(*spec, out.errors, b);
     if (const doc::value* status = object.find("status"); present(status))
         decode_status(*status, out.errors, b);
+    if (out.errors.empty()) // what lint reads says more; the rest only has to decode
+        check_karmada_type(object, object.string_at("kind") == "ClusterResourceBinding" ? "v1alpha2.ClusterResourceBinding"
+                                                                                      : "v1alpha2.ResourceBinding",
+                           object.string_at("kind"), out.errors);
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "field/error.hpp"
+#include "model/karmada_types.hpp"
 
 namespace kpw::model {
 
@@ -239,14 +240,15 @@ cluster_decoding decode_cluster(const doc::value& object)
     if (c.name.empty())
         errors.push_back(field::required(meta.child("name"), "name or generateName is required"));
     decode_spec(object.find("spec"), errors, c);
-    const doc::value* status = object.find("status");
-    if (!present(status))
-        return out;
-    auto st = field::path::root("status");
-    c.api_enablements = decode_enablements(status->find("apiEnablements"), st.child("apiEnablements"), errors);
-    decode_conditions(status->find("conditions"), st.child("conditions"), errors, c);
-    if (const doc::value* summary = status->find("resourceSummary"); present(summary))
-        c.resource_summary = decode_summary(*summary, st.child("resourceSummary"), errors);
+    if (const doc::value* status = object.find("status"); present(status)) {
+        auto st = field::path::root("status");
+        c.api_enablements = decode_enablements(status->find("apiEnablements"), st.child("apiEnablements"), errors);
+        decode_conditions(status->find("conditions"), st.child("conditions"), errors, c);
+        if (const doc::value* summary = status->find("resourceSummary"); present(summary))
+            c.resource_summary = decode_summary(*summary, st.child("resourceSummary"), errors);
+    }
+    if (errors.empty()) // what lint reads says more; the rest only has to decode
+        check_karmada_type(object, "v1alpha1.Cluster", "Cluster", errors);
     return out;
 }
 

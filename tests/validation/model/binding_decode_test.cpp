@@ -84,6 +84,20 @@ TEST_CASE("the day-2 §1.5 kubectl example decodes to the binding the scheduler 
     CHECK(b.where.line == 3);
 }
 
+TEST_CASE("a binding field lint does not read must still fit Karmada's Go type")
+{
+    auto d = decode_rb("{resource: {apiVersion: apps/v1, kind: Deployment, name: web, namespace: shop}, "
+                       "conflictResolution: 5}");
+    REQUIRE(d.errors.size() == 1);
+    CHECK(d.errors[0].field == "spec.conflictResolution");
+    CHECK(messages(d.errors)[0].find("Karmada's clientsets cannot decode this ResourceBinding: json: cannot unmarshal "
+                                     "number into Go struct field ResourceBindingSpec.spec.conflictResolution") !=
+          std::string::npos);
+    CHECK(decode_rb("{resource: {apiVersion: apps/v1, kind: Deployment, name: web, namespace: shop}, "
+                    "conflictResolution: Overwrite}")
+              .errors.empty());
+}
+
 TEST_CASE("the applied-placement annotation decodes into the placement it records")
 {
     auto list = load_one(read_data("kubectl-rb.yaml"));

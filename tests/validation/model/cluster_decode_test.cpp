@@ -131,6 +131,23 @@ TEST_CASE("type errors and bad quantities are reported with their paths")
     CHECK(d.value.resource_summary->allocatable.at("pods").value_ceil() == 110); // integer nodes parse
 }
 
+TEST_CASE("a field lint does not read must still fit Karmada's Go type (the clientsets decode it all)")
+{
+    auto d = decode("apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m\n"
+                    "spec:\n  syncMode: Push\n  id: 7\n");
+    REQUIRE(d.errors.size() == 1);
+    CHECK(d.errors[0].field == "spec.id");
+    CHECK(d.errors[0].str() == "spec.id: Internal error: Karmada's clientsets cannot decode this Cluster: json: cannot "
+                               "unmarshal number into Go struct field ClusterSpec.spec.id of type string");
+    // lint's own error comes alone: it says more about a field lint reads.
+    CHECK(decode("apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m\n"
+                 "spec:\n  region: [x]\n  id: 7\n")
+              .errors.size() == 1);
+    CHECK(decode("apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m\n"
+                 "spec:\n  syncMode: Push\n  id: abc\n  impersonatorSecretRef: {namespace: a, name: b}\n")
+              .errors.empty());
+}
+
 TEST_CASE("labels and resource lists that are not objects are type errors and read as empty")
 {
     auto d = decode("apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: m\n"

@@ -24,7 +24,19 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	kubescheme "k8s.io/client-go/kubernetes/scheme"
+
+	clusterv1alpha1 "github.com/karmada-io/karmada/pkg/apis/cluster/v1alpha1"
+	workv1alpha2 "github.com/karmada-io/karmada/pkg/apis/work/v1alpha2"
 )
+
+// snapshotTypes are Karmada's types of the objects lint reads as a snapshot (--clusters, --bindings): the
+// clientsets Karmada's components list them with decode the whole object, so lint checks every field's
+// type, not only those it reads. By type name (go_type_check), not as kinds: they are no built-in kinds.
+var snapshotTypes = []reflect.Type{
+	reflect.TypeFor[clusterv1alpha1.Cluster](),
+	reflect.TypeFor[workv1alpha2.ResourceBinding](),
+	reflect.TypeFor[workv1alpha2.ClusterResourceBinding](),
+}
 
 // special are the types with their own UnmarshalJSON in the API types, by what lint checks of them.
 var special = map[reflect.Type]string{
@@ -156,11 +168,12 @@ func (t *table) fields(rt reflect.Type) ([]any, error) {
 func build() (*table, error) {
 	t := &table{Kinds: map[string]int{}, index: map[reflect.Type]int{}}
 	if info, ok := debug.ReadBuildInfo(); ok {
+		versions := map[string]string{}
 		for _, m := range info.Deps {
-			if m.Path == "k8s.io/api" {
-				t.Source = "k8s.io/api " + m.Version + ", the kinds client-go's scheme registers"
-			}
+			versions[m.Path] = m.Version
 		}
+		t.Source = "k8s.io/api " + versions["k8s.io/api"] + ", the kinds client-go's scheme registers; Karmada " +
+			versions["github.com/karmada-io/karmada"] + "'s Cluster, ResourceBinding and ClusterResourceBinding"
 	}
 	all := kubescheme.Scheme.AllKnownTypes()
 	gvks := make([]string, 0, len(all))
@@ -180,6 +193,11 @@ func build() (*table, error) {
 			return nil, fmt.Errorf("%s: %w", key, err)
 		}
 		t.Kinds[key] = i
+	}
+	for _, rt := range snapshotTypes {
+		if _, err := t.add(rt); err != nil {
+			return nil, fmt.Errorf("%s: %w", rt, err)
+		}
 	}
 	return t, nil
 }
