@@ -608,10 +608,15 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         if (!w.components.empty())
             add_component_warnings(ctx, p, w, r);
     }
+    // Only what places replicas is assumed (a Namespace or a ClusterRole propagates without a replica count).
     int scheduled = 0;
     for (const auto& result : r.results)
         for (const auto& s : result.scheduling)
-            scheduled += s.acted && s.ignored.empty() ? 1 : 0;
+            scheduled += s.acted && s.ignored.empty() &&
+                                 std::any_of(s.clusters.begin(), s.clusters.end(),
+                                             [](const placement_row& row) { return row.replicas > 0; })
+                             ? 1
+                             : 0;
     if (auto text = scheduling::assumed_workloads_not_predicted(scheduled, ctx.gates)) {
         r.snapshot_warnings.push_back({"--feature-gates", {}, "assumed-workloads-not-predicted", std::move(*text), {}});
         ++r.totals.warnings;

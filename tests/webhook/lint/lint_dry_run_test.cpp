@@ -300,4 +300,29 @@ spec:
                       "WorkloadAffinity gate on, its binding has affinity group tier=front") != std::string::npos);
     CHECK(on.out.find("these 2 workloads alone") != std::string::npos);
     CHECK(on.out.find("[assumed-workloads-not-predicted]") != std::string::npos);
+
+    // A Namespace propagates without replicas: nothing is assumed for it, so one Deployment beside it is alone.
+    const std::string one = dir.write("one.yaml", two.substr(0, two.find("---", 3)) +
+                                                      "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n")
+                                .string();
+    const std::string with_namespace = dir.write("ns.yaml", R"(apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: front, namespace: production}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
+  placement:
+    clusterAffinity: {clusterNames: [cloud-east-1, cloud-east-2]}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: namespaces}
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: Namespace, name: shop}]
+  placement:
+    clusterAffinity: {clusterNames: [cloud-east-1, cloud-east-2]}
+)").string();
+    auto alone = run_lint({"--feature-gates=SchedulingOvercommitProtection=true", "--clusters", clusters, "--workloads",
+                           one, with_namespace});
+    CHECK(alone.out.find("Namespace /shop (0 replicas): scheduled") != std::string::npos);
+    CHECK(alone.out.find("[assumed-workloads-not-predicted]") == std::string::npos);
 }
