@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <iterator>
 #include <optional>
@@ -417,7 +416,10 @@ result<value> parse_json(std::string_view text, const load_limits& limits, std::
     // container max_depth levels deep, so the native recursion stays bounded.
     constexpr unsigned flags =
         rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseInsituFlag;
-    const rapidjson::ParseResult ok = reader.Parse<flags>(ms, builder);
+    rapidjson::ParseResult ok = reader.Parse<flags>(ms, builder);
+    if (ok) // RFC 8259 and Go's scanner refuse a raw control byte in a string; RapidJSON 1.1 does not always
+        if (auto control = control_in_json_string(text.substr(0, ms.Tell())))
+            ok.Set(rapidjson::kParseErrorStringInvalidEncoding, *control);
     if (!ok) {
         if (builder.too_deep()) // the recursive reader reports the byte after the refused bracket
             return failure{"JSON nested deeper than " + std::to_string(limits.max_depth) + " levels",
@@ -431,13 +433,6 @@ result<value> parse_json(std::string_view text, const load_limits& limits, std::
         ++rest;
     if (rest != text.size())
         return failure{"invalid JSON: unexpected data after the top-level value", position_of(text, rest)};
-    // RFC 8259 and Go's scanner refuse a raw control byte in a string; RapidJSON 1.1 does not.
-    if (auto control = control_in_json_string(text)) {
-        char hex[8];
-        std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(text[*control]));
-        return failure{std::string("invalid JSON: invalid character '") + hex + "' in string literal",
-                       position_of(text, *control)};
-    }
     if (repeated_keys)
         *repeated_keys = builder.had_repeated_keys();
     return builder.take();
