@@ -22,7 +22,7 @@ public:
     {
         if (!first_error_ || !first_error_->empty())
             return false;
-        std::string what = go_value.empty() ? go_value_name(v) : std::string(go_value);
+        std::string what(go_value.empty() ? json_value_word(v) : go_value);
         std::string& e = *first_error_;
         e = "json: cannot unmarshal " + what + " into Go ";
         if (!innermost_) {
@@ -67,12 +67,6 @@ public:
     };
 
 private:
-    // encoding/json's names of JSON value kinds ("bool", "number", "string", "array", "object").
-    static std::string go_value_name(const doc::value& v)
-    {
-        return v.is_bool() ? "bool" : v.is_number() ? "number" : std::string(doc::type_name(v.kind()));
-    }
-
     std::string* first_error_;
     empty_collections empties_;
     const scope* innermost_ = nullptr;

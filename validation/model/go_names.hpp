@@ -6,9 +6,16 @@
 #include <string_view>
 #include <utility>
 
+#include "doc/value.hpp"
 #include "model/policy.hpp"
 
 namespace kpw::model {
+
+// encoding/json's word for a JSON value in "cannot unmarshal W into ...": bool, number, string, array, object.
+inline std::string_view json_value_word(const doc::value& v)
+{
+    return v.is_bool() ? "bool" : v.is_number() ? "number" : doc::type_name(v.kind());
+}
 
 // Go package-qualified names of the API structs, for "of type v1alpha1.Placement" and "Go struct field X.".
 using go_name = std::pair<std::string_view, std::string_view>;

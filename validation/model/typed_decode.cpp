@@ -8,22 +8,13 @@
 #include <cctype>
 
 #include "field/error.hpp"
+#include "model/go_names.hpp"
 
 namespace kpw::model {
 namespace {
 
 constexpr std::string_view policy_group = "policy.karmada.io";
 constexpr std::string_view policy_version = "v1alpha1";
-
-// encoding/json's word for a JSON value in "cannot unmarshal W into".
-std::string_view json_word(const doc::value& v)
-{
-    if (v.is_bool())
-        return "bool";
-    if (v.is_number())
-        return "number";
-    return doc::type_name(v.kind());
-}
 
 bool equal_fold(std::string_view a, std::string_view b)
 {
@@ -66,7 +57,7 @@ typed_refusal typed_decode_refusal(const doc::value& object, std::string_view in
 {
     constexpr std::string_view interpret = "couldn't get version/kind; json parse error: json: cannot unmarshal ";
     if (!object.is_mapping())
-        return {std::string(interpret) + std::string(json_word(object)) +
+        return {std::string(interpret) + std::string(json_value_word(object)) +
                " into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; "
                "Kind string \"json:\\\"kind,omitempty\\\"\" }"};
     // Interpret: encoding/json into struct{APIVersion, Kind string}: keys match case-insensitively, the
@@ -81,7 +72,7 @@ typed_refusal typed_decode_refusal(const doc::value& object, std::string_view in
             continue;
         if (!v.is_string()) {
             if (type_error.empty())
-                type_error = std::string(interpret) + std::string(json_word(v)) + " into Go struct field ." +
+                type_error = std::string(interpret) + std::string(json_value_word(v)) + " into Go struct field ." +
                              (api ? "apiVersion" : "kind") + " of type string";
             continue;
         }
