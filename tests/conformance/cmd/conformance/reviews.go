@@ -121,39 +121,34 @@ func compareReviews(ctx context.Context, c *common, t target, inputs []reviewInp
 		if err != nil {
 			return n, fmt.Errorf("%s: %w", in.name, err)
 		}
-		if review.NotJSON(in.Body) && review.JSONOnly(s) {
+		j := review.Judge(in.Body, s, k)
+		switch j.Class {
+		case review.NotJSONBody:
 			n.notJSON++
 			continue
-		}
-		if review.ServeAllowsOperation(in.Body, s) {
+		case review.DeleteOrConnect:
 			n.deleteAllowed++
 			continue
-		}
-		if review.KarmadaPanicked(k, s) {
+		case review.KarmadaPanicked:
 			n.karmadaPanics++
 			continue
-		}
-		diffs := review.Compare(s, k)
-		if len(diffs) > 0 && review.RepeatedKeys(in.Body) {
+		case review.RepeatedKeysDiffer:
 			n.repeatedKeys++
 			fmt.Fprintf(stdout, "REPEATED KEYS %s: differs where a JSON object repeats a member (review.RepeatedKeys)\n", in.name)
 			continue
-		}
-		if len(diffs) == 0 {
+		case review.Agree:
 			n.agree++
-			switch review.Verdict(k) {
-			case review.Refused:
-				if review.EnvelopeRefused(k) {
-					n.envelope++
-				} else {
-					n.undecodable++
-				}
-			case review.Allowed:
+			switch {
+			case j.Outcome == review.Allowed:
 				n.allowed++
-			case review.Denied:
+			case j.Outcome == review.Denied:
 				n.denied++
+			case j.Envelope:
+				n.envelope++ // refused by both: a body that is no AdmissionReview
+			default:
+				n.undecodable++ // refused by both: an object that does not decode
 			}
-			if review.Extra(s, k) > 0 {
+			if j.OwnWarnings {
 				n.ownWarnings++
 			}
 			continue
@@ -166,7 +161,7 @@ func compareReviews(ctx context.Context, c *common, t target, inputs []reviewInp
 			}
 		}
 		fmt.Fprintf(stdout, "DIFFER %s (POST %s)%s\n", in.name, in.Path, kept)
-		for _, d := range diffs {
+		for _, d := range j.Diffs {
 			fmt.Fprintf(stdout, "  %s\n    serve:   %s\n    karmada: %s\n", d.Path, d.Serve, d.Karmada)
 		}
 	}

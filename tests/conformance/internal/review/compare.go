@@ -15,64 +15,113 @@ type Diff struct {
 	Karmada string
 }
 
+// reply is an answer read once: its body decoded (ok false when it is no JSON), response.warnings taken out of
+// it, and the members the rules below read.
+type reply struct {
+	Answer
+	doc      any
+	ok       bool
+	object   bool // the body is a JSON object
+	typed    bool // ... with an apiVersion (controller-runtime wrote it typed)
+	allowed  bool
+	code     int
+	message  string
+	warnings []any
+}
+
+func read(a Answer) reply {
+	r := reply{Answer: a}
+	if r.ok = json.Unmarshal(a.Body, &r.doc) == nil; !r.ok {
+		return r
+	}
+	root, isObject := r.doc.(map[string]any)
+	r.object = isObject
+	_, r.typed = root["apiVersion"]
+	resp, _ := root["response"].(map[string]any)
+	r.allowed, _ = resp["allowed"].(bool)
+	status, _ := resp["status"].(map[string]any)
+	code, _ := status["code"].(float64)
+	r.code = int(code)
+	r.message, _ = status["message"].(string)
+	if resp != nil {
+		r.warnings, _ = resp["warnings"].([]any)
+		delete(resp, "warnings")
+	}
+	return r
+}
+
+// outcome is what the answer decided: admitted, denied by a rule (403), or refused before any rule (an
+// envelope or decoding error).
+func (r reply) outcome() Outcome {
+	switch {
+	case r.Status != 200 || !r.ok:
+		return Refused
+	case r.allowed:
+		return Allowed
+	case r.code == 403:
+		return Denied
+	}
+	return Refused
+}
+
+// envelopeRefused: Karmada's answer is controller-runtime's to a body it could not read as an AdmissionReview
+// (an empty, too large or undecodable body, another content type): written untyped, so without apiVersion
+// and kind.
+func (r reply) envelopeRefused() bool { return r.object && !r.typed }
+
 // Compare lists where serve's answer differs from Karmada's: the HTTP status, then every member of the
 // answered AdmissionReview (apiVersion, kind, response.uid, allowed, status code, reason and message), and
 // Karmada's warnings, each of which serve must give too. serve's own warnings beside them are its additions
-// (a tier that repeats a cluster, a deprecated purgeMode, ...), never a difference; Extra counts them.
-func Compare(serve, karmada Answer) []Diff {
+// (a tier that repeats a cluster, a deprecated purgeMode, ...), never a difference.
+func Compare(serve, karmada Answer) []Diff { return compare(read(serve), read(karmada)) }
+
+func compare(s, k reply) []Diff {
 	var out []Diff
-	if serve.Status != karmada.Status {
-		out = append(out, Diff{"status", fmt.Sprint(serve.Status), fmt.Sprint(karmada.Status)})
+	if s.Status != k.Status {
+		out = append(out, Diff{"status", fmt.Sprint(s.Status), fmt.Sprint(k.Status)})
 	}
-	var s, k any
-	errS, errK := json.Unmarshal(serve.Body, &s), json.Unmarshal(karmada.Body, &k)
-	if errS != nil || errK != nil {
-		if !bytes.Equal(bytes.TrimSpace(serve.Body), bytes.TrimSpace(karmada.Body)) {
-			out = append(out, Diff{"body", string(serve.Body), string(karmada.Body)})
+	if !s.ok || !k.ok {
+		if !bytes.Equal(bytes.TrimSpace(s.Body), bytes.TrimSpace(k.Body)) {
+			out = append(out, Diff{"body", string(s.Body), string(k.Body)})
 		}
 		return out
 	}
-	if EnvelopeRefused(karmada) {
+	if k.envelopeRefused() {
 		// controller-runtime could not read the review (its JSON-or-YAML decoder's texts are not serve's, and
 		// kube-apiserver never sends such a body): the answer must refuse it the same way, in other words.
-		return append(out, diffJSON("", pick(s, "response.allowed", "response.status.code"),
-			pick(k, "response.allowed", "response.status.code"), nil)...)
+		return append(out, diffJSON("", pick(s.doc, "response.allowed", "response.status.code"),
+			pick(k.doc, "response.allowed", "response.status.code"), nil)...)
 	}
-	sw, kw := takeWarnings(s), takeWarnings(k)
-	for _, w := range kw {
-		if !contains(sw, w) {
-			out = append(out, Diff{"response.warnings", text(sw), "has " + text(w)})
+	for _, w := range k.warnings {
+		if !contains(s.warnings, w) {
+			out = append(out, Diff{"response.warnings", text(s.warnings), "has " + text(w)})
 		}
 	}
-	return diffJSON("", s, k, out)
+	return diffJSON("", s.doc, k.doc, out)
 }
 
-// Extra is how many warnings serve gave that Karmada did not.
-func Extra(serve, karmada Answer) int {
-	var s, k any
-	if json.Unmarshal(serve.Body, &s) != nil || json.Unmarshal(karmada.Body, &k) != nil {
-		return 0
+// pick keeps only the dotted paths given of a decoded JSON object.
+func pick(v any, paths ...string) map[string]any {
+	out := map[string]any{}
+	for _, p := range paths {
+		cur := v
+		for _, k := range strings.Split(p, ".") {
+			m, _ := cur.(map[string]any)
+			cur = m[k]
+		}
+		out[p] = cur
 	}
-	n := 0
-	kw := takeWarnings(k)
-	for _, w := range takeWarnings(s) {
-		if !contains(kw, w) {
-			n++
+	return out
+}
+
+// ownWarnings: serve gave a warning Karmada did not.
+func ownWarnings(s, k reply) bool {
+	for _, w := range s.warnings {
+		if !contains(k.warnings, w) {
+			return true
 		}
 	}
-	return n
-}
-
-// takeWarnings removes response.warnings from an answered review and returns them.
-func takeWarnings(review any) []any {
-	r, _ := review.(map[string]any)
-	resp, _ := r["response"].(map[string]any)
-	if resp == nil {
-		return nil
-	}
-	w, _ := resp["warnings"].([]any)
-	delete(resp, "warnings")
-	return w
+	return false
 }
 
 func contains(list []any, v any) bool {
@@ -142,100 +191,76 @@ const (
 	Refused
 )
 
-// Verdict reads an answer's outcome.
-func Verdict(a Answer) Outcome {
-	var r struct {
-		Response struct {
-			Allowed bool `json:"allowed"`
-			Status  struct {
-				Code int `json:"code"`
-			} `json:"status"`
-		} `json:"response"`
-	}
-	if a.Status != 200 || json.Unmarshal(a.Body, &r) != nil {
-		return Refused
-	}
+// Class is where a review's comparison is counted.
+type Class int
+
+// Agree and Differ, and the reviews listed apart (docs/conformance.md, "serve's AdmissionReviews").
+const (
+	Agree Class = iota
+	Differ
+	// NotJSON: a body whose first non-blank byte is not '{' (controller-runtime's deserializer reads it as YAML),
+	// which serve refused with 400: serve reads JSON only, as kube-apiserver sends it. Intentional.
+	NotJSONBody
+	// DeleteOrConnect: serve allows a DELETE or CONNECT (its registration may be broader than Karmada's CREATE
+	// and UPDATE; docs/serve.md) where karmada-webhook's handler, never sent one, decodes the absent object and
+	// fails. Intentional.
+	DeleteOrConnect
+	// KarmadaPanicked: karmada-webhook's handler panicked and controller-runtime answered 500 with the panic (a
+	// failover.application without decisionConditions.tolerationSeconds: validation.go ValidateApplicationFailover
+	// dereferences it, where kube-apiserver would have set the CRD's default of 300 first), and serve answered
+	// with a verdict.
+	KarmadaPanicked
+	// RepeatedKeysDiffer: the answers differ on a body that repeats a member of a JSON object (RepeatedKeys).
+	RepeatedKeysDiffer
+)
+
+// Judgement is one review's comparison.
+type Judgement struct {
+	Class Class
+	// Of an agreeing review: Karmada's outcome, whether its answer was to a body that is no AdmissionReview,
+	// and whether serve gave warnings of its own beside Karmada's.
+	Outcome     Outcome
+	Envelope    bool
+	OwnWarnings bool
+	Diffs       []Diff // of a differing review (Differ, RepeatedKeysDiffer)
+}
+
+// Judge compares serve's and Karmada's answers to the POST of body, each read once.
+func Judge(body []byte, serve, karmada Answer) Judgement {
+	s, k := read(serve), read(karmada)
 	switch {
-	case r.Response.Allowed:
-		return Allowed
-	case r.Response.Status.Code == 403:
-		return Denied
+	case NotJSON(body) && s.Status == 200 && s.outcome() == Refused && s.code == 400:
+		return Judgement{Class: NotJSONBody}
+	case deleteOrConnect(body) && s.outcome() == Allowed:
+		return Judgement{Class: DeleteOrConnect}
+	case k.code == 500 && strings.HasPrefix(k.message, "panic: ") && s.outcome() != Refused:
+		return Judgement{Class: KarmadaPanicked}
 	}
-	return Refused
-}
-
-// EnvelopeRefused: Karmada's answer is controller-runtime's to a body it could not read as an
-// AdmissionReview (an empty, too large or undecodable body, another content type): written untyped, so
-// without apiVersion and kind.
-func EnvelopeRefused(karmada Answer) bool {
-	var r map[string]any
-	if json.Unmarshal(karmada.Body, &r) != nil {
-		return false
-	}
-	_, typed := r["apiVersion"]
-	return !typed
-}
-
-// pick keeps only the dotted paths given of a decoded JSON object.
-func pick(v any, paths ...string) map[string]any {
-	out := map[string]any{}
-	for _, p := range paths {
-		cur := v
-		for _, k := range strings.Split(p, ".") {
-			m, _ := cur.(map[string]any)
-			cur = m[k]
+	if diffs := compare(s, k); len(diffs) > 0 {
+		if RepeatedKeys(body) {
+			return Judgement{Class: RepeatedKeysDiffer, Diffs: diffs}
 		}
-		out[p] = cur
+		return Judgement{Class: Differ, Diffs: diffs}
 	}
-	return out
+	return Judgement{Class: Agree, Outcome: k.outcome(), Envelope: k.envelopeRefused(), OwnWarnings: ownWarnings(s, k)}
 }
 
-// NotJSON: the body does not start (after white space) with '{'. controller-runtime's deserializer reads
-// such a body as YAML (apimachinery's recognizer: only a '{' is JSON); serve reads JSON, as kube-apiserver
-// sends it, and refuses the rest: the one intentional difference here, which JSONOnly checks.
-func NotJSON(body []byte) bool {
-	t := bytes.TrimLeft(body, " \t\r\n")
-	return len(body) > 0 && (len(t) == 0 || t[0] != '{')
-}
-
-// JSONOnly: serve refused a body that is not JSON (NotJSON), not allowed, with code 400.
-func JSONOnly(serve Answer) bool {
-	return serve.Status == 200 && Verdict(serve) == Refused && strings.Contains(string(serve.Body), `"code":400`)
-}
-
-// KarmadaPanicked: karmada-webhook's handler panicked and controller-runtime answered 500 with the panic (a
-// failover.application without decisionConditions.tolerationSeconds: validation.go ValidateApplicationFailover
-// dereferences it, where kube-apiserver would have set the CRD's default of 300 first). serve answers such a
-// review with its verdict; the comparison only asks that it did not fail too.
-func KarmadaPanicked(karmada, serve Answer) bool {
-	var r struct {
-		Response struct {
-			Status struct {
-				Code    int    `json:"code"`
-				Message string `json:"message"`
-			} `json:"status"`
-		} `json:"response"`
-	}
-	if json.Unmarshal(karmada.Body, &r) != nil || r.Response.Status.Code != 500 ||
-		!strings.HasPrefix(r.Response.Status.Message, "panic: ") {
-		return false
-	}
-	return Verdict(serve) != Refused
-}
-
-// ServeAllowsOperation: a DELETE or CONNECT review, which serve allows (its registration may be broader than
-// Karmada's CREATE and UPDATE; docs/serve.md) where karmada-webhook's handler, never sent one by
-// kube-apiserver, decodes the absent object and fails.
-func ServeAllowsOperation(body []byte, serve Answer) bool {
+// deleteOrConnect: the review's operation is DELETE or CONNECT.
+func deleteOrConnect(body []byte) bool {
 	var r struct {
 		Request struct {
 			Operation string `json:"operation"`
 		} `json:"request"`
 	}
-	if json.Unmarshal(body, &r) != nil || (r.Request.Operation != "DELETE" && r.Request.Operation != "CONNECT") {
-		return false
-	}
-	return Verdict(serve) == Allowed
+	return json.Unmarshal(body, &r) == nil && (r.Request.Operation == "DELETE" || r.Request.Operation == "CONNECT")
+}
+
+// NotJSON: the body does not start (after white space) with '{'. controller-runtime's deserializer reads
+// such a body as YAML (apimachinery's recognizer: only a '{' is JSON); serve reads JSON, as kube-apiserver
+// sends it, and refuses the rest (Judge: NotJSONBody).
+func NotJSON(body []byte) bool {
+	t := bytes.TrimLeft(body, " \t\r\n")
+	return len(body) > 0 && (len(t) == 0 || t[0] != '{')
 }
 
 // RepeatedKeys: some JSON object of the body names a member twice. kube-apiserver never sends one (it

@@ -68,3 +68,41 @@ func TestBodyClasses(t *testing.T) {
 		}
 	}
 }
+
+func TestJudge(t *testing.T) {
+	const (
+		v1       = `"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1",`
+		refused  = `{` + v1 + `"response":{"uid":"","allowed":false,"status":{"metadata":{},"message":"ours","code":400}}}`
+		allowed  = `{` + v1 + `"response":{"uid":"u","allowed":true,"status":{"metadata":{},"code":200}}}`
+		warned   = `{` + v1 + `"response":{"uid":"u","allowed":true,"status":{"metadata":{},"code":200},"warnings":["ours"]}}`
+		untyped  = `{"response":{"uid":"","allowed":false,"status":{"metadata":{},"message":"theirs","code":400}}}`
+		panicked = `{` + v1 + `"response":{"uid":"u","allowed":false,"status":{"metadata":{},"message":"panic: nil [recovered]","code":500}}}`
+		denied   = `{` + v1 + `"response":{"uid":"u","allowed":false,"status":{"metadata":{},"message":"m","reason":"Forbidden","code":403}}}`
+	)
+	tests := []struct {
+		name           string
+		body           string
+		serve, karmada string
+		want           Judgement
+	}{
+		{"YAML body serve refuses", "request: {}", refused, allowed, Judgement{Class: NotJSONBody}},
+		{"YAML body serve admits", "request: {}", allowed, refused, Judgement{Class: Differ}},
+		{"DELETE serve allows", `{"request":{"operation":"DELETE"}}`, allowed, refused, Judgement{Class: DeleteOrConnect}},
+		{"Karmada panics, serve denies", `{"request":{}}`, denied, panicked, Judgement{Class: KarmadaPanicked}},
+		{"both refuse an envelope", `{"request":3}`, refused, untyped, Judgement{Outcome: Refused, Envelope: true}},
+		{"serve warns beside", `{"request":{}}`, warned, allowed, Judgement{Outcome: Allowed, OwnWarnings: true}},
+		{"differ on repeated keys", `{"request":{"a":1,"a":2}}`, allowed, denied, Judgement{Class: RepeatedKeysDiffer}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Judge([]byte(tt.body), Answer{200, []byte(tt.serve)}, Answer{200, []byte(tt.karmada)})
+			if got.Class != tt.want.Class || got.Outcome != tt.want.Outcome || got.Envelope != tt.want.Envelope ||
+				got.OwnWarnings != tt.want.OwnWarnings {
+				t.Fatalf("Judge = %+v, want %+v", got, tt.want)
+			}
+			if (got.Class == Differ || got.Class == RepeatedKeysDiffer) != (len(got.Diffs) > 0) {
+				t.Fatalf("diffs %v for class %d", got.Diffs, got.Class)
+			}
+		})
+	}
+}

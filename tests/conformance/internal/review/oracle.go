@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -18,6 +19,9 @@ type Oracle struct {
 	out    *bufio.Reader
 	stderr strings.Builder
 }
+
+// errStopped is returned by an Oracle whose process has ended.
+var errStopped = errors.New("the oracle's reviews process has ended")
 
 type oracleRequest struct {
 	Path        string `json:"path"`

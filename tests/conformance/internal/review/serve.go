@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -138,6 +137,3 @@ func (s *Serve) Stop() {
 	}
 	os.RemoveAll(s.dir)
 }
-
-// errStopped is returned by an Oracle whose process has ended.
-var errStopped = errors.New("the oracle's reviews process has ended")
