@@ -36,6 +36,19 @@ type BatchResponse struct {
 // (what the one-shot process prints); one on a goroutine Karmada started ends the process, as it would
 // the one-shot one, and the caller sees the stream end.
 func batch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
+	return jsonLines("batch", stdin, stdout, stderr, func(line []byte) (any, error) {
+		var req BatchRequest
+		if err := json.Unmarshal(line, &req); err != nil {
+			return BatchResponse{Exit: exitUsage, Stderr: fmt.Sprintf("batch: request: %v\n", err)}, nil
+		}
+		return answer(ctx, req.Args, req.Stdin), nil
+	})
+}
+
+// jsonLines answers each non-blank line of stdin, in order, with one JSON line of stdout (flushed at once:
+// the caller waits for it before it sends the next) until stdin ends; an error of `respond` or of the
+// streams ends it with exit 2.
+func jsonLines(name string, stdin io.Reader, stdout, stderr io.Writer, respond func(line []byte) (any, error)) int {
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 64*1024*1024)
 	out := bufio.NewWriter(stdout)
@@ -46,24 +59,20 @@ func batch(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(line) == 0 {
 			continue
 		}
-		var req BatchRequest
-		var resp BatchResponse
-		if err := json.Unmarshal(line, &req); err != nil {
-			resp = BatchResponse{Exit: exitUsage, Stderr: fmt.Sprintf("batch: request: %v\n", err)}
-		} else {
-			resp = answer(ctx, req.Args, req.Stdin)
+		resp, err := respond(line)
+		if err == nil {
+			err = enc.Encode(resp)
 		}
-		if err := enc.Encode(resp); err != nil {
-			fmt.Fprintf(stderr, "batch: %v\n", err)
-			return exitUsage
+		if err == nil {
+			err = out.Flush()
 		}
-		if err := out.Flush(); err != nil {
-			fmt.Fprintf(stderr, "batch: %v\n", err)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return exitUsage
 		}
 	}
 	if err := in.Err(); err != nil {
-		fmt.Fprintf(stderr, "batch: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return exitUsage
 	}
 	return exitOK

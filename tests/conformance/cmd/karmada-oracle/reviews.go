@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -30,19 +29,10 @@ type ReviewResponse struct {
 // through an in-memory round trip: the HTTP handler is karmada-webhook's, only the TLS listener is left out.
 func reviews(stdin io.Reader, stdout, stderr io.Writer) int {
 	handler := admission.ValidatingWebhooks()
-	in := bufio.NewScanner(stdin)
-	in.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	out := bufio.NewWriter(stdout)
-	enc := json.NewEncoder(out)
-	for in.Scan() {
-		line := bytes.TrimSpace(in.Bytes())
-		if len(line) == 0 {
-			continue
-		}
+	return jsonLines("reviews", stdin, stdout, stderr, func(line []byte) (any, error) {
 		var req ReviewRequest
 		if err := json.Unmarshal(line, &req); err != nil {
-			fmt.Fprintf(stderr, "reviews: request: %v\n", err)
-			return exitUsage
+			return nil, fmt.Errorf("request: %w", err)
 		}
 		r := httptest.NewRequest(http.MethodPost, req.Path, bytes.NewReader(req.Body))
 		if req.ContentType != "" {
@@ -50,18 +40,6 @@ func reviews(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		w := httptest.NewRecorder()
 		handler.ServeHTTP(w, r)
-		if err := enc.Encode(ReviewResponse{Status: w.Code, Body: w.Body.Bytes()}); err != nil {
-			fmt.Fprintf(stderr, "reviews: %v\n", err)
-			return exitUsage
-		}
-		if err := out.Flush(); err != nil {
-			fmt.Fprintf(stderr, "reviews: %v\n", err)
-			return exitUsage
-		}
-	}
-	if err := in.Err(); err != nil {
-		fmt.Fprintf(stderr, "reviews: %v\n", err)
-		return exitUsage
-	}
-	return exitOK
+		return ReviewResponse{Status: w.Code, Body: w.Body.Bytes()}, nil
+	})
 }
