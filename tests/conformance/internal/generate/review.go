@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 )
 
@@ -38,18 +40,20 @@ func GenerateReview(seed uint64, index int) Review {
 	if kind == "ClusterPropagationPolicy" {
 		path = reviewPathCPP
 	}
+	// kube-apiserver's request.name is the object's name as it decoded it ("" when that is no string).
+	name, _, _ := unstructured.NestedString(object, "metadata", "name")
 	req := map[string]any{
 		"uid":       fmt.Sprintf("7d3c2b1a-%04x-4000-8000-%012x", index&0xffff, g.r.Uint64()&0xffffffffffff),
 		"kind":      map[string]any{"group": "policy.karmada.io", "version": "v1alpha1", "kind": kind},
 		"resource":  map[string]any{"group": "policy.karmada.io", "version": "v1alpha1", "resource": plural(kind)},
-		"name":      stringOr(nested(object, "metadata", "name")),
+		"name":      name,
 		"operation": "CREATE",
 		"userInfo":  map[string]any{"username": "kubernetes-admin", "groups": []any{"system:masters", "system:authenticated"}},
 		"object":    object,
 		"dryRun":    g.chance(0.05),
 		"options":   map[string]any{"kind": "CreateOptions", "apiVersion": "meta.k8s.io/v1", "fieldManager": "kubectl-client-side-apply"},
 	}
-	if ns, ok := nested(object, "metadata", "namespace").(string); ok && kind == "PropagationPolicy" {
+	if ns, found, err := unstructured.NestedString(object, "metadata", "namespace"); found && err == nil && kind == "PropagationPolicy" {
 		req["namespace"] = ns
 	}
 	if g.chance(0.65) {
@@ -101,7 +105,7 @@ func (g *gen) reviewObject(i int) (map[string]any, string) {
 			object["metadata"] = meta
 		}
 		meta["uid"] = fmt.Sprintf("5b1e0c2d-0000-4000-8000-%012x", g.r.Uint64()&0xffffffffffff)
-		meta["generation"] = 1
+		meta["generation"] = int64(1)
 		if kind == "PropagationPolicy" {
 			if _, ok := meta["namespace"]; !ok {
 				meta["namespace"] = "default" // kube-apiserver sets the request's namespace
@@ -140,7 +144,7 @@ func plural(kind string) string {
 // oldObject is the stored version an UPDATE replaces: the new object with, drawn independently, another
 // spec, schedulerName and permanent-id label; sometimes not decodable at all.
 func (g *gen) oldObject(object map[string]any, kind string) any {
-	old := deepCopyJSON(object).(map[string]any)
+	old := runtime.DeepCopyJSON(object)
 	if g.chance(0.25) {
 		other, _ := g.reviewObject(1)
 		old["spec"] = other["spec"]
@@ -212,41 +216,4 @@ func (g *gen) bendEnvelope(review, req map[string]any, path *string) {
 	case 6:
 		delete(req, "object")
 	}
-}
-
-func nested(m map[string]any, keys ...string) any {
-	var v any = m
-	for _, k := range keys {
-		mm, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = mm[k]
-	}
-	return v
-}
-
-func deepCopyJSON(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopyJSON(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopyJSON(e)
-		}
-		return out
-	}
-	return v
-}
-
-// stringOr is v when it is a string, else "" (kube-apiserver's request.name is the object's name as it
-// decoded it).
-func stringOr(v any) string {
-	s, _ := v.(string)
-	return s
 }
