@@ -141,6 +141,10 @@ type placement struct {
 	Generation, Observed int64
 	Scheduled            string // the Scheduled condition's status ("" when there is none)
 	Clusters             string // spec.clusters as "name=replicas", sorted, comma separated
+	// Holder is the policy the binding's claim names, as plan names it ("" for none). It is read from the
+	// same object as the placement: the detector writes a new claim and its placement in one update, so
+	// only together do they say whether the scheduler has acted on the new holder's placement.
+	Holder string
 	// PlacementApplied: karmada-scheduler has scheduled the binding's current spec.placement (its
 	// policy.karmada.io/applied-placement annotation, written with spec.clusters, is that placement).
 	PlacementApplied bool
@@ -158,7 +162,8 @@ func (x *examples) bindings(t *testing.T, ctx context.Context) map[string]placem
 		kind, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "kind")
 		ns, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "namespace")
 		name, _, _ := unstructured.NestedString(rb.Object, "spec", "resource", "name")
-		p := placement{Generation: rb.GetGeneration(), Clusters: clusterList(&rb), PlacementApplied: placementApplied(&rb)}
+		p := placement{Generation: rb.GetGeneration(), Clusters: clusterList(&rb), PlacementApplied: placementApplied(&rb),
+			Holder: holderOf(&rb)}
 		p.Observed, _, _ = unstructured.NestedInt64(rb.Object, "status", "schedulerObservedGeneration")
 		conds, _, _ := unstructured.NestedSlice(rb.Object, "status", "conditions")
 		for _, c := range conds {

@@ -269,9 +269,9 @@ func planThenApply(t *testing.T, ctx context.Context, c lifecycleCase) {
 		for _, a := range s.kubectl {
 			x.kubectl(t, substitute(a, "{setup}", setup)...)
 		}
-		x.waitScheduled(t, ctx, func(w string, _ placement) bool {
+		x.waitScheduled(t, ctx, func(w string, p placement) bool {
 			holder, ok := s.held[w]
-			return !ok || x.holders(t, ctx)[w] == holder
+			return !ok || p.Holder == holder
 		})
 	}
 	args := []string{"plan", "-o", "json", "--kubeconfig", x.e.Kubeconfig}
@@ -288,10 +288,9 @@ func planThenApply(t *testing.T, ctx context.Context, c lifecycleCase) {
 	}
 
 	before := x.bindings(t, ctx)
-	holders := x.holders(t, ctx)
 	predicted, predictedHolder := map[string]string{}, map[string]string{}
 	for _, w := range exampleWorkloads {
-		predicted[w], predictedHolder[w] = before[w].Clusters, holders[w]
+		predicted[w], predictedHolder[w] = before[w].Clusters, before[w].Holder
 	}
 	for _, d := range plan.Diff {
 		w := d.Workload.Kind + "/" + d.Workload.Namespace + "/" + d.Workload.Name
@@ -306,8 +305,8 @@ func planThenApply(t *testing.T, ctx context.Context, c lifecycleCase) {
 		}
 	}
 	for _, w := range c.kept {
-		if predictedHolder[w] != holders[w] {
-			t.Errorf("%s: plan says %q holds it afterwards, the case expects it to stay with %q\n%s", w, predictedHolder[w], holders[w], out)
+		if predictedHolder[w] != before[w].Holder {
+			t.Errorf("%s: plan says %q holds it afterwards, the case expects it to stay with %q\n%s", w, predictedHolder[w], before[w].Holder, out)
 		}
 	}
 
@@ -322,21 +321,22 @@ func planThenApply(t *testing.T, ctx context.Context, c lifecycleCase) {
 	// has a newer generation the scheduler has observed, and the scheduler has scheduled its new placement
 	// (with a controller-manager restarted for the case, an earlier write may already have raised the
 	// generation: measured once under load, the preemption case compared before the scheduler had acted).
-	var now map[string]string
+	// The holder comes from the same object as the placement: read apart, a claim
+	// the detector had just written passed for a binding whose placement the scheduler had not yet seen.
 	after := x.waitScheduled(t, ctx, func(w string, p placement) bool {
-		now = x.holders(t, ctx)
 		holder, changed := c.want[w]
-		return !changed || (now[w] == holder && (holder == "" || p.Generation > before[w].Generation && p.PlacementApplied))
+		return !changed || (p.Holder == holder && (holder == "" || p.Generation > before[w].Generation && p.PlacementApplied))
 	})
 	for _, w := range exampleWorkloads {
-		if now[w] != predictedHolder[w] {
-			t.Errorf("%s: plan says %q holds it, Karmada's detector gave it to %q", w, predictedHolder[w], now[w])
+		now := after[w].Holder
+		if now != predictedHolder[w] {
+			t.Errorf("%s: plan says %q holds it, Karmada's detector gave it to %q", w, predictedHolder[w], now)
 		}
 		if got := after[w].Clusters; got != predicted[w] {
 			t.Errorf("%s:\n  plan:              [%s] held by %q\n  karmada-scheduler: [%s] held by %q", w, predicted[w],
-				predictedHolder[w], got, now[w])
+				predictedHolder[w], got, now)
 		}
-		t.Logf("%s: [%s] -> [%s] held by %q (plan: [%s] held by %q)", w, before[w].Clusters, after[w].Clusters, now[w],
+		t.Logf("%s: [%s] -> [%s] held by %q (plan: [%s] held by %q)", w, before[w].Clusters, after[w].Clusters, now,
 			predicted[w], predictedHolder[w])
 	}
 }
@@ -425,16 +425,6 @@ func (x *examples) content(t *testing.T, spec string) string {
 	}
 	t.Fatalf("no Deployment %s in %s", workload, name)
 	return ""
-}
-
-// holders is the policy holding each example workload's binding, as plan names it ("" for none).
-func (x *examples) holders(t *testing.T, ctx context.Context) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	for _, w := range exampleWorkloads {
-		out[w] = holderOf(x.binding(t, ctx, w))
-	}
-	return out
 }
 
 // holderOf is the policy a binding's claim names, as plan names it ("" for none).
