@@ -51,7 +51,7 @@ void check_warnings(const doc::value& response)
         invariant_failed(name, "response.warnings is not a short array");
     for (const doc::value& w : warnings->items()) {
         if (!w.is_string() || w.text().empty() || utf8_chars(w.text()) > admission::max_warning_chars)
-            invariant_failed(name, "a warning is empty or longer than 120 characters");
+            invariant_failed(name, "a warning is empty or longer than max_warning_chars characters");
         for (const char c : w.text())
             if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F)
                 invariant_failed(name, "a warning holds a control character");

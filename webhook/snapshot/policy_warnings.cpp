@@ -11,7 +11,8 @@ namespace kpw::snapshot {
 namespace {
 
 // "Deployment shop/web unschedulable: local-idc: failed to scale up: Clusters available replicas 6 are not enough to schedule."
-// The warning header allows 120 characters, so the reason comes right after the workload's name.
+// The docs ask warnings to keep to 120 characters where possible, so the reason comes right after the
+// workload's name.
 std::string unschedulable_text(const model::workload& w, const scheduling::decision& d)
 {
     // With one term its reason is the whole story; with several the first group's reason says most.

@@ -269,21 +269,30 @@ func checkDenial(t *testing.T, res, upstream result, out string) bool {
 	return false
 }
 
+// maxWarningRunes is serve's cap on one warning: kube-apiserver's own per-warning cut (truncateItemRunes).
+const maxWarningRunes = 256
+
 // servedWarning is the Warning: line serve sends for a warning: "field: message", control characters as
-// spaces, cut at the API server's 120 characters (webhook/admission/response.cpp clean_warning), trimmed.
+// spaces, trimmed; a longer one cut at the last space that leaves a quarter of the room or more (else hard)
+// to make room for "…" (webhook/admission/response.cpp clean_warning).
 func servedWarning(field, message string) string {
 	text := message
 	if field != "" {
 		text = field + ": " + message // field.Warning's str()
 	}
 	runes := []rune(text)
-	if len(runes) > 120 {
-		runes = runes[:120]
-	}
 	for i, r := range runes {
 		if unicode.IsControl(r) {
 			runes[i] = ' '
 		}
+	}
+	if len(runes) > maxWarningRunes {
+		room := string(runes[:maxWarningRunes-1]) // what fits beside "…"
+		cut := len(room)
+		if space := strings.LastIndexByte(room, ' '); space >= len(room)-len(room)/4 {
+			cut = space
+		}
+		runes = []rune(strings.TrimRight(room[:cut], " ") + "…")
 	}
 	return strings.Trim(string(runes), " ")
 }

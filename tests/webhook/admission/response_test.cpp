@@ -48,17 +48,44 @@ TEST_CASE("warnings become single lines without control characters")
     CHECK(r.warnings[1] == "trimmed");
 }
 
-TEST_CASE("warnings are cut at 120 characters without splitting a UTF-8 sequence")
+TEST_CASE("a warning of up to max_warning_chars characters passes whole")
 {
-    std::string long_ascii(200, 'a');
-    std::string long_utf8;
-    for (int i = 0; i < 130; ++i)
+    std::string words;
+    while (words.size() + 5 <= max_warning_chars)
+        words += "word ";
+    words += std::string(max_warning_chars - words.size(), 'x');
+    REQUIRE(words.size() == max_warning_chars);
+    const response r = with_warnings(allowed(), {words});
+    REQUIRE(r.warnings.size() == 1);
+    CHECK(r.warnings[0] == words);
+}
+
+TEST_CASE("a longer warning is cut at a space and ends with an ellipsis")
+{
+    std::string words;
+    while (words.size() < 2 * max_warning_chars)
+        words += "seven. ";
+    const response r = with_warnings(allowed(), {words});
+    REQUIRE(r.warnings.size() == 1);
+    const std::string& w = r.warnings[0];
+    REQUIRE(w.ends_with("seven.\xe2\x80\xa6"));
+    CHECK(w.size() - 3 + 1 <= max_warning_chars); // bytes = characters but for the 3-byte ellipsis
+    CHECK(w.size() - 3 + 1 > max_warning_chars - 7); // no more than a word's room lost
+    CHECK(words.starts_with(w.substr(0, w.size() - 3)));
+}
+
+TEST_CASE("a long token is cut hard, without splitting a UTF-8 sequence")
+{
+    std::string long_ascii(max_warning_chars + 80, 'a');
+    std::string long_utf8 = "x ";
+    for (std::size_t i = 0; i < max_warning_chars + 10; ++i)
         long_utf8 += "\xc3\xa9"; // é: 2 bytes, 1 character
     const response r = with_warnings(allowed(), {long_ascii, long_utf8});
     REQUIRE(r.warnings.size() == 2);
-    CHECK(r.warnings[0].size() == 120);
-    CHECK(r.warnings[1].size() == 240);
-    CHECK(r.warnings[1].substr(238) == "\xc3\xa9");
+    CHECK(r.warnings[0] == std::string(max_warning_chars - 1, 'a') + "\xe2\x80\xa6");
+    // "x " then max_warning_chars - 3 é and the ellipsis: the early space is too far back to cut at.
+    CHECK(r.warnings[1].size() == 2 + 2 * (max_warning_chars - 3) + 3);
+    CHECK(r.warnings[1].ends_with("\xc3\xa9\xe2\x80\xa6"));
 }
 
 TEST_CASE("duplicate and empty warnings are dropped and the count is bounded")

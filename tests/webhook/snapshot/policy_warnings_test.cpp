@@ -118,9 +118,10 @@ TEST_CASE("a known workload the policy would leave unschedulable is a warning, t
     check_same_verdict(res, plain);
     const auto extra = added(res, plain);
     REQUIRE(extra.size() == 1);
-    // Karmada's "failed to scale up: " prefix makes the reason longer than the 120-character warning cap.
+    // Karmada's condition text whole (longer than the 120 characters the docs suggest; kube-apiserver
+    // passes it whole).
     CHECK(extra[0] == "Deployment production/checkout unschedulable: local-idc: "
-                      "failed to scale up: Clusters available replicas 6 are not enoug");
+                      "failed to scale up: Clusters available replicas 6 are not enough to schedule.");
     for (const auto& w : res.warnings) {
         CHECK(w.size() <= max_warning_chars); // ASCII here: bytes = characters
         CHECK(std::none_of(w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }));
