@@ -92,6 +92,17 @@ struct cluster {
     position where; // the object's start in its file (0 when built in memory)
 };
 
+// The model Karmada v1.18's estimator uses for `grade`: general.go buildModelNodes keys the capacities by
+// grade, so a later model of a grade replaces an earlier one (validation only refuses equal grades side by
+// side). nullptr when no model has the grade.
+inline const resource_model* model_of_grade(const cluster& c, std::int64_t grade)
+{
+    for (auto m = c.resource_models.rbegin(); m != c.resource_models.rend(); ++m)
+        if (m->grade == grade)
+            return &*m;
+    return nullptr;
+}
+
 // meta.SetStatusCondition by type (replace or append), keeping `ready` and `complete_api_enablements`
 // in step with the list.
 inline void set_condition(cluster& c, const condition& cond)

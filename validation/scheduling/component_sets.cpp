@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "base/go_int.hpp"
 #include "model/components.hpp"
@@ -34,9 +35,10 @@ void put(std::vector<std::int64_t>& v, int id, std::int64_t value)
     v[static_cast<std::size_t>(id)] = value;
 }
 
-// karmada general.go buildModelNodes: grades of spec.resourceModels in ascending order, with the summed
-// allocatableModelings count of that grade; capacity = each range's min (util.NewResource keeps cpu,
-// memory, ephemeral-storage and scalar resources), pods 110. A negative count fails the build.
+// karmada general.go buildModelNodes: grades of spec.resourceModels in ascending order (each once, with
+// its last model: model::model_of_grade), with the summed allocatableModelings count of that grade;
+// capacity = each range's min (util.NewResource keeps cpu, memory, ephemeral-storage and scalar
+// resources), pods 110. A negative count fails the build.
 void prepare_grades(const model::cluster& c, resource_table& table, set_cluster& out)
 {
     out.models_build = !c.resource_models.empty();
@@ -46,12 +48,12 @@ void prepare_grades(const model::cluster& c, resource_table& table, set_cluster&
             out.models_build = false;
         count[m.grade] = go::add(count[m.grade], m.count);
     }
-    std::vector<const model::resource_model*> models;
+    std::set<std::int64_t> grades; // ascending, each once
     for (const auto& m : c.resource_models)
-        models.push_back(&m);
-    std::stable_sort(models.begin(), models.end(), [](auto* a, auto* b) { return a->grade < b->grade; });
-    for (const auto* m : models) {
-        auto n = count.find(m->grade);
+        grades.insert(m.grade);
+    for (const std::int64_t grade : grades) {
+        const model::resource_model* m = model::model_of_grade(c, grade);
+        auto n = count.find(grade);
         if (n == count.end() || n->second <= 0)
             continue;
         set_cluster::grade g;

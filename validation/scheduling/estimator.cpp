@@ -39,9 +39,8 @@ void prepare_models(const model::cluster& c, const model::resource_summary& s, r
             out.nodes.clear();
             return;
         }
-        auto grade = std::find_if(c.resource_models.begin(), c.resource_models.end(),
-                                  [&](const model::resource_model& r) { return r.grade == m.grade; });
-        if (m.count == 0 || grade == c.resource_models.end())
+        const model::resource_model* grade = model::model_of_grade(c, m.grade);
+        if (m.count == 0 || grade == nullptr)
             continue;
         prepared_cluster::node_group g;
         // Bounded so that an absurd node count cannot overflow; the result is capped at MaxInt32 anyway.
