@@ -77,10 +77,18 @@ std::int64_t model_estimate(const prepared_cluster& c, const prepared_request& r
 // 0 counts as 1, no request as MaxInt64), summed in wrapping int64. nullopt: a requested resource no model
 // defines (the error that sends Karmada to the summary). Karmada walks the request in Go's random map order
 // and returns at the first resource that decides; here, in name order. An index past a short list (a model
-// without that resource, fewer allocatableModelings than models) makes karmada-scheduler panic; here it
-// reads as a count of 0 or a minimum of 0.
-std::optional<std::int64_t> legacy_model_estimate(const prepared_cluster& c, const prepared_request& r)
+// without that resource, fewer allocatableModelings than models) makes karmada-scheduler panic: the first
+// such index goes to `panic` (when given), and the walk goes on reading it as a count or minimum of 0.
+std::optional<std::int64_t> legacy_model_estimate(const prepared_cluster& c, const prepared_request& r,
+                                                  index_panic* panic = nullptr)
 {
+    auto past = [&](std::size_t index, std::size_t length) {
+        if (index < length)
+            return false;
+        if (panic != nullptr && panic->length < 0)
+            *panic = {static_cast<std::int64_t>(index), static_cast<std::int64_t>(length)};
+        return true;
+    };
     const auto& l = c.legacy;
     auto minimums = [&](int id) -> const std::vector<quantity>* {
         for (const auto& [rid, list] : l.minimums)
@@ -101,13 +109,13 @@ std::optional<std::int64_t> legacy_model_estimate(const prepared_cluster& c, con
     }
     std::int64_t total = 0;
     for (std::size_t i = first; i < l.models; ++i) {
-        std::int64_t count = i < l.counts.size() ? l.counts[i] : 0;
+        std::int64_t count = past(i, l.counts.size()) ? 0 : l.counts[i];
         if (count == 0)
             continue;
         std::int64_t per = std::numeric_limits<std::int64_t>::max();
         for (const auto& a : r.amounts) {
             const auto* list = minimums(a.id);
-            std::int64_t have = list != nullptr && i < list->size() ? units(a.id, (*list)[i]) : 0;
+            std::int64_t have = list != nullptr && !past(i, list->size()) ? units(a.id, (*list)[i]) : 0;
             per = std::min(per, have / a.value);
         }
         if (per == 0)
@@ -254,6 +262,25 @@ estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
     int bound = -1;
     std::int64_t fit = summary_estimate(c, r, bound);
     return capped(fit, estimate_source::summary, bound);
+}
+
+std::optional<index_panic> general_estimate_panic(const prepared_cluster& c, const prepared_request& r)
+{
+    // general_estimate's way to the legacy models, where it stops before them (no summary, no pods left, no
+    // requirements, a resource no cluster defines).
+    if (!c.has_summary || c.pods_left <= 0 || !r.has_requirements || r.unknown_resource)
+        return std::nullopt;
+    if (!(r.models_enabled && r.legacy_models && c.legacy.present))
+        return std::nullopt;
+    index_panic panic;
+    if (!legacy_model_estimate(c, r, &panic) || panic.length < 0)
+        return std::nullopt;
+    return panic;
+}
+
+std::string index_panic::str() const
+{
+    return "runtime error: index out of range [" + std::to_string(index) + "] with length " + std::to_string(length);
 }
 
 std::string bound_by(const estimate& e, const prepared_request& r, const resource_table& table)

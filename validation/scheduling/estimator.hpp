@@ -105,6 +105,20 @@ prepared_request prepare_request(const model::workload& workload, const resource
 // when spec.resourceModels and allocatableModelings both exist (and build); otherwise the summary.
 estimate general_estimate(const prepared_cluster& cluster, const prepared_request& request);
 
+// Go's runtime panic of an index past a slice's end: "index out of range [index] with length length".
+struct index_panic {
+    std::int64_t index = 0;
+    std::int64_t length = -1; // -1: none
+    std::string str() const;
+};
+
+// Where general_estimate's answer is Karmada's crash instead: v1.16.0/v1.17.1's
+// getMaximumReplicasBasedOnResourceModels (general.go:427-463 of v1.17.1) indexes allocatableModelings by
+// model position and each resource's range minimums by model position, so fewer allocatableModelings than
+// models, or a model without a requested resource, panic karmada-scheduler when the walk reaches them (a
+// Cluster Karmada's validation admits). nullopt when the estimate is an answer.
+std::optional<index_panic> general_estimate_panic(const prepared_cluster& cluster, const prepared_request& request);
+
 // What bounds an estimate, for explain output: "cpu", "memory", "pods", "nvidia.com/gpu",
 // "resource models", "no resourceSummary", "nvidia.com/gpu (offered by no cluster)".
 std::string bound_by(const estimate& e, const prepared_request& request, const resource_table& table);

@@ -323,6 +323,12 @@ selection select_clusters(std::vector<candidate> ordered, const model::placement
 
 panic_advice advice_for_panic(std::string_view runtime_error)
 {
+    if (runtime_error.starts_with("runtime error: index out of range"))
+        return {"before v1.18.0 the general estimator reads allocatableModelings and each requested resource's "
+                "model minimums by model position, and this Cluster has fewer allocatableModelings than "
+                "resourceModels (which Karmada's validation admits) or a model without a requested resource",
+                "upgrade Karmada to v1.18 or later, or give the Cluster an allocatableModelings entry per model and "
+                "every model the same resources"};
     if (runtime_error == divide_by_zero_panic)
         return {"Karmada's webhook admits this placement: before v1.17.0, calcGroupScoreForDuplicate divides by "
                 "the clusters of a zone, region or provider group that hold every replica, and a group holds none",

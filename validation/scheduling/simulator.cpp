@@ -142,6 +142,17 @@ attempt try_term(const run& r, const filter_scope& scope)
     } else {
         a.feasible = candidates_of(r, f, a.estimators.accurate);
     }
+    if (r.estimates() && !r.sets) {
+        // Karmada estimates first (generateClustersInfo's calAvailableReplicas), then selects: a crash of the
+        // general estimator comes before any of selection's.
+        for (const auto& p : f.feasible)
+            if (const auto crash = general_estimate_panic(r.snap.prepared(p.index), r.request)) {
+                a.stage = failure_stage::selection;
+                a.chosen.panic = crash->str();
+                a.error = karmada_panic_text(a.chosen.panic, " estimating cluster " + r.snap.clusters()[p.index].name);
+                return a;
+            }
+    }
     a.chosen = select_clusters(a.feasible, r.placement, strategy_of(r.placement), replicas_to_select(r), release_of(r));
     if (!a.chosen.panic.empty()) {
         a.stage = failure_stage::selection;
