@@ -29,9 +29,17 @@ constexpr std::int32_t add32(std::int32_t a, std::int64_t b)
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
 }
 
+// Go's int32(x) of an int64: its low 32 bits (Karmada's estimators convert their int64 answers so).
+constexpr std::int32_t int32(std::int64_t v)
+{
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(v)));
+}
+
 static_assert(add(INT64_MAX, 1) == INT64_MIN);
 static_assert(sub(INT64_MIN, 1) == INT64_MAX);
 static_assert(mul(INT64_MAX, 4) == -4);
 static_assert(add32(INT32_MAX, 1) == INT32_MIN);
+static_assert(int32(5000000000) == 705032704);
+static_assert(int32(4294967295) == -1);
 
 } // namespace kpw::go

@@ -41,7 +41,9 @@ available_estimate estimate_available(const snapshot& snap, std::size_t index, c
 {
     available_estimate out;
     out.general = general_estimate(snap.prepared(index), request);
-    out.replicas = out.general.replicas;
+    // calAvailableReplicas skips any estimator's UnauthenticReplica, the general estimator's too (a wrapped
+    // int32, or v1.16/v1.17's models summing to -1): the cluster keeps MaxInt32 then.
+    out.replicas = out.general.replicas == unauthentic_replica ? unlimited_replicas : out.general.replicas;
     const prepared_member* member = accurate ? snap.member(index) : nullptr;
     if (member == nullptr)
         return out;

@@ -43,7 +43,7 @@ void prepare_models(const model::cluster& c, const model::resource_summary& s, r
         if (m.count == 0 || grade == nullptr)
             continue;
         prepared_cluster::node_group g;
-        // Bounded so that an absurd node count cannot overflow; the result is capped at MaxInt32 anyway.
+        // Bounded so that an absurd node count cannot overflow; the simulator places at most MaxInt32 anyway.
         g.count = std::min<std::int64_t>(m.count, std::int64_t(1) << 32);
         for (const auto& r : grade->ranges) {
             int id = table.intern(r.name);
@@ -145,9 +145,12 @@ std::int64_t summary_estimate(const prepared_cluster& c, const prepared_request&
     return fit;
 }
 
-estimate capped(std::int64_t v, estimate_source source, int bound = -1)
+// maxAvailableReplicas returns int32(maximumReplicas): Go's conversion keeps the low 32 bits, so pods or
+// replicas past MaxInt32 (a hand-written summary) wrap, possibly to -1, which calAvailableReplicas then
+// skips as UnauthenticReplica (available.cpp).
+estimate converted(std::int64_t v, estimate_source source, int bound = -1)
 {
-    return {static_cast<std::int32_t>(std::clamp<std::int64_t>(v, 0, unlimited_replicas)), source, bound};
+    return {go::int32(v), source, bound};
 }
 
 } // namespace
@@ -234,7 +237,7 @@ estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
     if (c.pods_left <= 0)
         return {0, estimate_source::no_pods_left};
     if (!r.has_requirements)
-        return capped(c.pods_left, estimate_source::pods_only);
+        return converted(c.pods_left, estimate_source::pods_only);
     const bool legacy = r.models_enabled && r.legacy_models && c.legacy.present;
     const bool graded = r.models_enabled && c.use_models;
     if (legacy && r.unknown_resource)
@@ -244,24 +247,24 @@ estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
         // below the pods left, converted to int32 as it is (negative or wrapped), else the pods left.
         if (auto models = legacy_model_estimate(c, r)) {
             if (*models < c.pods_left)
-                return {static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(*models))),
-                        estimate_source::resource_models};
-            return capped(c.pods_left, estimate_source::resource_models, resource_table::pods);
+                return converted(*models, estimate_source::resource_models);
+            return converted(c.pods_left, estimate_source::resource_models, resource_table::pods);
         }
         int bound = -1;
         std::int64_t fit = summary_estimate(c, r, bound);
-        return capped(fit, estimate_source::summary, bound);
+        return converted(fit, estimate_source::summary, bound);
     }
     if (r.unknown_resource)
         return {0, graded ? estimate_source::resource_models : estimate_source::summary, -1};
     if (graded) {
-        std::int64_t models = model_estimate(c, r);
-        return models < c.pods_left ? capped(models, estimate_source::resource_models)
-                                    : capped(c.pods_left, estimate_source::resource_models, resource_table::pods);
+        // SimulateScheduling(..., math.MaxInt32) places at most MaxInt32 replicas.
+        std::int64_t models = std::min<std::int64_t>(model_estimate(c, r), unlimited_replicas);
+        return models < c.pods_left ? converted(models, estimate_source::resource_models)
+                                    : converted(c.pods_left, estimate_source::resource_models, resource_table::pods);
     }
     int bound = -1;
     std::int64_t fit = summary_estimate(c, r, bound);
-    return capped(fit, estimate_source::summary, bound);
+    return converted(fit, estimate_source::summary, bound);
 }
 
 std::optional<index_panic> general_estimate_panic(const prepared_cluster& c, const prepared_request& r)

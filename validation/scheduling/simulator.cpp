@@ -137,8 +137,13 @@ attempt try_term(const run& r, const filter_scope& scope)
         drop_failed_calls(a.estimators, *r.sets, r.snap, f.feasible);
     if (shape != nullptr && r.estimates() && !r.sets) {
         auto& memo = cache->estimates_for(r.request, a.estimators.accurate);
-        a.feasible = candidates_of(r, f, cache->first_order(*shape, memo, r.request, a.estimators.accurate), memo,
-                                   a.estimators.accurate);
+        const auto& order = cache->first_order(*shape, memo, r.request, a.estimators.accurate);
+        // The shared order ranks the estimates as the estimators answer; a MaxInt32 among them becomes each
+        // workload's own spec.replicas (candidate_maker), which re-ranks it: then this workload sorts alone.
+        const bool shared = std::none_of(order.begin(), order.end(),
+                                         [&](const group_filter::pass& p) { return memo[p.index] == unlimited_replicas; });
+        a.feasible = shared ? candidates_of(r, f, order, memo, a.estimators.accurate)
+                            : candidates_of(r, f, a.estimators.accurate);
     } else {
         a.feasible = candidates_of(r, f, a.estimators.accurate);
     }

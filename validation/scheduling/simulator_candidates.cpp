@@ -37,6 +37,11 @@ struct candidate_maker {
                                 : r.sets    ? r.sets->available(p.index, accurate)
                                 : memo      ? r.opts.filters->estimate_for(*memo, p.index, r.request, accurate)
                                             : estimate_available(r.snap, p.index, r.request, accurate).replicas;
+        // calAvailableReplicas "avoids overflow": a cluster still at its MaxInt32 boundary (every estimator
+        // skipped as UnauthenticReplica, or an answer of MaxInt32) gets spec.replicas (core/util.go:101-106 of
+        // v1.18.2, the same before). Component sets have their own (job_sets::available).
+        if (r.estimates() && !r.sets && estimate == unlimited_replicas)
+            estimate = r.w.replicas;
         std::int32_t current = locality ? current_of(r.previous, rank) : 0;
         const std::int64_t available = std::int64_t(estimate) + std::max(current, 0);
         return {&r.snap.clusters()[p.index], p.tier, available, rank, estimate, current, targeted(rank) ? 100 : 0,

@@ -117,7 +117,19 @@ TEST_CASE("pods left are subtracted in Go int64: a count past its range wraps as
     CHECK(e.replicas == 0);
     CHECK(e.source == estimate_source::no_pods_left);
     c.resource_summary->allocated["pods"] = q("1");
-    CHECK(general_estimate(c, requesting({})).replicas == scheduling::unlimited_replicas); // capped at MaxInt32
+    // maxAvailableReplicas returns int32(2^63-2): Go keeps the low 32 bits, -2 (not MaxInt32).
+    CHECK(general_estimate(c, requesting({})).replicas == -2);
+}
+
+TEST_CASE("an estimate past MaxInt32 is converted as Go's int32() does, not clamped")
+{
+    auto c = summary_example();
+    c.resource_summary->allocatable["pods"] = q("5000000007");
+    c.resource_summary->allocated.clear();
+    c.resource_summary->allocating.clear();
+    CHECK(general_estimate(c, requesting({})).replicas == 705032711); // 5000000007 - 2^32
+    c.resource_summary->allocatable["pods"] = q("4294967295");
+    CHECK(general_estimate(c, requesting({})).replicas == -1); // UnauthenticReplica: calAvailableReplicas skips it
 }
 
 TEST_CASE("missing pieces give 0: no summary, no allocatable pods, a requested resource not allocatable")
