@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/release_fields.hpp"
 
-#include "model/binding_decode.hpp"
-#include "model/encode.hpp"
+#include <algorithm>
+#include <cctype>
+
+#include "doc/load.hpp"
 
 namespace kpw::model {
 
@@ -21,15 +23,47 @@ bool drop_fields_of_later_releases(placement& p, settings::karmada_release relea
     return dropped;
 }
 
+namespace {
+
+// Whether a JSON member name is `field` as json.Unmarshal matches names: ASCII case folded.
+bool names_field(std::string_view name, std::string_view field)
+{
+    return name.size() == field.size() && std::equal(name.begin(), name.end(), field.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+           });
+}
+
+bool erase_field(doc::value& object, std::string_view field)
+{
+    return std::erase_if(object.members(), [&](const doc::value::member& m) { return names_field(m.first, field); }) > 0;
+}
+
+} // namespace
+
 void as_stored_by(binding& b, settings::karmada_release release)
 {
     if (b.placement)
         drop_fields_of_later_releases(*b.placement, release);
-    auto applied = decode_applied_placement(b);
-    if (!applied || !*applied)
-        return; // absent, or not JSON: the scheduler reads it as it is (placementChanged)
-    if (drop_fields_of_later_releases(**applied, release))
-        b.annotations[std::string(applied_placement_annotation)] = go_json(**applied);
+    // The annotation is a string the API server keeps whole; the release's scheduler unmarshals it into its
+    // own Placement, which has no member for a later release's field. Those members go; the rest stays as
+    // written (re-encoding the decoded placement would turn an explicit `[]` into an absent list, which
+    // placementChanged's reflect.DeepEqual tells apart).
+    auto it = b.annotations.find(std::string(applied_placement_annotation));
+    if (it == b.annotations.end() || it->second.empty())
+        return;
+    auto json = doc::parse_json(it->second);
+    if (!json || !json->is_mapping())
+        return; // not a JSON object: the scheduler reads it as it is (placementChanged)
+    bool dropped = false;
+    if (!settings::has(release, settings::changes::overflow_affinities))
+        for (auto& [name, terms] : json->members())
+            if (names_field(name, "clusterAffinities"))
+                for (auto& term : terms.items())
+                    dropped = erase_field(term, "overflowAffinities") || dropped;
+    if (!settings::has(release, settings::changes::workload_affinity))
+        dropped = erase_field(*json, "workloadAffinity") || dropped;
+    if (dropped)
+        it->second = doc::to_json(*json);
 }
 
 } // namespace kpw::model

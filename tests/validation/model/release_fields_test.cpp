@@ -61,3 +61,19 @@ TEST_CASE("v1.17 stores a binding without overflow tiers, in spec and in the app
     CHECK(kept.placement->cluster_affinities[0].overflow_affinities.explicitly_empty);
     CHECK(kept.annotations.at("policy.karmada.io/applied-placement") == annotation);
 }
+
+TEST_CASE("the annotation loses only the later release's members, the rest stays as written")
+{
+    model::binding b = binding_with_tiers();
+    b.annotations["policy.karmada.io/applied-placement"] =
+        R"({"clusterAffinities":[{"affinityName":"a","clusterNames":[],"OverflowAffinities":[{"affinityName":"b"}]}],)"
+        R"("workloadAffinity":{"affinity":{"groupByLabelKey":"app"}},"zz":1})";
+    model::as_stored_by(b, settings::karmada_release::v1_16_0);
+    // json.Unmarshal folds case; an explicit [] and members lint does not know stay as they were.
+    CHECK(b.annotations.at("policy.karmada.io/applied-placement") ==
+          R"({"clusterAffinities":[{"affinityName":"a","clusterNames":[]}],"zz":1})");
+    auto applied = model::decode_applied_placement(b);
+    REQUIRE(applied.ok());
+    REQUIRE(applied->has_value());
+    CHECK((*applied)->cluster_affinities[0].cluster_affinity.cluster_names.explicitly_empty);
+}
