@@ -286,12 +286,66 @@ func (g *gen) clusterObject(c cluster) *Node {
 		}
 		spec.Pairs = append(spec.Pairs, &Pair{Key: "taints", Value: taints})
 	}
-	models := g.chance(0.3)
-	if models {
-		spec.Pairs = append(spec.Pairs, &Pair{Key: "resourceModels", Value: resourceModels()})
+	var models *modelShape
+	if g.chance(0.3) {
+		models = g.modelShape()
+		spec.Pairs = append(spec.Pairs, &Pair{Key: "resourceModels", Value: models.resourceModels()})
 	}
 	return M("apiVersion", "cluster.karmada.io/v1alpha1", "kind", "Cluster",
 		"metadata", M("name", c.name, "labels", labels), "spec", spec, "status", g.clusterStatus(models))
+}
+
+// modelShape is a cluster's resource models: the grade of each of the three models in spec order and the
+// allocatableModelings entries (grade, count) the status reports.
+type modelShape struct {
+	grades    [3]int
+	modelings [][2]int
+	lastMax   bool // the last model's maxima are MaxInt64, as Karmada's validation asks
+}
+
+// modelShape: mostly grades 0, 1, 2 with one entry each, as the cluster-status controller writes them;
+// otherwise the shapes Karmada's validation admits or a hand-written Cluster holds (session 29: lint read
+// them differently): grades out of order, a grade repeated apart (v1.18 uses its last model), fewer
+// entries than models (v1.16/v1.17's scheduler panics), an entry of a grade no model has, one grade
+// reported twice (summed), a negative count (v1.18 falls back to the summary).
+func (g *gen) modelShape() *modelShape {
+	m := &modelShape{grades: [3]int{0, 1, 2}, lastMax: g.chance(0.5)}
+	for i := 0; i < 3; i++ {
+		m.modelings = append(m.modelings, [2]int{i, g.between(0, 6)})
+	}
+	if !g.chance(0.35) {
+		return m
+	}
+	switch g.r.IntN(6) {
+	case 0:
+		m.grades = [3]int{2, 0, 1}
+	case 1:
+		m.grades = [3]int{0, 1, 0}
+	case 2:
+		m.modelings = m.modelings[:g.between(1, 2)]
+	case 3:
+		m.modelings[1][0] = 5
+	case 4:
+		m.modelings[2][0] = 1
+	case 5:
+		m.modelings[g.r.IntN(3)][1] = -1
+	}
+	return m
+}
+
+func (m *modelShape) resourceModels() *Node {
+	cpu := []string{"0", "1", "4", "16"}
+	mem := []string{"0", "4Gi", "16Gi", "64Gi"}
+	if m.lastMax {
+		cpu[3], mem[3] = "9223372036854775807", "9223372036854775807"
+	}
+	grades := L()
+	for i := 0; i < 3; i++ {
+		grades.Items = append(grades.Items, M("grade", m.grades[i], "ranges", L(
+			M("name", "cpu", "min", Raw(`"`+cpu[i]+`"`), "max", Raw(`"`+cpu[i+1]+`"`)),
+			M("name", "memory", "min", Raw(`"`+mem[i]+`"`), "max", Raw(`"`+mem[i+1]+`"`)))))
+	}
+	return grades
 }
 
 // enable adds kind to the apiEnablements entry of its groupVersion, or a new entry.
@@ -306,19 +360,7 @@ func enable(enablements *Node, groupVersion, kind, resource string) {
 	enablements.Items = append(enablements.Items, M("groupVersion", groupVersion, "resources", L(M("kind", kind, "name", resource))))
 }
 
-func resourceModels() *Node {
-	cpu := []string{"0", "1", "4", "16"}
-	mem := []string{"0", "4Gi", "16Gi", "64Gi"}
-	grades := L()
-	for i := 0; i < 3; i++ {
-		grades.Items = append(grades.Items, M("grade", i, "ranges", L(
-			M("name", "cpu", "min", Raw(`"`+cpu[i]+`"`), "max", Raw(`"`+cpu[i+1]+`"`)),
-			M("name", "memory", "min", Raw(`"`+mem[i]+`"`), "max", mem[i+1]))))
-	}
-	return grades
-}
-
-func (g *gen) clusterStatus(models bool) *Node {
+func (g *gen) clusterStatus(models *modelShape) *Node {
 	status := M()
 	if g.chance(0.9) {
 		apps := L(M("kind", "Deployment", "name", "deployments"))
@@ -367,15 +409,21 @@ func (g *gen) clusterStatus(models bool) *Node {
 	if g.chance(0.85) {
 		cpu := g.between(2, 64)
 		mem := g.between(4, 256)
+		// Now and then a pod count past int32 (session 29: maxAvailableReplicas returns int32(), which wraps,
+		// and 2^32-1 wraps to -1, the UnauthenticReplica calAvailableReplicas skips).
+		pods := "110"
+		if g.chance(0.02) {
+			pods = pick(g, []string{"2147483648", "4294967295", "4294967299"})
+		}
 		summary := M("allocatable", M("cpu", Raw(fmt.Sprintf(`"%d"`, cpu)), "memory", fmt.Sprintf("%dGi", mem),
-			"pods", Raw(`"110"`), "nvidia.com/gpu", g.maybe(0.2, Raw(fmt.Sprintf(`"%d"`, g.between(0, 16))))),
+			"pods", Raw(`"`+pods+`"`), "nvidia.com/gpu", g.maybe(0.2, Raw(fmt.Sprintf(`"%d"`, g.between(0, 16))))),
 			"allocated", M("cpu", fmt.Sprintf("%dm", g.between(0, cpu*1000)), "memory", fmt.Sprintf("%dGi", g.between(0, mem)),
 				"pods", Raw(fmt.Sprintf(`"%d"`, g.between(0, 110)))),
 			"allocating", g.maybe(0.2, M("cpu", fmt.Sprintf("%dm", g.between(0, 2000)))))
-		if models {
+		if models != nil {
 			modelings := L()
-			for i := 0; i < 3; i++ {
-				modelings.Items = append(modelings.Items, M("grade", i, "count", g.between(0, 6)))
+			for _, e := range models.modelings {
+				modelings.Items = append(modelings.Items, M("grade", e[0], "count", e[1]))
 			}
 			summary.Pairs = append(summary.Pairs, &Pair{Key: "allocatableModelings", Value: modelings})
 		}
