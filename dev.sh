@@ -566,6 +566,9 @@ conformance_check() {
   # lint's table of the built-in kinds' Go types must be what client-go's types give (regenerate with
   # build-oracle/gotypes > validation/schema/kubernetes-types.json after a Kubernetes upgrade).
   step kubernetes-types "$oracle_dir/gotypes" -check validation/schema/kubernetes-types.json
+  # The harness's own Go tests (the comparer's judgements, the generator, the oracle's adapters, table tests
+  # mostly), on the default release's module: about 20 s once the oracle is built.
+  step conformance-go-tests env -C tests/conformance go test -count=1 -tags kubernetes_protomessage_one_more_release ./...
   step conformance-cases conformance --corpus-limit -1 --known tests/conformance/known-divergences.txt
   grep -E '^(KNOWN|conformance:)' "$log_dir/conformance-cases.log" >&2
   # A fixed-seed generated batch (issue 25 §2): 2,000 admission cases in 10 packs, about 15 s.
