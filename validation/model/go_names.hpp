@@ -2,6 +2,8 @@
 // Go type names of the API structs, as encoding/json prints them in unmarshal errors.
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,6 +17,15 @@ namespace kpw::model {
 inline std::string_view json_value_word(const doc::value& v)
 {
     return v.is_bool() ? "bool" : v.is_number() ? "number" : doc::type_name(v.kind());
+}
+
+// Whether encoding/json's Unmarshal takes the JSON member `name` for the field `field`: names match with ASCII
+// case folded (Go folds a few Unicode letters too, which no field name of these types holds).
+inline bool json_names_field(std::string_view name, std::string_view field)
+{
+    return std::equal(name.begin(), name.end(), field.begin(), field.end(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    });
 }
 
 // Go package-qualified names of the API structs, for "of type v1alpha1.Placement" and "Go struct field X.".

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/release_fields.hpp"
 
-#include <algorithm>
-#include <cctype>
+#include <vector>
 
 #include "doc/load.hpp"
+#include "model/go_names.hpp"
 
 namespace kpw::model {
 
@@ -25,17 +25,9 @@ bool drop_fields_of_later_releases(placement& p, settings::karmada_release relea
 
 namespace {
 
-// Whether a JSON member name is `field` as json.Unmarshal matches names: ASCII case folded.
-bool names_field(std::string_view name, std::string_view field)
-{
-    return name.size() == field.size() && std::equal(name.begin(), name.end(), field.begin(), [](char a, char b) {
-               return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-           });
-}
-
 bool erase_field(doc::value& object, std::string_view field)
 {
-    return std::erase_if(object.members(), [&](const doc::value::member& m) { return names_field(m.first, field); }) > 0;
+    return std::erase_if(object.members(), [&](const doc::value::member& m) { return json_names_field(m.first, field); }) > 0;
 }
 
 } // namespace
@@ -57,7 +49,7 @@ void as_stored_by(binding& b, settings::karmada_release release)
     bool dropped = false;
     if (!settings::has(release, settings::changes::overflow_affinities))
         for (auto& [name, terms] : json->members())
-            if (names_field(name, "clusterAffinities"))
+            if (json_names_field(name, "clusterAffinities"))
                 for (auto& term : terms.items())
                     dropped = erase_field(term, "overflowAffinities") || dropped;
     if (!settings::has(release, settings::changes::workload_affinity))

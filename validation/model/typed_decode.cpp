@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 
 #include "field/error.hpp"
 #include "model/go_names.hpp"
@@ -15,13 +14,6 @@ namespace {
 
 constexpr std::string_view policy_group = "policy.karmada.io";
 constexpr std::string_view policy_version = "v1alpha1";
-
-bool equal_fold(std::string_view a, std::string_view b)
-{
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-    });
-}
 
 // Kinds Karmada's aggregated scheme (pkg/util/gclient) registers for a group/version, as far as an object
 // sent to a policy webhook may name them: policy.karmada.io/v1alpha1's (zz_generated.register.go) and the
@@ -65,8 +57,8 @@ typed_refusal typed_decode_refusal(const doc::value& object, std::string_view in
     std::string api_version, kind;
     std::string type_error;
     for (const auto& [key, v] : object.members()) {
-        const bool api = equal_fold(key, "apiVersion");
-        if (!api && !equal_fold(key, "kind"))
+        const bool api = json_names_field(key, "apiVersion");
+        if (!api && !json_names_field(key, "kind"))
             continue;
         if (v.is_null())
             continue;
