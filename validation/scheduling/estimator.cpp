@@ -230,7 +230,11 @@ prepared_request prepare_request(const model::workload& w, const resource_table&
     return out;
 }
 
-estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
+namespace {
+
+// general_estimate; `panic`, when given, gets the first index past a short list the legacy models' walk
+// reaches (general_estimate_panic), so that one path decides where Karmada's estimate goes.
+estimate estimate_of(const prepared_cluster& c, const prepared_request& r, index_panic* panic)
 {
     if (!c.has_summary)
         return {0, estimate_source::no_summary};
@@ -245,7 +249,7 @@ estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
     if (legacy) {
         // maxAvailableReplicas of v1.16.0/v1.17.1 (general.go:66-105 of v1.17.1): the models' answer when it is
         // below the pods left, converted to int32 as it is (negative or wrapped), else the pods left.
-        if (auto models = legacy_model_estimate(c, r)) {
+        if (auto models = legacy_model_estimate(c, r, panic)) {
             if (*models < c.pods_left)
                 return converted(*models, estimate_source::resource_models);
             return converted(c.pods_left, estimate_source::resource_models, resource_table::pods);
@@ -267,18 +271,18 @@ estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
     return converted(fit, estimate_source::summary, bound);
 }
 
+} // namespace
+
+estimate general_estimate(const prepared_cluster& c, const prepared_request& r)
+{
+    return estimate_of(c, r, nullptr);
+}
+
 std::optional<index_panic> general_estimate_panic(const prepared_cluster& c, const prepared_request& r)
 {
-    // general_estimate's way to the legacy models, where it stops before them (no summary, no pods left, no
-    // requirements, a resource no cluster defines).
-    if (!c.has_summary || c.pods_left <= 0 || !r.has_requirements || r.unknown_resource)
-        return std::nullopt;
-    if (!(r.models_enabled && r.legacy_models && c.legacy.present))
-        return std::nullopt;
     index_panic panic;
-    if (!legacy_model_estimate(c, r, &panic) || panic.length < 0)
-        return std::nullopt;
-    return panic;
+    (void)estimate_of(c, r, &panic);
+    return panic.length < 0 ? std::nullopt : std::optional<index_panic>(panic);
 }
 
 std::string index_panic::str() const
