@@ -147,9 +147,10 @@ attempt try_term(const run& r, const filter_scope& scope)
     } else {
         a.feasible = candidates_of(r, f, a.estimators.accurate);
     }
-    if (r.estimates() && !r.sets) {
+    if (r.estimates() && !r.sets && r.request.legacy_models) {
         // Karmada estimates first (generateClustersInfo's calAvailableReplicas), then selects: a crash of the
-        // general estimator comes before any of selection's.
+        // general estimator (only before v1.18, which reads the models by position) comes before any of
+        // selection's.
         for (const auto& p : f.feasible)
             if (const auto crash = general_estimate_panic(r.snap.prepared(p.index), r.request)) {
                 a.stage = failure_stage::selection;
