@@ -50,6 +50,7 @@ def main(argv):
     passed = failed = 0
     skips = []  # (name, reason)
     problems = []
+    failures = []  # meson tests that failed, each counted once already
     for d in argv:
         log = os.path.join(d, "meson-logs", "testlog.json")
         if not os.path.exists(log):
@@ -67,6 +68,9 @@ def main(argv):
                 skips.append((f"{d}:{entry.get('name', '?').split(' / ')[-1]}", skip_reason(entry.get("stdout"))))
             else:
                 dir_failed += 1
+                # Named again after the skips: CI keeps only the output's tail, where this must show.
+                failures.append(f"{d}: {entry.get('name', '?')} {r} (its output: {d}/test-output.txt, "
+                                f"{d}/meson-logs/testlog.txt)")
         failed += dir_failed
 
         def number(name):
@@ -102,6 +106,8 @@ def main(argv):
         else:
             print(f"dev.sh: skipped {name}: {reason}", file=sys.stderr)
             skipped += 1
+    for f in failures:
+        print(f"dev.sh: FAILED {f}", file=sys.stderr)
     for p in problems:
         print(f"dev.sh: {p}", file=sys.stderr)
     failed += len(problems)
