@@ -25,7 +25,7 @@ func GenerateChangePack(seed uint64, index, k int) *Pack {
 	p := &Pack{Seed: seed, Index: index, Snapshot: true, Change: true, Clusters: pg.clustersFile()}
 	p.Args = changeGates(pg.r, pg.chance(0.3), sideStream(seed, base|packSlot))
 	for j := 0; j < k; j++ {
-		g := &gen{r: rand.New(rand.NewPCG(seed, base|uint64(j))), side: sideStream(seed, base|uint64(j)),
+		g := &gen{r: rand.New(rand.NewPCG(seed, base|uint64(j))), side: sideStream(seed, base|uint64(j)), shapes: shapeStream(seed, base|uint64(j)),
 			clusters: pg.clusters, packed: true, scopedCPP: true, claimsByLabel: true,
 			namespaces: []string{fmt.Sprintf("s%d-a", j), fmt.Sprintf("s%d-b", j)}, idBase: 10 * j, rescheduleChance: 0.7}
 		ch := rand.New(rand.NewPCG(seed^changeSalt, base|uint64(j)))

@@ -37,7 +37,7 @@ func GenerateEstimatorPack(seed uint64, index, k int) *Pack {
 		p.Args = []string{"--feature-gates=" + strings.Join(gates, ",")}
 	}
 	for j := 0; j < k; j++ {
-		g := &gen{r: rand.New(rand.NewPCG(seed, base|uint64(j))), side: sideStream(seed, base|uint64(j)),
+		g := &gen{r: rand.New(rand.NewPCG(seed, base|uint64(j))), side: sideStream(seed, base|uint64(j)), shapes: shapeStream(seed, base|uint64(j)),
 			clusters: pg.clusters, packed: true, estimator: true,
 			namespaces: []string{fmt.Sprintf("s%d-a", j), fmt.Sprintf("s%d-b", j)}, idBase: 10 * j, rescheduleChance: 0.3}
 		g.drawWorkloads()

@@ -44,7 +44,8 @@ func (c *Case) Write(dir string) error {
 // Generate is case number index of the batch seeded with seed: the same pair gives the same case on
 // every machine (math/rand/v2's PCG, and nothing else random is read).
 func Generate(seed uint64, index int) *Case {
-	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(index))), side: sideStream(seed, uint64(index))}
+	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(index))), side: sideStream(seed, uint64(index)),
+		shapes: shapeStream(seed, uint64(index))}
 	return g.generate()
 }
 
@@ -60,6 +61,7 @@ func sideStream(seed, stream uint64) *rand.Rand {
 type gen struct {
 	r         *rand.Rand
 	side      *rand.Rand // sideStream: draws added later (rescheduleTriggeredAt); nil draws from r
+	shapes    *rand.Rand // shapeStream: pod template shapes (pods.go); nil writes none
 	clusters  []cluster
 	workloads []workload
 	anchors   int
@@ -445,10 +447,12 @@ func (g *gen) workloadObject(w workload) *Node {
 		if g.estimator {
 			spec := M("containers", L(M("name", "main", "image", "registry.example/app:1", "resources", M("requests", g.estimatorRequests()))))
 			g.nodeClaim(spec)
+			g.podShape(spec)
 			return M("metadata", M("labels", M("app", w.name)), "spec", spec)
 		}
-		return M("metadata", M("labels", M("app", w.name)),
-			"spec", M("containers", L(M("name", "main", "image", "registry.example/app:1", "resources", M("requests", g.requests())))))
+		spec := M("containers", L(M("name", "main", "image", "registry.example/app:1", "resources", M("requests", g.requests()))))
+		g.podShape(spec)
+		return M("metadata", M("labels", M("app", w.name)), "spec", spec)
 	}
 	if w.shape != nil {
 		return M("apiVersion", w.apiVersion, "kind", w.kind, "metadata", meta, "spec", w.shape.spec(g, pod))

@@ -77,7 +77,10 @@ func TestGenerateReachesTheFeatures(t *testing.T) {
 		"kind: TFJob", "kind: MPIJob", "kind: RayCluster", "kind: RayJob", "apiVersion: batch.volcano.sh/v1alpha1",
 		"kind: FlinkDeployment", "kind: SparkApplication", "kind: CloneSet", "apiVersion: apps.kruise.io/v1beta1",
 		"kind: UnitedDeployment", "kind: BroadcastJob", "kind: SidecarSet", "kind: Workflow", "kind: Notebook",
-		"kind: RayService", "kind: DaemonSet", "kind: Rollout", "name: rayservices"}
+		"kind: RayService", "kind: DaemonSet", "kind: Rollout", "name: rayservices",
+		// pod shapes (pods.go)
+		"initContainers:", "restartPolicy: Always", "overhead:", "limits:", "name: second", "hugepages-2Mi:",
+		"example.com/fpga:", "cpu: \"1e3m\"", "memory: \"1G\"", "cpu: \"0\""}
 	var all strings.Builder
 	for i := 0; i < 600; i++ {
 		all.WriteString(render(Generate(1, i)))
