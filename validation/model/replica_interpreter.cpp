@@ -92,6 +92,7 @@ void template_requirements(const doc::value& tmpl, const path& at, scripted_repl
     out.has_requirements = requirements.present();
     out.request = std::move(requirements.request);
     out.claim = std::move(requirements.claim);
+    out.sidecars = std::move(requirements.sidecars);
 }
 
 // `replica = 1; if obj.spec.parallelism ~= nil then replica = obj.spec.parallelism end`.

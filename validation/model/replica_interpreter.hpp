@@ -28,6 +28,7 @@ struct scripted_replicas {
     bool has_requirements = false; // the script returned a requirements table
     replica_request request;
     std::optional<node_claim> claim;
+    std::optional<sidecar_gap> sidecars; // model/pod_requests.hpp
 };
 
 // GetReplicas of a script interpreter (spec_replicas .. ray_service; not flink, which model/components.hpp

@@ -61,6 +61,17 @@ struct interpretation_failure {
     friend bool operator==(const interpretation_failure&, const interpretation_failure&) = default;
 };
 
+// A pod spec whose init containers include sidecars (restartPolicy: Always): Karmada's AddPodRequest
+// (pkg/util/resource.go) takes them into the init containers' maximum like any other, while the member's
+// kube-scheduler (k8s.io/component-helpers resource.PodRequests) adds each sidecar to the containers, and
+// to every init container started after it. Karmada then asks less per replica than each pod needs.
+struct sidecar_gap {
+    std::vector<std::string> sidecars; // their names, in spec order
+    position where;                    // the first sidecar's restartPolicy
+    replica_request karmada;           // pod_request
+    replica_request kube_scheduler;    // PodRequests, in the same units and resources
+};
+
 struct workload {
     std::string api_version;
     std::string kind;
@@ -77,6 +88,7 @@ struct workload {
     // The pod template's nodeSelector, required node affinity and tolerations (helper.
     // GenerateNodeClaimByPodSpec); nullopt when it has none. Only karmada-scheduler-estimator reads it.
     std::optional<node_claim> claim;
+    std::optional<sidecar_gap> sidecars; // not Karmada's: what the members' kube-scheduler counts beyond `request`
     std::vector<component> components; // only for kinds with a component interpreter (§6.1)
     replica_interpreter interpreter = replica_interpreter::none; // what read replicas and requirements
     // GetReplicas' and GetComponents' failures; which one the detector meets depends on the

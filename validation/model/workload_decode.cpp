@@ -9,6 +9,7 @@
 #include "doc/locate.hpp"
 #include "model/cluster_decode.hpp"
 #include "model/components.hpp"
+#include "model/pod_requests.hpp"
 #include "model/replica_interpreter.hpp"
 #include "model/resource_scope.hpp"
 #include "schema/go_types.hpp"
@@ -16,48 +17,6 @@
 namespace kpw::model {
 
 namespace {
-
-using request_map = std::map<std::string, std::int64_t, std::less<>>;
-
-// karmada util.Resource: cpu in millicores, everything else in whole units, each rounded up.
-std::int64_t karmada_units(std::string_view name, const quantity& q)
-{
-    return name == "cpu" ? q.milli_ceil() : q.value_ceil();
-}
-
-// One container's effective requests: the API server defaults a missing request to its limit.
-request_map container_request(const doc::value& container, const field::path& at, field::error_list& errors)
-{
-    const doc::value* resources = container.find("resources");
-    auto rp = at.child("resources");
-    auto requests = read::resources(resources ? resources->find("requests") : nullptr, rp.child("requests"), errors);
-    auto limits = read::resources(resources ? resources->find("limits") : nullptr, rp.child("limits"), errors);
-    request_map out;
-    for (const auto& [name, q] : limits)
-        out[name] = karmada_units(name, q);
-    for (const auto& [name, q] : requests)
-        out[name] = karmada_units(name, q);
-    return out;
-}
-
-request_map sum_containers(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
-{
-    request_map total;
-    read::each(pod_spec.find("containers"), at.child("containers"), errors,
-               [&](const doc::value& container, const field::path& p) {
-                   for (const auto& [name, v] : container_request(container, p, errors))
-                       total[name] = go::add(total[name], v); // karmada Resource.Add: Go int64, wrapping
-               });
-    read::each(pod_spec.find("initContainers"), at.child("initContainers"), errors,
-               [&](const doc::value& container, const field::path& p) {
-                   for (const auto& [name, v] : container_request(container, p, errors))
-                       total[name] = std::max(total[name], v);
-               });
-    auto overhead = read::resources(pod_spec.find("overhead"), at.child("overhead"), errors);
-    for (const auto& [name, q] : overhead)
-        total[name] = go::add(total[name], karmada_units(name, q));
-    return total;
-}
 
 bool non_empty(const doc::value* node)
 {
@@ -129,21 +88,12 @@ bool claims_nodes(const doc::value& pod_spec)
            non_empty(pod_spec.find_path({"affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"}));
 }
 
-replica_request pod_request(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
-{
-    replica_request out;
-    for (const auto& [name, v] : sum_containers(pod_spec, at, errors))
-        if (v > 0 && (name == "cpu" || name == "memory" || name == "ephemeral-storage" || name == "pods" ||
-                      is_scalar_resource_name(name)))
-            out.emplace_back(name, v);
-    return out;
-}
-
 pod_requirements decode_pod_requirements(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
 {
     pod_requirements out;
     out.request = pod_request(pod_spec, at, errors);
     out.claim = decode_node_claim(pod_spec, at, errors);
+    out.sidecars = sidecar_gap_of(pod_spec);
     return out;
 }
 
@@ -231,6 +181,7 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
             w.request = std::move(r->request);
             w.has_requirements = r->has_requirements;
             w.claim = std::move(r->claim);
+            w.sidecars = std::move(r->sidecars);
         }
         w.replicas_failure = failure_of(object, script_errors, out.errors);
         return out;
@@ -242,6 +193,7 @@ workload_decoding decode_workload(const doc::value& object, std::string_view def
     w.has_requirements = requirements.present();
     w.request = std::move(requirements.request);
     w.claim = std::move(requirements.claim);
+    w.sidecars = std::move(requirements.sidecars);
     return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "doc/value.hpp"
 #include "field/error.hpp"
+#include "model/pod_requests.hpp" // pod_request
 #include "model/workload.hpp"
 
 namespace kpw::model {
@@ -26,17 +27,12 @@ struct workload_decoding {
 // Kinds of Karmada's component interpreter also get `components` (model/components.hpp).
 workload_decoding decode_workload(const doc::value& object, std::string_view default_namespace);
 
-// The per-replica request of a pod spec as karmada sums it (helper.GenerateReplicaRequirements):
-// limits stand in for missing requests, regular containers are summed, init containers raise the
-// per-resource maximum, overhead is added, all in Go int64 (wrapping); util.Resource.Add keeps cpu,
-// memory, ephemeral-storage, pods and scalar resources only, and ResourceList() the values above 0.
-replica_request pod_request(const doc::value& pod_spec, const field::path& at, field::error_list& errors);
-
 // helper.GenerateReplicaRequirements of a pod spec (what kube.accuratePodRequirements returns for its
 // template): the request, the node claim, and whether they make ReplicaRequirements at all.
 struct pod_requirements {
     replica_request request;
     std::optional<node_claim> claim;
+    std::optional<sidecar_gap> sidecars; // not Karmada's: what the members' kube-scheduler counts beyond it
     bool present() const { return !request.empty() || claim.has_value(); } // non-nil requirements
 };
 pod_requirements decode_pod_requirements(const doc::value& pod_spec, const field::path& at, field::error_list& errors);

@@ -129,6 +129,12 @@ constexpr std::array entries{
                     "check the unit (Flink's 2048m means 2048 MB to Flink, 2.048 bytes to Karmada)"},
     catalogue_entry{"components-negative-replicas", false, "a component with negative replicas",
                     "set replicas to 0 or more"},
+    catalogue_entry{"sidecar-request-not-counted", false,
+                    "a pod template with sidecar init containers (restartPolicy: Always) under a policy that divides "
+                    "replicas by capacity: Karmada's estimators take the init containers' maximum, the members' "
+                    "kube-scheduler adds each sidecar, so a replica needs more than Karmada counts",
+                    "leave headroom on the clusters (or cap replicas with static weights); the message gives both "
+                    "requests"},
     catalogue_entry{"duplicate-key", false,
                     "a key written twice in one mapping: kubectl reads the last value and drops the others silently",
                     "keep one of them (every YAML linter flags this; the earlier value is easily the one meant)"},

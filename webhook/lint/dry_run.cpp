@@ -16,6 +16,7 @@
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
 #include "scheduling/component_pitfalls.hpp"
+#include "scheduling/sidecar_requests.hpp"
 #include "scheduling/component_sets.hpp"
 #include "scheduling/deprioritised.hpp"
 #include "scheduling/detector_update.hpp"
@@ -425,6 +426,19 @@ void add_component_warnings(const dry_run_context& ctx, const typed_policy& p, c
     }
 }
 
+// A template whose sidecars Karmada counts for less than the members' kube-scheduler does, when its policy
+// divides replicas by capacity: at the first sidecar's restartPolicy in the template's file.
+void warn_sidecars(const typed_policy& p, const model::workload& w, report& r)
+{
+    auto text = scheduling::sidecar_request_not_counted(p.policy.spec.placement, w);
+    if (!text)
+        return;
+    const std::string subject = model::object_label(w.kind, w.namespace_, w.name);
+    r.snapshot_warnings.push_back({w.source, w.source.empty() ? position{} : w.sidecars->where,
+                                   "sidecar-request-not-counted", subject + ": " + std::move(*text), subject});
+    ++r.totals.warnings;
+}
+
 // "namespace/group" of every affinity and anti-affinity group the run's claimed workloads' bindings carry,
 // with how many carry it (WorkloadAffinity on; empty otherwise).
 std::map<std::string, int> affinity_group_sizes(const dry_run_context& ctx, const std::vector<scheduling::policy_view>& views,
@@ -571,8 +585,10 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         const model::binding& applied = update.applied;
         auto out = scheduling::reschedule(applied, *ctx.snapshot, opts, ctx.gates, ctx.now);
         r.results[p->result].scheduling.push_back(to_result(applied, out, r.explain));
-        if (w != nullptr && out.acted)
+        if (w != nullptr && out.acted) {
             warn_unmodelled_gates(ctx, group_sizes, *p, *w, r);
+            warn_sidecars(*p, *w, r);
+        }
         r.totals.unschedulable += r.results[p->result].scheduling.back().unschedulable() ? 1 : 0;
     }
     for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
@@ -603,8 +619,10 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         auto d = scheduling::first_schedule(*spec, w, *ctx.snapshot, opts);
         r.results[p.result].scheduling.push_back(to_result(w, d, r.explain));
         r.totals.unschedulable += r.results[p.result].scheduling.back().unschedulable() ? 1 : 0;
-        if (d.ignored.empty())
+        if (d.ignored.empty()) {
             warn_unmodelled_gates(ctx, group_sizes, p, w, r);
+            warn_sidecars(p, w, r);
+        }
         if (!w.components.empty())
             add_component_warnings(ctx, p, w, r);
     }

@@ -388,3 +388,50 @@ TEST_CASE("which failure the detector meets depends on the gate: GetComponents w
     CHECK(scheduling::detector_failure(job.value, off) == nullptr);
     CHECK(scheduling::detector_failure(job.value, *on) != nullptr);
 }
+
+TEST_CASE("sidecars: Karmada counts the init containers' maximum, kube-scheduler adds each sidecar")
+{
+    const auto deployment = [](std::string_view inits) {
+        return decode(object("apps/v1", "Deployment",
+                             "spec:\n  replicas: 2\n  template:\n    spec:\n"
+                             "      containers: [{name: app, resources: {requests: {cpu: '1', memory: 1Gi}}}]\n"
+                             "      initContainers: " + std::string(inits) + "\n"));
+    };
+    SUBCASE("one sidecar: Karmada 1 cpu, kube-scheduler 1.5; memory alike")
+    {
+        auto d = deployment("[{name: proxy, restartPolicy: Always, resources: {requests: {cpu: 500m, memory: 512Mi}}}]");
+        REQUIRE(d.errors.empty());
+        CHECK(request(d.value, "cpu") == 1000);
+        REQUIRE(d.value.sidecars);
+        CHECK(d.value.sidecars->sidecars == std::vector<std::string>{"proxy"});
+        CHECK(d.value.sidecars->where.line == 9); // the initContainers line: the flow mapping holds restartPolicy
+        CHECK(d.value.sidecars->kube_scheduler ==
+              model::replica_request{{"cpu", 1500}, {"memory", 1536LL * 1024 * 1024}});
+        CHECK(model::describe_request(d.value.sidecars->karmada) == "cpu 1, memory 1Gi");
+        CHECK(model::describe_request(d.value.sidecars->kube_scheduler) == "cpu 1500m, memory 1536Mi");
+    }
+    SUBCASE("an init container after a sidecar runs beside it: max(app + proxy, proxy + migrate)")
+    {
+        // kube-scheduler: containers 1 + 0.5 = 1.5 cpu; init peak 0.5 + 2 = 2.5 cpu. Karmada: max(1, 0.5, 2) = 2.
+        auto d = deployment("[{name: proxy, restartPolicy: Always, resources: {requests: {cpu: 500m}}},"
+                            " {name: migrate, resources: {limits: {cpu: '2'}}}]");
+        REQUIRE(d.value.sidecars);
+        CHECK(request(d.value, "cpu") == 2000);
+        CHECK(d.value.sidecars->kube_scheduler == model::replica_request{{"cpu", 2500}, {"memory", 1LL << 30}});
+    }
+    SUBCASE("an init container before the sidecar does not run beside it: here both count 3 cpu, no gap")
+    {
+        // kube-scheduler: max(app 1 + proxy 0.1, migrate 3, proxy 0.1) = 3 cpu; Karmada: max(1, 3, 0.1) = 3.
+        auto d = deployment("[{name: migrate, resources: {requests: {cpu: '3'}}},"
+                            " {name: proxy, restartPolicy: Always, resources: {requests: {cpu: 100m}}}]");
+        CHECK(request(d.value, "cpu") == 3000);
+        CHECK_FALSE(d.value.sidecars);
+    }
+    SUBCASE("no sidecar, or a sidecar without requests: no gap")
+    {
+        CHECK_FALSE(deployment("[{name: migrate, resources: {requests: {cpu: '3'}}}]").value.sidecars);
+        CHECK_FALSE(deployment("[{name: proxy, restartPolicy: Always}]").value.sidecars);
+        CHECK_FALSE(deployment("[{name: proxy, restartPolicy: OnFailure, resources: {requests: {cpu: '1'}}}]")
+                        .value.sidecars);
+    }
+}

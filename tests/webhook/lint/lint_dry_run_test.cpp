@@ -326,3 +326,43 @@ spec:
     CHECK(alone.out.find("Namespace /shop (0 replicas): scheduled") != std::string::npos);
     CHECK(alone.out.find("[assumed-workloads-not-predicted]") == std::string::npos);
 }
+
+TEST_CASE("a sidecar Karmada counts for less than kube-scheduler: a warning at its restartPolicy, only where capacity divides")
+{
+    // checkout with its envoy as a native sidecar: Karmada's AddPodRequest takes max(500m, 100m) cpu,
+    // kube-scheduler 600m.
+    const std::string sidecar_checkout = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: checkout, namespace: production, labels: {app: checkout}}
+spec:
+  replicas: 10
+  template:
+    spec:
+      containers:
+        - name: checkout
+          resources: {requests: {cpu: 500m, memory: 1Gi}}
+      initContainers:
+        - name: envoy
+          restartPolicy: Always
+          resources: {requests: {cpu: 100m, memory: 128Mi}}
+)";
+    temp_dir dir;
+    const auto w = dir.write("checkout.yaml", sidecar_checkout).string();
+    const auto dynamic = dir.write("dynamic.yaml", too_big).string();
+    auto r = run_lint({"--clusters", clusters, "--workloads", w, dynamic});
+    CAPTURE(r.out);
+    CHECK(r.out.find(w + ":13:26: warning: Deployment production/checkout: the init container envoy is a sidecar "
+                         "(restartPolicy: Always): Karmada's estimators count each replica as cpu 500m, memory 1Gi "
+                         "(the largest init container, karmada pkg/util/resource.go AddPodRequest), the members' "
+                         "kube-scheduler as cpu 600m, memory 1152Mi (each sidecar added to the containers)") !=
+          std::string::npos);
+    CHECK(r.out.find("[sidecar-request-not-counted]") != std::string::npos);
+
+    // Duplicated places every replica on every cluster without asking what fits: nothing to warn of.
+    std::string duplicated = too_big;
+    duplicated.replace(duplicated.find("replicaSchedulingType: Divided"), 30, "replicaSchedulingType: Duplicated");
+    auto d = run_lint({"--clusters", clusters, "--workloads", w, dir.write("duplicated.yaml", duplicated).string()});
+    CAPTURE(d.out);
+    CHECK(d.out.find("sidecar-request-not-counted") == std::string::npos);
+    CHECK(d.out.find("checkout") != std::string::npos); // it was scheduled all the same
+}
