@@ -795,6 +795,12 @@ HINT
       --clusters manifests/examples/clusters.yaml --workloads manifests/examples/workloads.yaml \
       manifests/examples/checkout-local-idc.yaml | grep -E 'scheduled|bound by|estimator' | head -n 8
     echo
+    echo "== checkout with envoy as a native sidecar (manifests/examples/sidecars/): Karmada counts 500m per replica,"
+    echo "== the members 600m, so idc-east-1 gets 8 replicas where 6 fit (the first run's answer) =="
+    build/webhook/karmada-policy-webhook lint --clusters manifests/examples/clusters.yaml \
+      --workloads manifests/examples/sidecars/workloads.yaml manifests/examples/checkout-local-idc.yaml |
+      grep -E 'sidecar-request-not-counted|idc-east-1 |cloud-east-1 '
+    echo
     echo "== the overflow policy on Karmada v1.17 (--karmada-version): overflowAffinities came in v1.18.0 (exit 1 expected) =="
     build/webhook/karmada-policy-webhook lint --karmada-version v1.17 manifests/examples/overflow-onprem-cloud.yaml || true
     echo
