@@ -30,7 +30,11 @@ binding_update update_binding(const model::binding& b, const model::workload* w,
     bool preempted = false;
     const auto decide = [&](bool writes) {
         preempted = w != nullptr && writes && claimed_now && claim->preempted;
-        u.policy = preempted || released ? claim->policy : view_named(b.claim, views);
+        // ApplyPolicy writes the binding for the template's claim (ClaimPolicyForObject first), whatever the
+        // binding's own claim keys say; they name another policy only when the binding does not record this
+        // template (its spec.resource names another object, or none: the template's claim is its own then).
+        const bool for_template = w != nullptr && writes && claimed_now && recorded != &b;
+        u.policy = preempted || released || for_template ? claim->policy : view_named(b.claim, views);
         if (released && !writes)
             u.policy.reset();
         if (!u.policy && !b.claim && w != nullptr && writes && claimed_now)

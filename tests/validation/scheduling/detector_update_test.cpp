@@ -46,3 +46,38 @@ TEST_CASE("a binding another object controls is released all the same when its h
     REQUIRE(mine.policy.has_value());
     CHECK(*mine.policy == 1);
 }
+
+TEST_CASE("a binding named after the template but recording another: the template's new claimer writes it")
+{
+    // The binding's claim keys name "old", but it records another object, so web is unclaimed: the detector
+    // claims it for the policy ranking first and ApplyPolicy writes that policy into the binding it finds by
+    // name (conformance case binding-named-after-template-records-another).
+    policy_set set;
+    set.add("old", select_web());
+    set.add("new", select_web(), 5);
+    model::policy old_policy, new_policy;
+    old_policy.kind = new_policy.kind = std::string(model::kind_propagation_policy);
+    old_policy.metadata.name = "old";
+    new_policy.metadata.name = "new";
+    old_policy.spec = set.specs[0];
+    new_policy.spec = set.specs[1];
+    const std::vector<const model::policy*> policies{&old_policy, &new_policy};
+
+    const model::workload w = web_workload();
+    model::binding b;
+    b.kind = std::string(model::kind_resource_binding);
+    b.namespace_ = "default";
+    b.name = "web-deployment";
+    b.claim = model::policy_claim{false, "default", "old", "0b7c-uuid"};
+    const claim_explanation unclaimed = explain_claim(set.views, w, nullptr, false);
+    REQUIRE(unclaimed.policy == std::optional<std::size_t>(1));
+
+    const auto u = update_binding(b, &w, &unclaimed, nullptr, set.views, policies, settings::feature_gates(), {}, true);
+    CHECK(u.policy == std::optional<std::size_t>(1));
+
+    // The binding that records web carries the claim web has: it stays with "old" (claims are sticky).
+    const model::policy_claim known = *b.claim;
+    const claim_explanation held = explain_claim(set.views, w, &known, false);
+    const auto kept = update_binding(b, &w, &held, &b, set.views, policies, settings::feature_gates(), {}, true);
+    CHECK(kept.policy == std::optional<std::size_t>(0));
+}
