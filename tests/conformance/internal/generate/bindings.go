@@ -71,6 +71,7 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 		claimAnnotations, claimLabels = nil, nil
 	}
 	triggered := g.rescheduleTriggeredAt()
+	recorded := g.recordedName(w)
 	// Marshalled once the placement is final (it draws nothing, so the seeded stream is unchanged).
 	annotation, err := json.Marshal(plain(applied))
 	if err != nil {
@@ -82,9 +83,27 @@ func (g *gen) binding(w workload, policy *Node, policyIndex int) *Node {
 			"labels", claimLabels,
 			"ownerReferences", owners),
 		"spec", M("clusters", clusters, "placement", applied, "replicas", replicas, "rescheduleTriggeredAt", triggered,
-			"resource", M("apiVersion", w.apiVersion, "kind", w.kind, "name", w.name, "namespace", w.namespace,
+			"resource", M("apiVersion", w.apiVersion, "kind", w.kind, "name", recorded, "namespace", w.namespace,
 				"resourceVersion", Raw(`"5120"`)), "schedulerName", "default-scheduler"),
 		"status", status)
+}
+
+// recordedName is the template the binding's spec.resource names: w's own, or now and then (session 30) another
+// object's while the binding keeps w's name (GenerateBindingName), so the detector still finds it by name for
+// w; w then has no claim recorded anywhere and its ranked winner, not the binding's claim keys, writes the
+// binding (case binding-named-after-template-records-another). From the side stream.
+func (g *gen) recordedName(w workload) string {
+	r := g.side
+	if r == nil {
+		r = g.r
+	}
+	if r.Float64() >= 0.04 {
+		return w.name
+	}
+	if r.Float64() < 0.5 && len(g.workloads) > 1 {
+		return g.workloads[r.IntN(len(g.workloads))].name
+	}
+	return w.name + "-canary"
 }
 
 // rescheduleTriggeredAt is the binding's spec.rescheduleTriggeredAt, what a WorkloadRebalancer writes,

@@ -80,7 +80,8 @@ func TestGenerateReachesTheFeatures(t *testing.T) {
 		"kind: RayService", "kind: DaemonSet", "kind: Rollout", "name: rayservices",
 		// pod shapes (pods.go)
 		"initContainers:", "restartPolicy: Always", "overhead:", "limits:", "name: second", "hugepages-2Mi:",
-		"example.com/fpga:", "cpu: \"1e3m\"", "memory: \"1G\"", "cpu: \"0\""}
+		"example.com/fpga:", "cpu: \"1e3m\"", "memory: \"1G\"", "cpu: \"0\"",
+		"-canary\n"} // a binding recording another object (bindings.go recordedName)
 	var all strings.Builder
 	for i := 0; i < 600; i++ {
 		all.WriteString(render(Generate(1, i)))
