@@ -23,6 +23,15 @@ void write_claim_keys(Map& labels, Map& annotations, const model::policy_claim& 
     }
 }
 
+// BuildResourceBinding's spec.resource for template `w`, the resourceVersion `b` had (lint reads none).
+model::object_reference record_of(const model::workload& w, const model::binding& b)
+{
+    if (b.resource.api_version == w.api_version && b.resource.kind == w.kind && b.resource.namespace_ == w.namespace_ &&
+        b.resource.name == w.name)
+        return b.resource;
+    return {w.api_version, w.kind, w.namespace_, w.name, w.uid, b.resource.resource_version};
+}
+
 } // namespace
 
 void add_claim_metadata(model::workload& w, const model::policy_claim& claim)
@@ -62,9 +71,14 @@ std::vector<std::size_t> claim_unclaimed(std::span<const policy_view> views,
             out.push_back(i);
             continue;
         }
+        // It finds the binding by name and writes the claim and spec.resource (BuildResourceBinding's) into it,
+        // whatever claim or record it had: a binding named after the template that records another object
+        // records this one from then on.
         for (auto& b : bindings)
-            if (!b.claim && key_of(b) == detector_binding_key(w) && detector_may_update(b, live_template_uid(w, &b)))
+            if (key_of(b) == detector_binding_key(w) && detector_may_update(b, live_template_uid(w, &b))) {
                 add_claim_metadata(b, claim);
+                b.resource = record_of(w, b);
+            }
         out.push_back(i);
     }
     return out;

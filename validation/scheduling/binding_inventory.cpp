@@ -70,11 +70,16 @@ void binding_inventory::seal(std::vector<inventory_issue>&)
         else
             unique[at->second] = std::move(b);
     }
+    bindings_ = std::move(unique);
+    records_changed();
+}
+
+void binding_inventory::records_changed()
+{
     // find_for's order: by workload, input order kept among the bindings of one workload.
-    std::stable_sort(unique.begin(), unique.end(), [](const model::binding& a, const model::binding& b) {
+    std::stable_sort(bindings_.begin(), bindings_.end(), [](const model::binding& a, const model::binding& b) {
         return workload_key(a) < workload_key(b);
     });
-    bindings_ = std::move(unique);
 }
 
 const model::binding* binding_inventory::find_for(std::string_view api_version, std::string_view kind,

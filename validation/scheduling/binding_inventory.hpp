@@ -29,6 +29,8 @@ public:
 
     std::span<const model::binding> bindings() const { return bindings_; }
     std::vector<model::binding>& mutable_bindings() { return bindings_; }
+    // After a change of some binding's spec.resource through mutable_bindings(): find_for's order again.
+    void records_changed();
 
     // The first binding (in input order) whose spec.resource is the workload (after seal()); nullptr when
     // there is none. It is the one whose claim and uid the live template carries.

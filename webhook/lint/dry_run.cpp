@@ -167,8 +167,10 @@ void settle_base_claims(dry_run_context& ctx, const std::vector<typed_policy>& b
     for (const auto& p : base)
         policies.push_back(&p.policy);
     ctx.known_claims.resize(ctx.workloads.size());
-    for (std::size_t i : scheduling::claim_unclaimed(views, policies, ctx.workloads, ctx.bindings.mutable_bindings(),
-                                                     ctx.known_claims, ctx.gates)) {
+    const auto claimed = scheduling::claim_unclaimed(views, policies, ctx.workloads, ctx.bindings.mutable_bindings(),
+                                                     ctx.known_claims, ctx.gates);
+    ctx.bindings.records_changed(); // a binding written for its template records it now
+    for (std::size_t i : claimed) {
         const auto& w = ctx.workloads[i];
         const model::binding* b = ctx.bindings.find_for(w.api_version, w.kind, w.namespace_, w.name);
         ctx.known_claims[i] = b ? b->claim : std::nullopt;
@@ -553,14 +555,19 @@ void schedule_workloads(const dry_run_context& ctx, const std::vector<typed_poli
         }
         if (update.build_error && of_path(claims[found].policy))
             warn_no_binding(&policies[*claims[found].policy], *w, *update.build_error, r);
+        // A released binding keeps the clusters of the object it records: one named after `w` that records
+        // another object (nothing wrote it for `w`) does not hold `w` anywhere.
+        const bool holds_w = recorded == &b;
         if (!update.policy && w != nullptr && found < ctx.binding_released.size() && ctx.binding_released[found]) {
-            r.released.push_back(released_of(b, *w, *ctx.released[found], "is deleted"));
+            if (holds_w)
+                r.released.push_back(released_of(b, *w, *ctx.released[found], "is deleted"));
             continue;
         }
         // cleanPPUnmatchedRBs finds what it releases by the bindings that carry the policy's claim: a binding
         // without one (another object controls it) was never released, whatever its template says.
         if (!update.policy && w != nullptr && claims[found].released_unmatched && claims[found].holder && b.claim) {
-            r.released.push_back(released_of(b, *w, *claims[found].holder, "no longer selects it"));
+            if (holds_w)
+                r.released.push_back(released_of(b, *w, *claims[found].holder, "no longer selects it"));
             continue;
         }
         if (update.policy && !of_path(update.policy)) {

@@ -91,7 +91,9 @@ func (w *world) released(baseClaims map[string]policyKey, outcomes map[string]ou
 	for _, b := range w.bindings {
 		was, claimed := baseClaims[b.id()]
 		o, ok := outcomes[b.id()]
-		if !claimed || !ok || !templates[b.resource()] {
+		// The template the binding records once the detector wrote it: a given binding named after a
+		// template but recording another object is the one ApplyPolicy finds by name and points at it.
+		if !claimed || !ok || !templates[o.after.resource()] {
 			continue
 		}
 		if _, _, still := o.after.claim(); still {
