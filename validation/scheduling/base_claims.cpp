@@ -23,11 +23,17 @@ void write_claim_keys(Map& labels, Map& annotations, const model::policy_claim& 
     }
 }
 
+// Whether `b`'s spec.resource is template `w`.
+bool records(const model::binding& b, const model::workload& w)
+{
+    return b.resource.api_version == w.api_version && b.resource.kind == w.kind && b.resource.namespace_ == w.namespace_ &&
+           b.resource.name == w.name;
+}
+
 // BuildResourceBinding's spec.resource for template `w`, the resourceVersion `b` had (lint reads none).
 model::object_reference record_of(const model::workload& w, const model::binding& b)
 {
-    if (b.resource.api_version == w.api_version && b.resource.kind == w.kind && b.resource.namespace_ == w.namespace_ &&
-        b.resource.name == w.name)
+    if (records(b, w))
         return b.resource;
     return {w.api_version, w.kind, w.namespace_, w.name, w.uid, b.resource.resource_version};
 }
@@ -71,11 +77,14 @@ std::vector<std::size_t> claim_unclaimed(std::span<const policy_view> views,
             out.push_back(i);
             continue;
         }
-        // It finds the binding by name and writes the claim and spec.resource (BuildResourceBinding's) into it,
-        // whatever claim or record it had: a binding named after the template that records another object
-        // records this one from then on.
+        // It finds the binding by name and writes the claim and spec.resource (BuildResourceBinding's) into it:
+        // a binding named after the template that records another object records this one from then on.
+        // ApplyPolicy merges labels and annotations, so the claim keys of a policy of the same kind are
+        // overwritten; a binding that carries the other kind's keys (a ClusterPropagationPolicy's beside a
+        // PropagationPolicy's) would keep both, which lint does not model: it is left as it is.
         for (auto& b : bindings)
-            if (key_of(b) == detector_binding_key(w) && detector_may_update(b, live_template_uid(w, &b))) {
+            if ((!b.claim || b.claim->cluster_policy == claim.cluster_policy) && key_of(b) == detector_binding_key(w) &&
+                detector_may_update(b, live_template_uid(w, records(b, w) ? &b : nullptr))) {
                 add_claim_metadata(b, claim);
                 b.resource = record_of(w, b);
             }
