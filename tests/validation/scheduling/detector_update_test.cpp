@@ -10,6 +10,23 @@ using namespace kpw;
 using namespace kpw::scheduling;
 using namespace kpw::scheduling::test;
 
+namespace {
+
+// PropagationPolicies default/old and default/new with the first two specs of `set`.
+struct old_and_new {
+    model::policy old_policy, new_policy;
+    explicit old_and_new(const policy_set& set)
+    {
+        old_policy.kind = new_policy.kind = std::string(model::kind_propagation_policy);
+        old_policy.metadata.name = "old";
+        new_policy.metadata.name = "new";
+        old_policy.spec = set.specs[0];
+        new_policy.spec = set.specs[1];
+    }
+};
+
+} // namespace
+
 TEST_CASE("a binding another object controls is released all the same when its holder no longer selects it")
 {
     // policy.go removeRBsClaimMetadata checks no owner: cleanPPUnmatchedRBs takes the claim off, and no
@@ -17,13 +34,8 @@ TEST_CASE("a binding another object controls is released all the same when its h
     policy_set set;
     set.add("old", select_web("api")); // the holder, edited: it names another Deployment now
     set.add("new", select_web());      // matches web: would claim it
-    model::policy old_policy, new_policy;
-    old_policy.kind = new_policy.kind = std::string(model::kind_propagation_policy);
-    old_policy.metadata.name = "old";
-    new_policy.metadata.name = "new";
-    old_policy.spec = set.specs[0];
-    new_policy.spec = set.specs[1];
-    const std::vector<const model::policy*> policies{&old_policy, &new_policy};
+    const old_and_new objects(set);
+    const std::vector<const model::policy*> policies{&objects.old_policy, &objects.new_policy};
 
     model::workload w = web_workload();
     w.uid = "template-uid";
@@ -55,13 +67,8 @@ TEST_CASE("a binding named after the template but recording another: the templat
     policy_set set;
     set.add("old", select_web());
     set.add("new", select_web(), 5);
-    model::policy old_policy, new_policy;
-    old_policy.kind = new_policy.kind = std::string(model::kind_propagation_policy);
-    old_policy.metadata.name = "old";
-    new_policy.metadata.name = "new";
-    old_policy.spec = set.specs[0];
-    new_policy.spec = set.specs[1];
-    const std::vector<const model::policy*> policies{&old_policy, &new_policy};
+    const old_and_new objects(set);
+    const std::vector<const model::policy*> policies{&objects.old_policy, &objects.new_policy};
 
     const model::workload w = web_workload();
     model::binding b;
