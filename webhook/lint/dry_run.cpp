@@ -16,7 +16,6 @@
 #include "scheduling/binding_pairing.hpp"
 #include "scheduling/claim.hpp"
 #include "scheduling/component_pitfalls.hpp"
-#include "scheduling/sidecar_requests.hpp"
 #include "scheduling/component_sets.hpp"
 #include "scheduling/deprioritised.hpp"
 #include "scheduling/detector_update.hpp"
@@ -26,6 +25,7 @@
 #include "scheduling/policy_deletion.hpp"
 #include "scheduling/reschedule.hpp"
 #include "scheduling/select.hpp"
+#include "scheduling/sidecar_requests.hpp"
 #include "scheduling/unmodelled_gates.hpp"
 
 namespace kpw::lint {
