@@ -16,9 +16,11 @@ struct minor_version {
     friend bool operator==(const minor_version&, const minor_version&) = default;
 };
 
+// A version number as semver and Go's module versions write it: no leading zero ("v1.018.2" names no
+// Karmada release; the fuzz target karmada_release found it answered as v1.18.2).
 bool number(std::string_view text, int& out)
 {
-    if (text.empty() || text.size() > 4)
+    if (text.empty() || text.size() > 4 || (text.size() > 1 && text.front() == '0'))
         return false;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
     return ec == std::errc() && end == text.data() + text.size();

@@ -27,7 +27,9 @@ TEST_CASE("a minor, with or without v and with any patch, names the pinned relea
 
 TEST_CASE("an unsupported or malformed version is an error listing what is supported")
 {
-    for (const char* text : {"v1.15.9", "v1.19", "v2.0", "latest", "v1", "v1.x", "", "v1.18.2.1", "v1.18."}) {
+    // Leading zeros are no version (semver, Go modules): "v1.018.2" was answered as v1.18.2 (fuzz finding).
+    for (const char* text : {"v1.15.9", "v1.19", "v2.0", "latest", "v1", "v1.x", "", "v1.18.2.1", "v1.18.", "v1.018.2",
+                             "v01.18", "1.17.01"}) {
         CAPTURE(text);
         auto got = parse_karmada_version(text);
         REQUIRE_FALSE(got.ok());
