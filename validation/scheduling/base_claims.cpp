@@ -23,17 +23,10 @@ void write_claim_keys(Map& labels, Map& annotations, const model::policy_claim& 
     }
 }
 
-// Whether `b`'s spec.resource is template `w`.
-bool records(const model::binding& b, const model::workload& w)
-{
-    return b.resource.api_version == w.api_version && b.resource.kind == w.kind && b.resource.namespace_ == w.namespace_ &&
-           b.resource.name == w.name;
-}
-
 // BuildResourceBinding's spec.resource for template `w`, the resourceVersion `b` had (lint reads none).
 model::object_reference record_of(const model::workload& w, const model::binding& b)
 {
-    if (records(b, w))
+    if (model::refers_to(b.resource, w))
         return b.resource;
     return {w.api_version, w.kind, w.namespace_, w.name, w.uid, b.resource.resource_version};
 }
@@ -84,7 +77,7 @@ std::vector<std::size_t> claim_unclaimed(std::span<const policy_view> views,
         // PropagationPolicy's) would keep both, which lint does not model: it is left as it is.
         for (auto& b : bindings)
             if ((!b.claim || b.claim->cluster_policy == claim.cluster_policy) && key_of(b) == detector_binding_key(w) &&
-                detector_may_update(b, live_template_uid(w, records(b, w) ? &b : nullptr))) {
+                detector_may_update(b, live_template_uid(w, model::refers_to(b.resource, w) ? &b : nullptr))) {
                 add_claim_metadata(b, claim);
                 b.resource = record_of(w, b);
             }
