@@ -9,26 +9,13 @@
 #include "base/go_int.hpp"
 #include "doc/locate.hpp"
 #include "model/cluster_decode.hpp"
-#include "model/components.hpp"
+#include "model/pod_requests.hpp"
 
 namespace kpw::model {
 
 namespace {
 
 using unit_map = std::map<std::string, std::int64_t, std::less<>>;
-
-// karmada util.Resource.Add keeps cpu (millicores), memory, ephemeral-storage, pods and scalar resources
-// (extended, hugepages-, kubernetes.io/-prefixed, attachable-volumes-); every other name is dropped.
-bool kept_resource(std::string_view name)
-{
-    return name == "cpu" || name == "memory" || name == "ephemeral-storage" || name == "pods" ||
-           is_scalar_resource_name(name);
-}
-
-std::int64_t units(std::string_view name, const quantity& q)
-{
-    return name == "cpu" ? q.milli_ceil() : q.value_ceil();
-}
 
 resource_units to_units(const unit_map& m)
 {
@@ -79,8 +66,8 @@ void add_node(member_state& out, const doc::value& object, std::vector<member_is
     auto ap = field::path::root("status").child("allocatable");
     unit_map allocatable;
     for (const auto& [name, q] : read::resources(object.find_path({"status", "allocatable"}), ap, errors))
-        if (kept_resource(name))
-            allocatable[name] = units(name, q);
+        if (karmada_keeps(name))
+            allocatable[name] = karmada_units(name, q);
     n.allocatable = to_units(allocatable);
     if (n.name.empty())
         errors.push_back(field::required(field::path::root("metadata").child("name"), "a Node needs a name (the pods' spec.nodeName)"));
@@ -95,8 +82,8 @@ void each_request(const doc::value& container, const field::path& at, field::err
     const doc::value* resources = container.find("resources");
     auto rp = at.child("resources").child("requests");
     for (const auto& [name, q] : read::resources(resources ? resources->find("requests") : nullptr, rp, errors))
-        if (kept_resource(name) && name != "pods") // NodeInfo.Requested has no pod count
-            take(name, units(name, q));
+        if (karmada_keeps(name) && name != "pods") // NodeInfo.Requested has no pod count
+            take(name, karmada_units(name, q));
 }
 
 // karmada lifted scheduler/framework/types.go calculateResource.
@@ -115,8 +102,8 @@ resource_units pod_requests(const doc::value* spec, const field::path& at, field
                       });
                   });
     for (const auto& [name, q] : read::resources(spec->find("overhead"), at.child("overhead"), errors))
-        if (kept_resource(name) && name != "pods")
-            total[name] = go::add(total[name], units(name, q));
+        if (karmada_keeps(name) && name != "pods")
+            total[name] = go::add(total[name], karmada_units(name, q));
     return to_units(total);
 }
 

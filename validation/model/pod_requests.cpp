@@ -16,12 +16,6 @@ namespace {
 
 using request_map = std::map<std::string, std::int64_t, std::less<>>;
 
-// karmada util.Resource: cpu in millicores, everything else in whole units, each rounded up.
-std::int64_t karmada_units(std::string_view name, const quantity& q)
-{
-    return name == "cpu" ? q.milli_ceil() : q.value_ceil();
-}
-
 // One container's effective requests: AddPodTemplateRequest defaults a missing request to its limit.
 request_map container_request(const doc::value& container, const field::path& at, field::error_list& errors)
 {
@@ -55,12 +49,19 @@ void add_overhead(const doc::value& pod_spec, const field::path& at, field::erro
         total[name] = go::add(total[name], karmada_units(name, q));
 }
 
-// Karmada's AddPodRequest: containers summed, every init container (sidecars too) raising the maximum.
-request_map karmada_sum(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
+// The regular containers' requests, summed (both counts start there).
+request_map containers_sum(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
 {
     request_map total;
     read::each(pod_spec.find("containers"), at.child("containers"), errors,
                [&](const doc::value& container, const field::path& p) { add(total, container_request(container, p, errors)); });
+    return total;
+}
+
+// Karmada's AddPodRequest: containers summed, every init container (sidecars too) raising the maximum.
+request_map karmada_sum(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
+{
+    request_map total = containers_sum(pod_spec, at, errors);
     read::each(pod_spec.find("initContainers"), at.child("initContainers"), errors,
                [&](const doc::value& container, const field::path& p) {
                    raise_to(total, container_request(container, p, errors));
@@ -78,9 +79,7 @@ bool is_sidecar(const doc::value& container)
 // beside every init container started after it; the pod needs the larger of the two sums.
 request_map kube_scheduler_sum(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
 {
-    request_map total, sidecars, init_peak;
-    read::each(pod_spec.find("containers"), at.child("containers"), errors,
-               [&](const doc::value& container, const field::path& p) { add(total, container_request(container, p, errors)); });
+    request_map total = containers_sum(pod_spec, at, errors), sidecars, init_peak;
     read::each(pod_spec.find("initContainers"), at.child("initContainers"), errors,
                [&](const doc::value& container, const field::path& p) {
                    const request_map r = container_request(container, p, errors);
@@ -99,13 +98,12 @@ request_map kube_scheduler_sum(const doc::value& pod_spec, const field::path& at
     return total;
 }
 
-// util.Resource keeps these names only; ResourceList() the positive values.
+// util.Resource keeps some names only; ResourceList() the positive values.
 replica_request kept(const request_map& total)
 {
     replica_request out;
     for (const auto& [name, v] : total)
-        if (v > 0 && (name == "cpu" || name == "memory" || name == "ephemeral-storage" || name == "pods" ||
-                      is_scalar_resource_name(name)))
+        if (v > 0 && karmada_keeps(name))
             out.emplace_back(name, v);
     return out;
 }
@@ -130,12 +128,23 @@ std::string bytes_text(std::int64_t v)
 
 } // namespace
 
+std::int64_t karmada_units(std::string_view name, const quantity& q)
+{
+    return name == "cpu" ? q.milli_ceil() : q.value_ceil();
+}
+
+bool karmada_keeps(std::string_view name)
+{
+    return name == "cpu" || name == "memory" || name == "ephemeral-storage" || name == "pods" ||
+           is_scalar_resource_name(name);
+}
+
 replica_request pod_request(const doc::value& pod_spec, const field::path& at, field::error_list& errors)
 {
     return kept(karmada_sum(pod_spec, at, errors));
 }
 
-std::optional<sidecar_gap> sidecar_gap_of(const doc::value& pod_spec)
+std::optional<sidecar_gap> sidecar_gap_of(const doc::value& pod_spec, const replica_request& karmada)
 {
     const doc::value* inits = pod_spec.find("initContainers");
     if (inits == nullptr || !inits->is_sequence())
@@ -151,7 +160,7 @@ std::optional<sidecar_gap> sidecar_gap_of(const doc::value& pod_spec)
         return std::nullopt;
     field::error_list ignored; // the decoder reports them; a template that does not decode gets no warning
     const auto at = field::path::root("spec");
-    gap.karmada = pod_request(pod_spec, at, ignored);
+    gap.karmada = karmada;
     gap.kube_scheduler = kept(kube_scheduler_sum(pod_spec, at, ignored));
     if (!ignored.empty())
         return std::nullopt;

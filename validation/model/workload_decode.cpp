@@ -93,7 +93,7 @@ pod_requirements decode_pod_requirements(const doc::value& pod_spec, const field
     pod_requirements out;
     out.request = pod_request(pod_spec, at, errors);
     out.claim = decode_node_claim(pod_spec, at, errors);
-    out.sidecars = sidecar_gap_of(pod_spec);
+    out.sidecars = sidecar_gap_of(pod_spec, out.request);
     return out;
 }
 
