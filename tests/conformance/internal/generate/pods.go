@@ -75,9 +75,8 @@ func (g *gen) podShape(spec *Node) {
 				setPair(requests, choose("cpu", "memory"), Raw(`"0"`))
 			}
 		}
-		if lookup(main, "resources") == nil { // best effort: nothing left to bend
+		if resources = lookup(main, "resources"); resources == nil { // best effort: nothing left to bend
 			return
 		}
-		resources = lookup(main, "resources")
 	}
 }
